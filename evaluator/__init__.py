@@ -1,0 +1,22 @@
+"""Fast poker hand evaluation and equity, compiled with Numba.
+
+>>> import evaluator
+>>> str(evaluator.evaluate("holdem", "AsKs", "QsJsTs"))
+'royal flush'
+
+``import evaluator`` is cheap: tables load and kernels compile on first use.
+"""
+from .cards import CardError, card_id, card_str, format_cards, parse_cards
+from .errors import EvaluatorError, GameError, HandError
+from .evaluate import HandValue, category_of, evaluate, evaluate_batch, warmup
+from .games import GAMES, Game, game
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GAMES", "Game", "game",
+    "evaluate", "evaluate_batch", "HandValue", "category_of", "warmup",
+    "parse_cards", "format_cards", "card_id", "card_str",
+    "EvaluatorError", "CardError", "GameError", "HandError",
+    "__version__",
+]

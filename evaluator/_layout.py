@@ -1,0 +1,26 @@
+"""Bit layout of the high-hand keys, as written by ``tables/generate.py``.
+
+The loader checks these numbers against the ``layout`` section of the tables'
+MANIFEST.json, so kernels and tables cannot drift apart.  Plain ints here;
+the kernels convert them to the unsigned types they compute in.
+"""
+CATEGORY_SHIFT = 12
+KEY_MASK = (1 << 25) - 1
+ROW_SHIFT = 11
+COL_MASK = (1 << ROW_SHIFT) - 1
+SUIT_SHIFT = 32
+HAND_INIT = 0x3333 << SUIT_SHIFT
+FLUSH_BITS = 0x8888 << SUIT_SHIFT
+
+LAYOUT = {
+    "category_shift": CATEGORY_SHIFT,
+    "key_mask": KEY_MASK,
+    "row_shift": ROW_SHIFT,
+    "col_mask": COL_MASK,
+    "suit_shift": SUIT_SHIFT,
+    "hand_init": HAND_INIT,
+    "flush_bits": FLUSH_BITS,
+}
+
+CATEGORIES = ("invalid", "high card", "pair", "two pair", "three of a kind", "straight",
+              "flush", "full house", "four of a kind", "straight flush")

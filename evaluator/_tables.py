@@ -1,0 +1,105 @@
+"""Finds, verifies and loads the lookup tables (lazily, read-only).
+
+The tables are ``.npy`` files described by ``MANIFEST.json`` (shape, dtype,
+sha256), written by ``tables/generate.py``.  An installed package carries them
+in ``evaluator/tables``; a source checkout reads the repository's ``tables/``;
+the environment variable ``EVALUATOR_TABLES`` points elsewhere.
+
+Kernels receive the arrays as arguments (never as globals), so Numba's
+on-disk cache stays small and valid.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import cache
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _layout
+from .errors import EvaluatorError
+
+__all__ = ["TableError", "tables_dir", "manifest", "verify", "load", "high", "HighTables"]
+
+
+class TableError(EvaluatorError):
+    """The lookup tables are missing, corrupt or from another version."""
+
+
+def _candidates() -> list[Path]:
+    here = Path(__file__).resolve().parent
+    found = []
+    if os.environ.get("EVALUATOR_TABLES"):
+        found.append(Path(os.environ["EVALUATOR_TABLES"]))
+    found += [here / "tables", here.parent / "tables"]
+    return found
+
+
+@cache
+def tables_dir() -> Path:
+    """The folder holding MANIFEST.json and the ``.npy`` tables."""
+    for folder in _candidates():
+        if (folder / "MANIFEST.json").is_file():
+            return folder
+    looked = ", ".join(str(p) for p in _candidates())
+    raise TableError(f"lookup tables not found (looked in {looked}); "
+                     "run 'python tables/generate.py' in a source checkout", looked)
+
+
+@cache
+def manifest() -> dict:
+    info = json.loads((tables_dir() / "MANIFEST.json").read_text())
+    if info.get("layout") != _layout.LAYOUT:
+        raise TableError("tables were generated with another key layout; regenerate them",
+                         "layout")
+    return info
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def verify() -> list[str]:
+    """Check every table against the manifest; return the problems found (none: [])."""
+    problems = []
+    for name, entry in manifest()["tables"].items():
+        path = tables_dir() / entry["file"]
+        if not path.is_file():
+            problems.append(f"{name}: missing file {path}")
+        elif _sha256(path) != entry["sha256"]:
+            problems.append(f"{name}: sha256 differs from MANIFEST.json")
+    return problems
+
+
+@cache
+def load(name: str) -> np.ndarray:
+    """One table by name, checked against the manifest and made read-only."""
+    entries = manifest()["tables"]
+    if name not in entries:
+        raise TableError(f"unknown table {name!r}", name)
+    entry = entries[name]
+    path = tables_dir() / entry["file"]
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+        raise TableError(f"table {name!r} is corrupt (sha256 differs from the manifest)", name)
+    array = np.load(path, allow_pickle=False)
+    if list(array.shape) != entry["shape"] or str(array.dtype) != entry["dtype"]:
+        raise TableError(f"table {name!r} has the wrong shape or dtype", name)
+    array.setflags(write=False)
+    return array
+
+
+class HighTables(NamedTuple):
+    """The high-hand tables, in the order the kernels take them."""
+    card_keys: np.ndarray      # uint64 (52,)
+    rank_offsets: np.ndarray   # uint32 (rows,)
+    rank_values: np.ndarray    # uint16 (slots,)
+    flush_values: np.ndarray   # uint16 (8192,)
+
+
+@cache
+def high() -> HighTables:
+    return HighTables(*(load(name) for name in HighTables._fields))

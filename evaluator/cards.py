@@ -1,0 +1,116 @@
+"""The one card encoding, parsing and formatting.
+
+A card id is ``4 * rank + suit`` with rank 0 = deuce ... 12 = ace and suit
+0..3 = clubs, diamonds, hearts, spades.  Arrays of cards are ``uint8``.
+
+>>> parse_cards("AsKd")
+array([51, 45], dtype=uint8)
+>>> format_cards(parse_cards("10h, 9c"))
+'Th 9c'
+>>> parse_cards("As Ax")
+Traceback (most recent call last):
+...
+evaluator.errors.CardError: unknown card 'Ax'
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+from .errors import CardError
+
+__all__ = ["RANKS", "SUITS", "DECK_SIZE", "CardError", "card_id", "card_str",
+           "parse_cards", "format_cards"]
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+DECK_SIZE = 52
+
+_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs])", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,;]+")
+_NAMES = tuple(r + s for r in RANKS for s in SUITS)
+
+
+def card_str(card_id: int) -> str:
+    """Canonical text of one card id: ``card_str(51) == 'As'``."""
+    if not 0 <= int(card_id) < DECK_SIZE:
+        raise CardError(f"card id {int(card_id)} is out of range 0..51", card_id)
+    return _NAMES[int(card_id)]
+
+
+def card_id(token: str) -> int:
+    """Id of one card written as text (``'As'``, ``'10h'``, ``'td'``)."""
+    match = _TOKEN.fullmatch(token.strip())
+    if match is None:
+        raise CardError(f"unknown card {token.strip()!r}", token)
+    rank, suit = match.groups()
+    rank = "T" if rank == "10" else rank.upper()
+    return 4 * RANKS.index(rank) + SUITS.index(suit.lower())
+
+
+def _tokens(text: str) -> list[str]:
+    """Split text into card tokens, naming the first piece that is not a card."""
+    tokens = []
+    for chunk in _SEPARATORS.split(text.strip()):
+        pos = 0
+        while pos < len(chunk):
+            match = _TOKEN.match(chunk, pos)
+            if match is None:
+                bad = chunk[pos:pos + 3] if chunk.startswith("10", pos) else chunk[pos:pos + 2]
+                raise CardError(f"unknown card {bad!r}", bad)
+            tokens.append(match.group(0))
+            pos = match.end()
+    return tokens
+
+
+def parse_cards(cards: str | Iterable[str | int] | np.ndarray, *, count: int | None = None,
+                what: str = "cards", allow_duplicates: bool = False) -> np.ndarray:
+    """Parse cards from text, a list of strings or ids, or an array of ids.
+
+    Parameters
+    ----------
+    cards : str, sequence of str or int, or ndarray
+        ``"AsKd"``, ``"As Kd"``, ``"as,kd"``, ``["As", "Kd"]`` or ``[51, 45]``.
+    count : int, optional
+        The number of cards required; a different number raises ``CardError``.
+    what : str
+        How the cards are named in error messages (``"hole cards"``, ``"board"``).
+
+    Returns
+    -------
+    ndarray of uint8, shape (n,)
+    """
+    if isinstance(cards, str):
+        ids = [card_id(t) for t in _tokens(cards)]
+    elif isinstance(cards, np.ndarray) and cards.dtype.kind in "iu":
+        ids = [int(c) for c in cards.ravel()]
+    else:
+        ids = []
+        for item in cards:
+            if isinstance(item, str):
+                ids.extend(card_id(t) for t in _tokens(item))
+            elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+                ids.append(int(item))
+            else:
+                raise CardError(f"unknown card {item!r}", item)
+    for c in ids:
+        if not 0 <= c < DECK_SIZE:
+            raise CardError(f"card id {c} is out of range 0..51", c)
+    if not allow_duplicates:
+        seen: set[int] = set()
+        for c in ids:
+            if c in seen:
+                raise CardError(f"duplicate card {_NAMES[c]!r} in {what}", _NAMES[c])
+            seen.add(c)
+    if count is not None and len(ids) != count:
+        raise CardError(f"{what} need {count} card{'s' if count != 1 else ''}, "
+                        f"got {len(ids)}: {' '.join(_NAMES[c] for c in ids) or 'none'}",
+                        len(ids))
+    return np.array(ids, dtype=np.uint8)
+
+
+def format_cards(ids: Iterable[int] | np.ndarray, sep: str = " ") -> str:
+    """Canonical text of card ids: ``format_cards([51, 45]) == 'As Kd'``."""
+    return sep.join(card_str(c) for c in np.asarray(ids).ravel().tolist())

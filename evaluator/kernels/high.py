@@ -1,0 +1,185 @@
+"""High-hand (best five cards) kernels for 5, 6 and 7 cards.
+
+A hand's key is ``HAND_INIT`` plus the ``card_keys`` of its cards (see
+``tables/generate.py``).  Adding a card is one addition, so enumeration loops
+keep partial keys per level and pay one addition per hand.
+
+Tables, always passed in this order: ``card_keys`` (uint64, 256),
+``rank_offsets`` (uint32), ``rank_values`` (uint16), ``flush_values`` (uint16, 8192).
+
+A hand of up to seven cards travels through the kernels as a *word*: a
+uint64 holding one card id per byte, little-endian, unused bytes 0xFF (whose
+key is 0).  Hot loops index the tables themselves instead of calling helpers
+that take arrays: Numba passes arrays to non-inlined calls with reference
+counting, which costs more than the whole evaluation.
+"""
+import numpy as np
+
+from .. import _layout
+from .._jit import kernel
+from ._intrinsics import load_u64
+
+U64 = np.uint64
+HAND_INIT = U64(_layout.HAND_INIT)
+FLUSH_BITS = U64(_layout.FLUSH_BITS)
+KEY_MASK = U64(_layout.KEY_MASK)
+ROW_SHIFT = U64(_layout.ROW_SHIFT)
+COL_MASK = U64(_layout.COL_MASK)
+SUIT_SHIFT = U64(_layout.SUIT_SHIFT)
+SUIT_ONES = U64(0x1111 << _layout.SUIT_SHIFT)
+BYTE = U64(0xFF)
+ALL_PAD = U64(0xFFFFFFFFFFFFFFFF)
+ONE = U64(1)
+THREE = U64(3)
+FOUR = U64(4)
+S8, S16, S24, S32, S40, S48 = (U64(8 * j) for j in range(1, 7))
+
+
+@kernel
+def pad_mask(k):
+    """0xFF in every byte of a word from byte ``k`` on."""
+    return ALL_PAD << U64(8 * k) if k < 8 else U64(0)
+
+
+@kernel
+def flush_mask(w, key):
+    """13-bit rank mask of the flush suit in word ``w`` (key has FLUSH_BITS set)."""
+    counters = (key & FLUSH_BITS) >> (SUIT_SHIFT + THREE)
+    suit = U64(0)
+    while (counters & ONE) == 0:
+        counters >>= FOUR
+        suit += ONE
+    mask = 0
+    for j in range(7):
+        c = (w >> U64(8 * j)) & BYTE
+        if c < 52 and (c & THREE) == suit:
+            mask |= 1 << (c >> U64(2))
+    return mask
+
+
+@kernel
+def row_word(hands, i):
+    """Word of row ``i`` of ``hands``, built byte by byte (for the last rows)."""
+    k = hands.shape[1]
+    w = pad_mask(k)
+    for j in range(k):
+        w |= U64(hands[i, j]) << U64(8 * j)
+    return w
+
+
+@kernel
+def evaluate_words(words, out, card_keys, rank_offsets, rank_values, flush_values):
+    """out[i] = value of the hand packed in words[i] (uint64, see module doc)."""
+    for i in range(words.shape[0]):
+        w = words[i]
+        key = (HAND_INIT + card_keys[w & BYTE] + card_keys[(w >> S8) & BYTE]
+               + card_keys[(w >> S16) & BYTE] + card_keys[(w >> S24) & BYTE]
+               + card_keys[(w >> S32) & BYTE] + card_keys[(w >> S40) & BYTE]
+               + card_keys[(w >> S48) & BYTE])
+        if key & FLUSH_BITS:
+            out[i] = flush_values[flush_mask(w, key)]
+        else:
+            h = key & KEY_MASK
+            out[i] = rank_values[U64(rank_offsets[h >> ROW_SHIFT]) + (h & COL_MASK)]
+
+
+@kernel
+def evaluate_rows(hands, out, card_keys, rank_offsets, rank_values, flush_values):
+    """out[i] = value of hands[i].
+
+    hands : ndarray of uint8, shape (n, k), C-contiguous, 5 <= k <= 7
+    out : ndarray of int32, shape (n,)
+    """
+    n, k = hands.shape
+    pad = pad_mask(k)
+    # Rows whose 8-byte word stays inside the array are read with one load.
+    fast = max(0, n - (8 + k - 1) // k + 1) if n * k >= 8 else 0
+    for i in range(n):
+        if i < fast:
+            w = load_u64(hands, i * k) | pad
+        else:
+            w = row_word(hands, i)
+        key = (HAND_INIT + card_keys[w & BYTE] + card_keys[(w >> S8) & BYTE]
+               + card_keys[(w >> S16) & BYTE] + card_keys[(w >> S24) & BYTE]
+               + card_keys[(w >> S32) & BYTE] + card_keys[(w >> S40) & BYTE]
+               + card_keys[(w >> S48) & BYTE])
+        if key & FLUSH_BITS:
+            out[i] = flush_values[flush_mask(w, key)]
+        else:
+            h = key & KEY_MASK
+            out[i] = rank_values[U64(rank_offsets[h >> ROW_SHIFT]) + (h & COL_MASK)]
+
+
+@kernel
+def evaluate_one(cards, card_keys, rank_offsets, rank_values, flush_values):
+    """Value of one hand: uint8 array of 5 to 7 card ids."""
+    w = pad_mask(cards.shape[0])
+    key = HAND_INIT
+    for j in range(cards.shape[0]):
+        w |= U64(cards[j]) << U64(8 * j)
+        key += card_keys[cards[j]]
+    if key & FLUSH_BITS:
+        return flush_values[flush_mask(w, key)]
+    h = key & KEY_MASK
+    return rank_values[U64(rank_offsets[h >> ROW_SHIFT]) + (h & COL_MASK)]
+
+
+@kernel
+def check_rows(hands):
+    """First (row, column) holding an id >= 52 or a repeated card, else (-1, -1)."""
+    n, k = hands.shape
+    for i in range(n):
+        seen = 0
+        for j in range(k):
+            c = hands[i, j]
+            if c >= 52 or (seen >> c) & 1:
+                return i, j
+            seen |= 1 << c
+    return -1, -1
+
+
+@kernel
+def enumerate7_histogram(hist, card_keys, rank_offsets, rank_values, flush_values):
+    """Add every 7-card hand's value to ``hist``: int64, shape (4, values).
+
+    The innermost card picks one of four lanes (``c6 & 3``), so runs of equal
+    values do not wait on each other's increments; ``hist.sum(0)`` is the
+    histogram.  Partial keys and words are kept per loop level.
+    """
+    for c0 in range(46):
+        k0 = HAND_INIT + card_keys[c0]
+        w0 = U64(c0) | (ALL_PAD << S8)
+        for c1 in range(c0 + 1, 47):
+            k1 = k0 + card_keys[c1]
+            w1 = (w0 & ~(BYTE << S8)) | (U64(c1) << S8)
+            for c2 in range(c1 + 1, 48):
+                k2 = k1 + card_keys[c2]
+                w2 = (w1 & ~(BYTE << S16)) | (U64(c2) << S16)
+                for c3 in range(c2 + 1, 49):
+                    k3 = k2 + card_keys[c3]
+                    w3 = (w2 & ~(BYTE << S24)) | (U64(c3) << S24)
+                    for c4 in range(c3 + 1, 50):
+                        k4 = k3 + card_keys[c4]
+                        w4 = (w3 & ~(BYTE << S32)) | (U64(c4) << S32)
+                        for c5 in range(c4 + 1, 51):
+                            k5 = k4 + card_keys[c5]
+                            # a seventh card can only make a flush if the six already
+                            # hold four of a suit: counter 3 + 4, plus one sets bit 3.
+                            if (k5 + SUIT_ONES) & FLUSH_BITS:
+                                w5 = (w4 & ~(BYTE << S40)) | (U64(c5) << S40)
+                                for c6 in range(c5 + 1, 52):
+                                    key = k5 + card_keys[c6]
+                                    if key & FLUSH_BITS:
+                                        w = (w5 & ~(BYTE << S48)) | (U64(c6) << S48)
+                                        v = flush_values[flush_mask(w, key)]
+                                    else:
+                                        h = key & KEY_MASK
+                                        v = rank_values[U64(rank_offsets[h >> ROW_SHIFT])
+                                                        + (h & COL_MASK)]
+                                    hist[c6 & 3, v] += 1
+                            else:
+                                for c6 in range(c5 + 1, 52):
+                                    h = (k5 + card_keys[c6]) & KEY_MASK
+                                    v = rank_values[U64(rank_offsets[h >> ROW_SHIFT])
+                                                    + (h & COL_MASK)]
+                                    hist[c6 & 3, v] += 1

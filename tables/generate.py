@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""Deterministic generator of the evaluator's lookup tables.
+
+This file is the specification of every table the package ships.  It uses
+only the standard library and NumPy, so it can be read and checked on its own.
+
+    python tables/generate.py            # rewrite tables/*.npy and MANIFEST.json
+    python tables/generate.py --check    # regenerate in memory, compare with the files
+
+Card encoding (the one used everywhere): ``id = 4 * rank + suit`` with
+rank 0 = deuce ... 12 = ace and suit 0..3 = clubs, diamonds, hearts, spades.
+
+High-hand values are integers, bigger is better, and ``value >> 12`` is the
+category (1 = high card ... 9 = straight flush).  The low 12 bits order the
+hands inside a category, so the 7,462 distinct five-card hands get the values
+``category << 12 | position``.
+
+The high-hand evaluator uses *additive rank keys*.  Every card has a 64-bit key:
+
+* bits 0..24: a scrambled rank key.  Each rank r has a base ``RANK_BASES[r]``
+  chosen so that the sums of the bases over every multiset of at most seven
+  ranks (each rank at most four times) are all different.  The sums stay
+  below 2**25, and multiplying by the odd constant ``HASH_MULTIPLIER`` modulo
+  2**25 is a bijection of that range, so the scrambled sums are still unique.
+  The scrambling spreads the keys evenly over the hash rows, which lets the
+  row-displacement hash below pack almost without holes.
+* bits 32..47: four 4-bit suit counters.  A hand starts at ``HAND_INIT`` with
+  each counter at 3, so a suit with five or more cards sets bit 3 of its
+  counter: ``key & FLUSH_BITS`` tests for a flush in one instruction.
+
+A hand's key is the sum of ``HAND_INIT`` and its card keys, so adding a card to
+a partial hand is one addition.  Carries out of bit 24 land in bits 25..27 and
+are masked off.  The rank part is looked up through a perfect hash:
+``rank_values[rank_offsets[(key & KEY_MASK) >> ROW_SHIFT] + (key & COL_MASK)]``.
+Flush hands (where a flush is always the best hand of at most seven cards)
+look up ``flush_values`` by the 13-bit rank mask of the flush suit.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import itertools
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+FORMAT_VERSION = 1
+NUM_RANKS = 13
+NUM_SUITS = 4
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "cdhs"
+
+# --- 1. Categories --------------------------------------------------------
+# value >> 12 is the index into this tuple; 0 is never a valid hand.
+CATEGORIES = (
+    "invalid",
+    "high card",
+    "pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+)
+(HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS,
+ STRAIGHT_FLUSH) = range(1, 10)
+CATEGORY_SHIFT = 12
+
+# --- 2. Rank keys and the hash layout ------------------------------------
+# Found by ``find_rank_bases()`` (greedy: each base is the smallest number
+# larger than the previous one that keeps all multiset sums distinct).  The
+# search takes about ten minutes, so its result is written down here and
+# re-verified by ``verify_rank_bases()`` on every run.
+RANK_BASES = (1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453,
+              1526359, 3453520)
+MAX_CARDS = 7
+MAX_PER_RANK = 4
+HASH_MULTIPLIER = 0x9E3779B1
+KEY_BITS = 25
+KEY_MASK = (1 << KEY_BITS) - 1
+ROW_SHIFT = 11
+COL_MASK = (1 << ROW_SHIFT) - 1
+SUIT_SHIFT = 32
+HAND_INIT = 0x3333 << SUIT_SHIFT
+FLUSH_BITS = 0x8888 << SUIT_SHIFT
+
+LAYOUT = {
+    "category_shift": CATEGORY_SHIFT,
+    "key_mask": KEY_MASK,
+    "row_shift": ROW_SHIFT,
+    "col_mask": COL_MASK,
+    "suit_shift": SUIT_SHIFT,
+    "hand_init": HAND_INIT,
+    "flush_bits": FLUSH_BITS,
+}
+
+
+def rank_multisets(min_size: int, max_size: int):
+    """Yield every rank-count tuple (13 counts, each <= 4) with a size in range."""
+    def rec(rank, left, counts):
+        if rank == NUM_RANKS:
+            if NUM_RANKS and sum(counts) >= min_size:
+                yield tuple(counts)
+            return
+        for k in range(min(MAX_PER_RANK, left) + 1):
+            counts.append(k)
+            yield from rec(rank + 1, left - k, counts)
+            counts.pop()
+    yield from rec(0, max_size, [])
+
+
+def rank_sum(counts) -> int:
+    return sum(k * b for k, b in zip(counts, RANK_BASES))
+
+
+def verify_rank_bases() -> None:
+    """All multisets of at most seven ranks must have distinct base sums."""
+    sums = np.array([rank_sum(c) for c in rank_multisets(0, MAX_CARDS)], np.int64)
+    if np.unique(sums).size != sums.size or sums.max() >= 1 << KEY_BITS:
+        raise AssertionError("RANK_BASES do not give unique 25-bit sums")
+
+
+def find_rank_bases() -> tuple[int, ...]:  # pragma: no cover - slow, run by hand
+    """Greedy search that produced RANK_BASES (about ten minutes in Python)."""
+    bases = [1]
+    # (sum, size) of every multiset over the ranks chosen so far
+    level = {(k, k) for k in range(MAX_PER_RANK + 1)}
+    for _ in range(1, NUM_RANKS):
+        b = bases[-1] + 1
+        while True:
+            seen = set()
+            ok = True
+            for s, size in level:
+                for k in range(min(MAX_PER_RANK, MAX_CARDS - size) + 1):
+                    x = s + k * b
+                    if x in seen:
+                        ok = False
+                        break
+                    seen.add(x)
+                if not ok:
+                    break
+            if ok:
+                break
+            b += 1
+        bases.append(b)
+        level = {(s + k * b, size + k) for s, size in level
+                 for k in range(min(MAX_PER_RANK, MAX_CARDS - size) + 1)}
+    return tuple(bases)
+
+
+def scrambled(rank_key: int) -> int:
+    return (rank_key * HASH_MULTIPLIER) & KEY_MASK
+
+
+def card_keys() -> np.ndarray:
+    """Key of every card id; 256 entries so that any byte indexes it.
+
+    Ids 52..255 have key 0: kernels pad short rows with 0xFF bytes and sum a
+    fixed number of bytes, the padding adding nothing.
+    """
+    keys = np.zeros(256, np.uint64)
+    for rank in range(NUM_RANKS):
+        for suit in range(NUM_SUITS):
+            keys[4 * rank + suit] = scrambled(RANK_BASES[rank]) | (1 << (SUIT_SHIFT + 4 * suit))
+    return keys
+
+
+# --- 3. Five-card hand classes -------------------------------------------
+def straight_top(ranks) -> int:
+    """Top rank of the best straight within a set of ranks, or -1."""
+    present = set(ranks)
+    for top in range(12, 3, -1):
+        if all(r in present for r in range(top - 4, top + 1)):
+            return top
+    if {12, 0, 1, 2, 3} <= present:          # the wheel, five high
+        return 3
+    return -1
+
+
+def classify5(counts, flush: bool) -> tuple[int, tuple[int, ...]]:
+    """(category, tie-break ranks) of five cards given by rank counts."""
+    groups = sorted(((k, r) for r, k in enumerate(counts) if k), reverse=True)
+    shape = tuple(k for k, _ in groups)
+    ranks = tuple(r for _, r in groups)
+    if shape == (1, 1, 1, 1, 1):
+        top = straight_top(ranks)
+        if top >= 0:
+            return (STRAIGHT_FLUSH if flush else STRAIGHT), (top,)
+        return (FLUSH if flush else HIGH_CARD), ranks
+    assert not flush, "a flush has five different ranks"
+    category = {(4, 1): QUADS, (3, 2): FULL_HOUSE, (3, 1, 1): TRIPS,
+                (2, 2, 1): TWO_PAIR, (2, 1, 1, 1): PAIR}[shape]
+    return category, ranks
+
+
+def five_card_values() -> dict[tuple[tuple[int, ...], bool], int]:
+    """Value of every five-card class, keyed by (rank counts, is flush)."""
+    classes = {}
+    for counts in rank_multisets(5, 5):
+        classes[(counts, False)] = classify5(counts, False)
+        if max(counts) == 1:
+            classes[(counts, True)] = classify5(counts, True)
+    values = {}
+    for category in range(1, len(CATEGORIES)):
+        members = sorted((tb, key) for key, (cat, tb) in classes.items() if cat == category)
+        position = 0
+        previous = None
+        for tiebreak, key in members:
+            if tiebreak != previous:
+                position += 1
+                previous = tiebreak
+            values[key] = (category << CATEGORY_SHIFT) | position
+    return values
+
+
+def best_of_multiset(counts, values5) -> int:
+    """Best non-flush value of 5..7 ranks: the best over its 5-card sub-multisets."""
+    cards = [r for r, k in enumerate(counts) for _ in range(k)]
+    best = 0
+    for sub in set(itertools.combinations(cards, 5)):
+        sub_counts = tuple(sub.count(r) for r in range(NUM_RANKS))
+        best = max(best, values5[(sub_counts, False)])
+    return best
+
+
+# --- 4. The perfect hash for non-flush hands -------------------------------
+def first_fit(occupied: np.ndarray, cols: np.ndarray, window: int = 4096) -> int:
+    """Smallest offset >= 0 at which every ``offset + col`` slot is free."""
+    start = 0
+    while True:
+        if start + int(cols[-1]) + window > occupied.size:
+            raise AssertionError("hash table scratch space exhausted")
+        fits = np.ones(window, bool)
+        for col in cols.tolist():
+            fits &= ~occupied[start + col:start + col + window]
+        hits = np.flatnonzero(fits)
+        if hits.size:
+            return start + int(hits[0])
+        start += window
+
+
+def displace(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row-displacement perfect hash: rows by decreasing size, first fit.
+
+    Returns (offsets, slots) with ``slots[i] = offsets[key >> ROW_SHIFT] +
+    (key & COL_MASK)`` distinct for every key.
+    """
+    rows = keys >> ROW_SHIFT
+    cols = keys & COL_MASK
+    num_rows = (KEY_MASK >> ROW_SHIFT) + 1
+    offsets = np.zeros(num_rows, np.int64)
+    occupied = np.zeros(2 * keys.size + 4 * (COL_MASK + 1), bool)
+    order = np.lexsort((cols, rows))
+    bounds = np.searchsorted(rows[order], np.arange(num_rows + 1))
+    sizes = np.diff(bounds)
+    for row in sorted(range(num_rows), key=lambda r: (-sizes[r], r)):
+        if sizes[row] == 0:
+            break
+        c = cols[order[bounds[row]:bounds[row + 1]]]
+        offset = first_fit(occupied, c)
+        occupied[offset + c] = True
+        offsets[row] = offset
+    slots = offsets[rows] + cols
+    assert np.unique(slots).size == keys.size and slots.min() >= 0
+    return offsets, slots
+
+
+def rank_tables(values5) -> tuple[np.ndarray, np.ndarray]:
+    multisets = list(rank_multisets(5, MAX_CARDS))
+    keys = np.array([scrambled(rank_sum(c)) for c in multisets], np.int64)
+    offsets, slots = displace(keys)
+    table = np.zeros(int(slots.max()) + 1, np.uint16)
+    for counts, slot in zip(multisets, slots.tolist()):
+        table[slot] = best_of_multiset(counts, values5)
+    return offsets.astype(np.uint32), table
+
+
+# --- 5. Flush table --------------------------------------------------------
+def flush_table(values5) -> np.ndarray:
+    """Best flush or straight flush for each 13-bit rank mask of one suit."""
+    table = np.zeros(1 << NUM_RANKS, np.uint16)
+    for mask in range(1 << NUM_RANKS):
+        ranks = [r for r in range(NUM_RANKS) if mask >> r & 1]
+        if len(ranks) < 5:
+            continue
+        table[mask] = max(
+            values5[(tuple(int(r in sub) for r in range(NUM_RANKS)), True)]
+            for sub in itertools.combinations(ranks, 5))
+    return table
+
+
+# --- 6. Assembly ------------------------------------------------------------
+def build() -> dict[str, np.ndarray]:
+    verify_rank_bases()
+    values5 = five_card_values()
+    offsets, values = rank_tables(values5)
+    return {
+        "card_keys": card_keys(),
+        "rank_offsets": offsets,
+        "rank_values": values,
+        "flush_values": flush_table(values5),
+    }
+
+
+def npy_bytes(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, np.ascontiguousarray(array), allow_pickle=False)
+    return buffer.getvalue()
+
+
+def manifest(tables: dict[str, np.ndarray]) -> dict:
+    return {
+        "format_version": FORMAT_VERSION,
+        "layout": LAYOUT,
+        "categories": list(CATEGORIES),
+        "tables": {
+            name: {
+                "file": f"{name}.npy",
+                "shape": list(array.shape),
+                "dtype": str(array.dtype),
+                "sha256": hashlib.sha256(npy_bytes(array)).hexdigest(),
+            }
+            for name, array in sorted(tables.items())
+        },
+    }
+
+
+def write(out_dir: Path) -> dict:
+    tables = build()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for name, array in tables.items():
+        (out_dir / f"{name}.npy").write_bytes(npy_bytes(array))
+    info = manifest(tables)
+    (out_dir / "MANIFEST.json").write_text(json.dumps(info, indent=2) + "\n")
+    return info
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent,
+                        help="folder to write (default: beside this script)")
+    parser.add_argument("--check", action="store_true",
+                        help="regenerate in memory and compare with MANIFEST.json in --out")
+    args = parser.parse_args(argv)
+    if args.check:
+        expected = json.loads((args.out / "MANIFEST.json").read_text())
+        actual = manifest(build())
+        if actual != expected:
+            print("tables differ from MANIFEST.json", file=sys.stderr)
+            return 1
+        print("tables match MANIFEST.json")
+        return 0
+    info = write(args.out)
+    for name, entry in info["tables"].items():
+        print(f"{name:14s} {entry['dtype']:7s} {str(tuple(entry['shape'])):10s} {entry['sha256'][:16]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

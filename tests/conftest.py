@@ -1,0 +1,28 @@
+"""Shared fixtures.  Kernels compile once per test session (and load from
+Numba's on-disk cache in later sessions); ``warm`` makes that happen up front
+so no single test pays for it."""
+import numpy as np
+import pytest
+
+import evaluator
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm():
+    evaluator.warmup()
+
+
+@pytest.fixture(scope="session")
+def high_tables():
+    from evaluator import _tables
+    return _tables.high()
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(20261129)
+
+
+def random_hands(rng, n, k):
+    """n rows of k distinct card ids, uint8."""
+    return np.argsort(rng.random((n, 52)), axis=1)[:, :k].astype(np.uint8)

@@ -1,0 +1,47 @@
+import json
+import runpy
+
+import numpy as np
+
+from evaluator import _tables
+
+
+def test_tables_match_manifest_hashes():
+    assert _tables.verify() == []
+
+
+def test_tables_are_read_only_and_small(high_tables):
+    total = 0
+    for array in high_tables:
+        assert not array.flags.writeable
+        total += array.nbytes
+    assert total < 64 * 2**20
+    on_disk = sum(p.stat().st_size for p in _tables.tables_dir().glob("*.npy"))
+    assert on_disk < 64 * 2**20
+
+
+def test_regenerating_gives_identical_tables(tmp_path):
+    generate = runpy.run_path(str(_tables.tables_dir() / "generate.py"))
+    assert generate["main"](["--out", str(tmp_path)]) == 0
+    fresh = json.loads((tmp_path / "MANIFEST.json").read_text())
+    assert fresh == _tables.manifest()
+    for name in fresh["tables"]:
+        assert np.array_equal(np.load(tmp_path / f"{name}.npy"), _tables.load(name))
+
+
+def test_corrupt_table_is_reported(tmp_path, monkeypatch):
+    for path in _tables.tables_dir().iterdir():
+        if path.suffix in (".npy", ".json"):
+            (tmp_path / path.name).write_bytes(path.read_bytes())
+    data = bytearray((tmp_path / "flush_values.npy").read_bytes())
+    data[-1] ^= 1
+    (tmp_path / "flush_values.npy").write_bytes(bytes(data))
+    monkeypatch.setenv("EVALUATOR_TABLES", str(tmp_path))
+    for f in (_tables.tables_dir, _tables.manifest, _tables.load):
+        f.cache_clear()
+    try:
+        assert _tables.verify() == ["flush_values: sha256 differs from MANIFEST.json"]
+    finally:
+        monkeypatch.delenv("EVALUATOR_TABLES")
+        for f in (_tables.tables_dir, _tables.manifest, _tables.load):
+            f.cache_clear()
