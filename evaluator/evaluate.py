@@ -104,7 +104,10 @@ def evaluate(game: str | Game, hole, board="") -> HandValue:
     cards = np.concatenate([hole_ids, board_ids])
     high = _high()
     tables = _tables.high()
-    value = int(high.evaluate_one(cards, *tables))
+    # One kernel serves both calls, so a new process loads a single one from the cache.
+    value = np.empty(1, np.int32)
+    high.evaluate_rows(cards.reshape(1, -1), value, *tables)
+    value = int(value[0])
     fives = np.array(list(itertools.combinations(cards.tolist(), 5)), np.uint8)
     values = np.empty(len(fives), np.int32)
     high.evaluate_rows(fives, values, *tables)

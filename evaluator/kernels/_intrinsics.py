@@ -4,8 +4,9 @@ A 7-card row of a C-contiguous ``uint8`` array is read with one 64-bit load
 instead of seven byte loads; the kernels take the bytes apart with shifts,
 which the CPU does on its ALUs while the load ports serve the table lookups.
 """
+import numpy as np
 from llvmlite import ir
-from numba.core import types
+from numba.core import config, types
 from numba.extending import intrinsic
 
 
@@ -23,3 +24,9 @@ def load_u64(typingctx, array, offset):
         return builder.load(pointer, align=1, typ=ir.IntType(64))
 
     return signature, codegen
+
+
+if config.DISABLE_JIT:  # plain-Python run of the kernels (debugging, tests)
+    def load_u64(array, offset):  # noqa: F811
+        flat = array.reshape(-1)
+        return np.uint64(int.from_bytes(flat[offset:offset + 8].tobytes(), "little"))

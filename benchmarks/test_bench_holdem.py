@@ -1,0 +1,77 @@
+"""Hold'em evaluator speed (issue: step 1).
+
+    pytest benchmarks/test_bench_holdem.py --benchmark-columns=median,min,max,rounds
+
+Targets on the reference 2-core machine: 7-card random batch >= 400 M/s on one
+thread and 1.8x that on two; enumeration of all 7-card hands >= 800 M/s; 5-card
+random batch >= 400 M/s; import < 0.3 s; first evaluation in a new process < 1 s.
+"""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import random_hands, rate
+from evaluator import _tables, evaluate_batch
+from evaluator.kernels import high
+
+N = 10_000_000
+
+
+@pytest.fixture(scope="module")
+def hands7():
+    return random_hands(N, 7)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_eval7_random(benchmark, hands7, threads):
+    out = np.empty(N, np.int32)
+    benchmark.pedantic(evaluate_batch, args=("holdem", hands7),
+                       kwargs={"validate": False, "threads": threads, "out": out},
+                       rounds=7, warmup_rounds=1)
+    rate(benchmark, N)
+
+
+def test_eval6_random(benchmark, hands7):
+    hands = np.ascontiguousarray(hands7[:, :6])
+    out = np.empty(N, np.int32)
+    benchmark.pedantic(evaluate_batch, args=("holdem", hands),
+                       kwargs={"validate": False, "threads": 1, "out": out},
+                       rounds=7, warmup_rounds=1)
+    rate(benchmark, N)
+
+
+def test_eval5_random(benchmark, hands7):
+    hands = np.ascontiguousarray(hands7[:, :5])
+    out = np.empty(N, np.int32)
+    benchmark.pedantic(evaluate_batch, args=("holdem", hands),
+                       kwargs={"validate": False, "threads": 1, "out": out},
+                       rounds=7, warmup_rounds=1)
+    rate(benchmark, N)
+
+
+def test_eval7_validated(benchmark, hands7):
+    out = np.empty(N, np.int32)
+    benchmark.pedantic(evaluate_batch, args=("holdem", hands7),
+                       kwargs={"threads": 1, "out": out}, rounds=5, warmup_rounds=1)
+    rate(benchmark, N)
+
+
+def test_enumerate_all_seven_card_hands(benchmark):
+    tables = _tables.high()
+    hist = np.zeros((4, 10 << 12), np.int64)
+    benchmark.pedantic(high.enumerate7_histogram, args=(hist, *tables), rounds=5,
+                       warmup_rounds=1)
+    rate(benchmark, 133_784_560)
+
+
+def test_import_time(benchmark):
+    run = [sys.executable, "-c", "import evaluator"]
+    benchmark.pedantic(subprocess.run, args=(run,), kwargs={"check": True}, rounds=5)
+
+
+def test_first_evaluation_in_new_process(benchmark):
+    code = "import evaluator; evaluator.evaluate('holdem', 'AsKs', 'QsJsTs2d3c')"
+    run = [sys.executable, "-c", code]
+    benchmark.pedantic(subprocess.run, args=(run,), kwargs={"check": True}, rounds=5)

@@ -1,0 +1,166 @@
+import doctest
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from numba import njit
+
+import evaluator
+from conftest import random_hands
+from evaluator import (GAMES, CardError, GameError, HandError, evaluate, evaluate_batch, game,
+                       parse_cards)
+
+
+def run_cli(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "evaluator", *args], capture_output=True,
+                          text=True, env=env, timeout=120)
+
+
+def test_games_registry():
+    assert "holdem" in GAMES
+    g = game("holdem")
+    assert (g.hole, g.boards, g.streets) == (2, (3, 4, 5), (0, 3, 4, 5))
+    assert game(g) is g and game("Hold'em") == g
+    with pytest.raises(GameError, match="unknown game 'stud'"):
+        game("stud")
+    with pytest.raises(GameError, match="unknown option 'wild'"):
+        game("holdem", wild=True)
+
+
+def test_evaluate_value_object():
+    hand = evaluate(game("holdem"), ["As", "Ks"], [43, 39, 35])
+    assert (hand.value >> 12, hand.category, str(hand)) == (9, "straight flush", "royal flush")
+    assert hand.to_dict()["best"] == ["As", "Ks", "Qs", "Js", "Ts"]
+    assert evaluator.category_of(hand.value) == "straight flush"
+
+
+@pytest.mark.parametrize("hole, board, error, match", [
+    ("AsKsQs", "2c3c4c", HandError, "holdem takes 2 hole cards, got 3"),
+    ("As", "2c3c4c", HandError, "takes 2 hole cards, got 1"),
+    ("AsKs", "2c3c", HandError, "3, 4 or 5 board cards, got 2"),
+    ("AsKs", "2c3c4c5c6c7c", HandError, "got 6"),
+    ("AsKs", "", HandError, "got 0"),
+    ("AsAs", "2c3c4c", CardError, "duplicate card 'As'"),
+    ("AsKs", "As3c4c", CardError, "duplicate card 'As'"),
+    ("AsKx", "2c3c4c", CardError, "unknown card 'Kx'"),
+])
+def test_evaluate_bad_input(hole, board, error, match):
+    with pytest.raises(error, match=match):
+        evaluate("holdem", hole, board)
+
+
+def test_batch_bad_input():
+    good = random_hands(np.random.default_rng(1), 10, 7)
+    with pytest.raises(HandError, match="dtype uint8, got int64"):
+        evaluate_batch("holdem", good.astype(np.int64))
+    with pytest.raises(HandError, match="shape"):
+        evaluate_batch("holdem", good[:, :4])
+    with pytest.raises(HandError, match="shape"):
+        evaluate_batch("holdem", good[0])
+    with pytest.raises(HandError, match="NumPy uint8 array"):
+        evaluate_batch("holdem", good.tolist())
+    bad = good.copy()
+    bad[3, 5] = 60
+    with pytest.raises(CardError, match=r"hands\[3, 5\] = 60"):
+        evaluate_batch("holdem", bad)
+    bad = good.copy()
+    bad[4, 6] = bad[4, 0]
+    with pytest.raises(CardError, match=r"duplicate card .* in hands\[4\]"):
+        evaluate_batch("holdem", bad)
+    with pytest.raises(HandError, match="out must be"):
+        evaluate_batch("holdem", good, out=np.empty(3, np.int32))
+    with pytest.raises(ValueError, match="threads"):
+        evaluate_batch("holdem", good, threads=0)
+
+
+def test_batch_matches_single_and_threads(rng):
+    for k in (5, 6, 7):
+        hands = random_hands(rng, 300_001, k)
+        one = evaluate_batch("holdem", hands, threads=1)
+        two = evaluate_batch("holdem", hands, threads=2)
+        assert np.array_equal(one, two)
+        for i in (0, 1, 150_000, 300_000):
+            row = hands[i].tolist()
+            assert one[i] == evaluate("holdem", row[:2], row[2:]).value
+
+
+def test_batch_tiny_and_strided(rng):
+    hands = random_hands(rng, 40, 7)
+    full = evaluate_batch("holdem", hands)
+    for n in range(4):
+        assert np.array_equal(evaluate_batch("holdem", hands[:n].copy()), full[:n])
+    assert np.array_equal(evaluate_batch("holdem", hands[::2]), full[::2])
+    fortran = np.asfortranarray(hands)
+    assert np.array_equal(evaluate_batch("holdem", fortran), full)
+
+
+def test_kernels_callable_from_user_njit(high_tables):
+    from evaluator.kernels import high
+
+    @njit
+    def best_of(hands, tables):
+        best = 0
+        for i in range(hands.shape[0]):
+            best = max(best, high.evaluate_one(hands[i], *tables))
+        return best
+
+    hands = np.stack([parse_cards("AsKsQsJsTs2c3d"), parse_cards("2c3d4h5s7c8dTh")])
+    assert best_of(hands, tuple(high_tables)) == evaluate("holdem", "AsKs", "QsJsTs").value
+
+
+def test_python_path_without_jit(rng):
+    """The kernels' logic, run as plain Python (NUMBA_DISABLE_JIT=1), agrees."""
+    hands = random_hands(rng, 300, 7)
+    expected = evaluate_batch("holdem", hands)
+    code = ("import sys, json, numpy as np, evaluator;"
+            "h = np.array(json.loads(sys.stdin.read()), np.uint8);"
+            "print(json.dumps(evaluator.evaluate_batch('holdem', h).tolist()))")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run([sys.executable, "-c", code], input=json.dumps(hands.tolist()),
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == expected.tolist()
+
+
+def test_import_is_cheap():
+    code = "import sys, evaluator; print('numba' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "False"
+
+
+def test_cli_eval_and_json():
+    done = run_cli("eval", "holdem", "9c9d", "4s Kh 9s 4d 4c", "--json")
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)
+    hand = evaluate("holdem", "9c9d", "4s Kh 9s 4d 4c")
+    assert payload["value"] == hand.value and payload["name"] == str(hand)
+    done = run_cli("eval", "holdem", "AsKs", "QsJsTs")
+    assert done.returncode == 0 and done.stdout.startswith("royal flush")
+
+
+@pytest.mark.parametrize("args, message", [
+    (("eval", "stud", "AsKs", "QsJsTs"), "unknown game 'stud'"),
+    (("eval", "holdem", "AsKx", "QsJsTs"), "unknown card 'Kx'"),
+    (("eval", "holdem", "AsAs", "QsJsTs"), "duplicate card 'As'"),
+    (("eval", "holdem", "AsKsQd", "QsJsTs"), "takes 2 hole cards"),
+])
+def test_cli_bad_input_is_one_line(args, message):
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_cli_tables_verify():
+    done = run_cli("tables", "verify")
+    assert done.returncode == 0 and "match" in done.stdout
+
+
+@pytest.mark.parametrize("module", ["evaluator.cards", "evaluator.games", "evaluator.evaluate",
+                                    "evaluator"])
+def test_docstring_examples(module):
+    __import__(module)
+    result = doctest.testmod(sys.modules[module], optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
