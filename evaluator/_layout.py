@@ -3,6 +3,10 @@
 The loader checks these numbers against the ``layout`` section of the tables'
 MANIFEST.json, so kernels and tables cannot drift apart.  Plain ints here;
 the kernels convert them to the unsigned types they compute in.
+
+Numba freezes these numbers into the compiled kernels and its cache is keyed
+on the kernels' own source files: after changing them, delete the cached
+``*.nbi``/``*.nbc`` files under ``evaluator/kernels/__pycache__``.
 """
 CATEGORY_SHIFT = 12
 KEY_MASK = (1 << 25) - 1
