@@ -63,6 +63,23 @@ def category_of(values: int | np.ndarray) -> str | np.ndarray:
     return _layout.CATEGORIES[int(values) >> _layout.CATEGORY_SHIFT]
 
 
+def _lookup(cards: list[int], tables: _tables.HighTables) -> int:
+    """One hand's value in plain Python: the kernels' lookup without loading Numba.
+
+    A single evaluation costs microseconds either way; skipping Numba's import
+    and cache load makes a new process's first answer several times faster.
+    """
+    key = _layout.HAND_INIT + sum(int(tables.card_keys[c]) for c in cards)
+    if key & _layout.FLUSH_BITS:
+        counters = (key & _layout.FLUSH_BITS) >> (_layout.SUIT_SHIFT + 3)
+        suit = next(s for s in range(4) if counters >> (4 * s) & 1)
+        mask = sum(1 << (c >> 2) for c in cards if c & 3 == suit)
+        return int(tables.flush_values[mask])
+    h = key & _layout.KEY_MASK
+    return int(tables.rank_values[int(tables.rank_offsets[h >> _layout.ROW_SHIFT])
+                                  + (h & _layout.COL_MASK)])
+
+
 def _high():
     from .kernels import high
     return high
@@ -102,16 +119,10 @@ def evaluate(game: str | Game, hole, board="") -> HandValue:
     g = _game(game)
     hole_ids, board_ids = _hand_cards(g, hole, board)
     cards = np.concatenate([hole_ids, board_ids])
-    high = _high()
     tables = _tables.high()
-    # One kernel serves both calls, so a new process loads a single one from the cache.
-    value = np.empty(1, np.int32)
-    high.evaluate_rows(cards.reshape(1, -1), value, *tables)
-    value = int(value[0])
-    fives = np.array(list(itertools.combinations(cards.tolist(), 5)), np.uint8)
-    values = np.empty(len(fives), np.int32)
-    high.evaluate_rows(fives, values, *tables)
-    five = fives[int(np.argmax(values == value))].tolist()
+    value = _lookup(cards.tolist(), tables)
+    five = next(list(f) for f in itertools.combinations(cards.tolist(), 5)
+                if _lookup(list(f), tables) == value)
     category = _layout.CATEGORIES[value >> _layout.CATEGORY_SHIFT]
     return HandValue(value, category, tuple(format_cards(order_five(five)).split()),
                      describe(category, five))

@@ -125,10 +125,11 @@ def test_python_path_without_jit(rng):
     assert json.loads(done.stdout) == expected.tolist()
 
 
-def test_import_is_cheap():
-    code = "import sys, evaluator; print('numba' in sys.modules)"
+def test_import_and_single_evaluation_skip_numba():
+    code = ("import sys, evaluator; a = 'numba' in sys.modules;"
+            "evaluator.evaluate('holdem', 'AsKs', 'QsJsTs'); print(a, 'numba' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.stdout.strip() == "False"
+    assert done.stdout.split() == ["False", "False"], done.stderr
 
 
 def test_cli_eval_and_json():

@@ -118,3 +118,10 @@ def test_five_six_seven_consistent():
         v7 = value(cards)
         assert v7 == max(value(list(c)) for c in itertools.combinations(cards, 6))
         assert v7 == max(value(list(c)) for c in itertools.combinations(cards, 5))
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand_sizes)
+def test_python_lookup_matches_kernels(cards):
+    """evaluate() answers without Numba; it must agree with the compiled batch path."""
+    assert evaluate("holdem", cards[:2], cards[2:]).value == value(cards)
