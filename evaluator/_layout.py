@@ -10,7 +10,8 @@ on the kernels' own source files: after changing them, delete the cached
 """
 CATEGORY_SHIFT = 12
 KEY_MASK = (1 << 25) - 1
-ROW_SHIFT = 11
+ROW_SHIFT = 12
+OFFSET_SHIFT = 1
 COL_MASK = (1 << ROW_SHIFT) - 1
 SUIT_SHIFT = 32
 HAND_INIT = 0x3333 << SUIT_SHIFT
@@ -20,6 +21,7 @@ LAYOUT = {
     "category_shift": CATEGORY_SHIFT,
     "key_mask": KEY_MASK,
     "row_shift": ROW_SHIFT,
+    "offset_shift": OFFSET_SHIFT,
     "col_mask": COL_MASK,
     "suit_shift": SUIT_SHIFT,
     "hand_init": HAND_INIT,

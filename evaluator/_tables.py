@@ -95,7 +95,7 @@ def load(name: str) -> np.ndarray:
 class HighTables(NamedTuple):
     """The high-hand tables, in the order the kernels take them."""
     card_keys: np.ndarray      # uint64 (52,)
-    rank_offsets: np.ndarray   # uint32 (rows,)
+    rank_offsets: np.ndarray   # uint16 (rows,), offsets >> OFFSET_SHIFT
     rank_values: np.ndarray    # uint16 (slots,)
     flush_values: np.ndarray   # uint16 (8192,)
 

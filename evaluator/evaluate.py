@@ -76,8 +76,8 @@ def _lookup(cards: list[int], tables: _tables.HighTables) -> int:
         mask = sum(1 << (c >> 2) for c in cards if c & 3 == suit)
         return int(tables.flush_values[mask])
     h = key & _layout.KEY_MASK
-    return int(tables.rank_values[int(tables.rank_offsets[h >> _layout.ROW_SHIFT])
-                                  + (h & _layout.COL_MASK)])
+    row = int(tables.rank_offsets[h >> _layout.ROW_SHIFT]) << _layout.OFFSET_SHIFT
+    return int(tables.rank_values[row + (h & _layout.COL_MASK)])
 
 
 def _high():

@@ -49,9 +49,11 @@ def test_five_card_order_matches_reference(all_fives):
 
 def test_seven_card_enumeration_counts(high_tables):
     hist = np.zeros((4, 10 << 12), np.int64)
-    high.enumerate7_histogram(hist, *high_tables)
+    checksum = high.enumerate7(hist, *high_tables)
     hist = hist.sum(axis=0)
     assert hist.sum() == 133_784_560
+    assert checksum == int(hist @ np.arange(hist.size))
+    assert high.enumerate7(np.zeros((0, 10 << 12), np.int64), *high_tables) == checksum
     assert np.count_nonzero(hist) == 4_824
     for category, count in SEVEN_CARD_COUNTS.items():
         assert hist[category << 12:(category + 1) << 12].sum() == count
@@ -82,7 +84,7 @@ def _hands_starting_with(c0, out):
 def test_seven_card_batch_path_matches_enumeration(high_tables):
     """The array path over all 133,784,560 hands gives the enumeration's histogram."""
     hist = np.zeros((4, 10 << 12), np.int64)
-    high.enumerate7_histogram(hist, *high_tables)
+    high.enumerate7(hist, *high_tables)
     expected = hist.sum(axis=0)
     buffer = np.empty((18_009_460, 7), np.uint8)    # C(51, 6) hands start with card 0
     values = np.empty(len(buffer), np.int32)
