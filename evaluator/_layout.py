@@ -30,3 +30,6 @@ LAYOUT = {
 
 CATEGORIES = ("invalid", "high card", "pair", "two pair", "three of a kind", "straight",
               "flush", "full house", "four of a kind", "straight flush")
+
+TEEN_PATTI_CATEGORIES = ("invalid", "high card", "pair", "colour", "sequence", "pure sequence",
+                         "trail")

@@ -5,7 +5,7 @@
 >>> str(hand)
 'full house, nines full of fours'
 >>> hand.best
-('9s', '9d', '9c', '4s', '4d')
+('9s', '9d', '9c', '4d', '4c')
 >>> evaluate("holdem", "AsKsQs")
 Traceback (most recent call last):
 ...
@@ -13,17 +13,19 @@ evaluator.errors.HandError: holdem takes 2 hole cards, got 3: As Ks Qs
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import _layout, _tables
+from ._layout import TEEN_PATTI_CATEGORIES
 from ._parallel import resolve_threads, run_chunks
 from .cards import format_cards, parse_cards
 from .errors import CardError, HandError
 from .games import Game, game as _game
-from .names import describe, order_five
+from .names import describe, describe_low, describe_teen_patti, order_five, order_low
 
 __all__ = ["HandValue", "evaluate", "evaluate_batch", "category_of", "warmup"]
 
@@ -42,18 +44,26 @@ class HandValue:
         The five cards used, in reading order.
     name : str
         ``"full house, nines full of fours"``; also ``str(hand)``.
+    low : HandValue or None
+        In hi-lo games, the 8-or-better low (``None``: no qualifying low).
     """
     value: int
     category: str = field(compare=False)
     best: tuple[str, ...] = field(compare=False)
     name: str = field(compare=False)
+    low: HandValue | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
+        if self.low is not None:
+            return f"{self.name}; low: {self.low.name}"
         return self.name
 
     def to_dict(self) -> dict:
-        return {"value": self.value, "category": self.category, "best": list(self.best),
-                "name": self.name}
+        out = {"value": self.value, "category": self.category, "best": list(self.best),
+               "name": self.name}
+        if self.low is not None:
+            out["low"] = self.low.to_dict()
+        return out
 
 
 def category_of(values: int | np.ndarray) -> str | np.ndarray:
@@ -89,9 +99,16 @@ def _hand_cards(g: Game, hole, board) -> tuple[np.ndarray, np.ndarray]:
     hole_ids = parse_cards(hole, what="hole cards")
     board_ids = parse_cards(board, what="the board")
     if len(hole_ids) != g.hole:
+        if g.dealt > g.hole and len(hole_ids) == g.dealt:
+            raise HandError(f"{g.name} hands are evaluated after the discard: give the "
+                            f"{g.hole} cards kept, not all {g.dealt} "
+                            f"(discard_equity tells which card to throw)", len(hole_ids))
         raise HandError(f"{g.name} takes {g.hole} hole cards, got {len(hole_ids)}: "
                         f"{format_cards(hole_ids) or 'none'}", len(hole_ids))
     if len(board_ids) not in g.boards:
+        if g.boards == (0,):
+            raise HandError(f"{g.name} has no board, got {len(board_ids)} board cards",
+                            len(board_ids))
         sizes = ", ".join(map(str, g.boards[:-1])) + f" or {g.boards[-1]}"
         raise HandError(f"{g.name} evaluates a hand with {sizes} board cards, "
                         f"got {len(board_ids)}", len(board_ids))
@@ -102,30 +119,85 @@ def _hand_cards(g: Game, hole, board) -> tuple[np.ndarray, np.ndarray]:
     return hole_ids, board_ids
 
 
+def _five_card_choices(g: Game, hole: list[int], board: list[int]):
+    """Every five-card hand the game's rule allows."""
+    if g.rule == "omaha":
+        for pair in itertools.combinations(hole, 2):
+            for triple in itertools.combinations(board, 3):
+                yield list(pair + triple)
+    elif g.rule == "tahoe":
+        for used in (0, 1, 2):
+            for part in itertools.combinations(hole, used):
+                for rest in itertools.combinations(board, 5 - used):
+                    yield list(part + rest)
+    else:
+        yield from (list(five) for five in itertools.combinations(hole + board, 5))
+
+
+def _high_value(g: Game, hole: list[int], board: list[int]) -> HandValue:
+    tables = _tables.high()
+    value, five = max((_lookup(five, tables), five) for five in _five_card_choices(g, hole, board))
+    category = _layout.CATEGORIES[value >> _layout.CATEGORY_SHIFT]
+    return HandValue(value, category, tuple(format_cards(order_five(five)).split()),
+                     describe(category, five))
+
+
+def _low_bits(cards: list[int]) -> int:
+    bits = _tables.load("low_card_bits")
+    return int(np.bitwise_or.reduce(bits[cards])) if cards else 0
+
+
+def _low_value(hole: list[int], board: list[int]) -> HandValue | None:
+    """The 8-or-better low (exactly two hole and three board cards), or None."""
+    table = _tables.load("omaha_low")
+    value = int(table[_low_bits(hole), _low_bits(board)])
+    if value == 0:
+        return None
+    for pair in itertools.combinations(hole, 2):
+        for triple in itertools.combinations(board, 3):
+            five = list(pair + triple)
+            if int(table[_low_bits(list(pair)), _low_bits(list(triple))]) == value and \
+                    len({_low_bits([c]) for c in five} - {0}) == 5:
+                return HandValue(value, "low", tuple(format_cards(order_low(five)).split()),
+                                 describe_low(five))
+    raise AssertionError("a low value without its cards")  # pragma: no cover
+
+
+def _teen_patti_value(g: Game, three: list[int]) -> HandValue:
+    table = _tables.load("teen_patti")[0 if g.option("a23") == "highest" else 1]
+    ranks = [c >> 2 for c in three]
+    suited = len({c & 3 for c in three}) == 1
+    value = int(table[169 * ranks[0] + 13 * ranks[1] + ranks[2] + 2197 * suited])
+    category = TEEN_PATTI_CATEGORIES[value >> _layout.CATEGORY_SHIFT]
+    ordered = sorted(three, key=lambda c: (-ranks.count(c >> 2), -c))
+    return HandValue(value, category, tuple(format_cards(ordered).split()),
+                     describe_teen_patti(category, three))
+
+
 def evaluate(game: str | Game, hole, board="") -> HandValue:
     """Evaluate one hand.
 
     Parameters
     ----------
     game : str or Game
-        ``"holdem"`` or a game object from ``evaluator.game``.
+        A name from ``evaluator.GAMES`` or a game object from ``evaluator.game``.
     hole, board : str, sequence of str or int, or ndarray of uint8
         Cards in any form ``evaluator.cards.parse_cards`` accepts.
 
     Returns
     -------
     HandValue
+        For ``omaha8`` its ``.low`` is the low hand's ``HandValue`` or ``None``.
     """
     g = _game(game)
     hole_ids, board_ids = _hand_cards(g, hole, board)
-    cards = np.concatenate([hole_ids, board_ids])
-    tables = _tables.high()
-    value = _lookup(cards.tolist(), tables)
-    five = next(list(f) for f in itertools.combinations(cards.tolist(), 5)
-                if _lookup(list(f), tables) == value)
-    category = _layout.CATEGORIES[value >> _layout.CATEGORY_SHIFT]
-    return HandValue(value, category, tuple(format_cards(order_five(five)).split()),
-                     describe(category, five))
+    hole_list, board_list = hole_ids.tolist(), board_ids.tolist()
+    if g.rule == "teen_patti":
+        return _teen_patti_value(g, hole_list)
+    hand = _high_value(g, hole_list, board_list)
+    if g.pot == "hilo":
+        hand = dataclasses.replace(hand, low=_low_value(hole_list, board_list))
+    return hand
 
 
 def _check_batch(g: Game, hands) -> np.ndarray:
@@ -145,8 +217,25 @@ def _check_batch(g: Game, hands) -> np.ndarray:
     return np.ascontiguousarray(hands)
 
 
-def evaluate_batch(game: str | Game, hands: np.ndarray, *, validate: bool = True,
-                   threads: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
+def _batch_kernel(g: Game, low: bool):
+    """(kernel, leading arguments, table arguments) computing ``g``'s values."""
+    from .kernels import high, omaha, teen_patti
+    if low:
+        return omaha.low_rows, (g.hole,), (_tables.load("low_card_bits"),
+                                            _tables.load("omaha_low"))
+    if g.rule == "best5":
+        return high.evaluate_rows, (), tuple(_tables.high())
+    if g.rule == "omaha":
+        return omaha.high_rows, (g.hole,), tuple(_tables.high())
+    if g.rule == "tahoe":
+        return high.tahoe_rows, (), tuple(_tables.high())
+    row = 0 if g.option("a23") == "highest" else 1
+    return teen_patti.evaluate_rows, (), (_tables.load("teen_patti")[row],)
+
+
+def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
+                   validate: bool = True, threads: int | None = None,
+                   out: np.ndarray | None = None) -> np.ndarray:
     """Evaluate many hands at once.
 
     Parameters
@@ -154,6 +243,9 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, validate: bool = True
     game : str or Game
     hands : ndarray of uint8, shape (n, hole + board)
         One hand per row, hole cards first.
+    low : bool
+        For hi-lo games (``omaha8``): return the 8-or-better low values
+        instead (bigger is better, 0 for no qualifying low).
     validate : bool
         Check ids and duplicates (fast, but ``False`` skips it).
     threads : int, optional
@@ -171,11 +263,17 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, validate: bool = True
     >>> hands = np.stack([parse_cards("AsAd2c7d9hJsQs"), parse_cards("2c3d4h5s7c8dTh")])
     >>> evaluate_batch("holdem", hands) >> 12
     array([2, 1], dtype=int32)
+    >>> evaluate_batch("holdem", hands, low=True)
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.HandError: holdem has no low hand (low=True is for hi-lo games)
     """
     g = _game(game)
+    if low and g.pot != "hilo":
+        raise HandError(f"{g.name} has no low hand (low=True is for hi-lo games)", "low")
     hands = _check_batch(g, hands)
-    high = _high()
     if validate:
+        from .kernels import high
         row, col = high.check_rows(hands)
         if row >= 0:
             card = int(hands[row, col])
@@ -188,10 +286,10 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, validate: bool = True
         out = np.empty(n, np.int32)
     elif out.shape != (n,) or out.dtype != np.int32 or not out.flags.c_contiguous:
         raise HandError(f"out must be a contiguous int32 array of shape ({n},)", "out")
-    tables = _tables.high()
+    kernel, lead, tables = _batch_kernel(g, low)
 
     def work(start: int, stop: int) -> None:
-        high.evaluate_rows(hands[start:stop], out[start:stop], *tables)
+        kernel(hands[start:stop], *lead, out[start:stop], *tables)
 
     run_chunks(work, n, resolve_threads(threads, n))
     return out
@@ -199,5 +297,11 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, validate: bool = True
 
 def warmup() -> None:
     """Compile (or load from Numba's cache) every kernel the API uses."""
-    evaluate("holdem", "AsKs", "QsJsTs")
-    evaluate_batch("holdem", np.arange(7, dtype=np.uint8).reshape(1, 7))
+    from .games import GAMES
+    for name in GAMES:
+        g = _game(name)
+        for width in g.row_sizes():
+            hands = np.arange(width, dtype=np.uint8).reshape(1, width)
+            evaluate_batch(g, hands)
+            if g.pot == "hilo":
+                evaluate_batch(g, hands, low=True)

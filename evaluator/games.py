@@ -5,7 +5,7 @@
 >>> game("stud")
 Traceback (most recent call last):
 ...
-evaluator.errors.GameError: unknown game 'stud' (known: holdem)
+evaluator.errors.GameError: unknown game 'stud' (known: holdem, omaha, omaha5, omaha6, omaha8, pineapple, crazy_pineapple, tahoe, the, teen_patti)
 """
 from __future__ import annotations
 
@@ -31,7 +31,13 @@ class Game:
     streets : tuple of int
         Board sizes after each street, from the first deal on.
     rule : str
-        How a hand is made: ``"best5"`` (best five of hole and board).
+        How a hand is made: ``"best5"`` (best five of hole and board),
+        ``"omaha"`` (exactly two hole and three board cards), ``"tahoe"`` (at
+        most two hole cards) or ``"teen_patti"`` (the three cards).
+    dealt : int
+        Hole cards dealt; more than ``hole`` when some are discarded.
+    discard_at : int
+        Board size at which the extra hole cards are discarded (-1: never).
     pot : str
         ``"high"`` or ``"hilo"``.
     options : tuple of (str, object)
@@ -44,7 +50,16 @@ class Game:
     rule: str
     pot: str = "high"
     options: tuple[tuple[str, object], ...] = field(default=())
+    dealt: int = 0
+    discard_at: int = -1
     title: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.dealt:
+            object.__setattr__(self, "dealt", self.hole)
+
+    def option(self, name: str, default: object = None) -> object:
+        return dict(self.options).get(name, default)
 
     def row_sizes(self) -> tuple[int, ...]:
         """Allowed column counts of an ``evaluate_batch`` array (hole + board)."""
@@ -54,13 +69,67 @@ class Game:
         return self.name
 
 
+HOLDEM_STREETS = (0, 3, 4, 5)
+HIGH_BOARDS = (3, 4, 5)
+
+
 def _holdem() -> Game:
-    return Game("holdem", hole=2, boards=(3, 4, 5), streets=(0, 3, 4, 5), rule="best5",
+    return Game("holdem", hole=2, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule="best5",
                 title="Texas Hold'em")
 
 
-_REGISTRY = {"holdem": _holdem}
-_ALIASES = {"hold'em": "holdem", "texas": "holdem", "nlhe": "holdem", "nlh": "holdem"}
+def _omaha(hole: int, name: str, title: str):
+    def make() -> Game:
+        return Game(name, hole=hole, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule="omaha",
+                    title=title)
+    return make
+
+
+def _omaha8() -> Game:
+    return Game("omaha8", hole=4, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule="omaha",
+                pot="hilo", title="Omaha Hi-Lo 8-or-better")
+
+
+def _pineapple(name: str, title: str, discard_at: int):
+    def make() -> Game:
+        return Game(name, hole=2, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule="best5",
+                    dealt=3, discard_at=discard_at, title=title)
+    return make
+
+
+def _tahoe() -> Game:
+    return Game("tahoe", hole=3, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule="tahoe",
+                title="Tahoe")
+
+
+def _the() -> Game:
+    return Game("the", hole=3, boards=(2, 3, 4), streets=(1, 2, 3, 4), rule="best5",
+                title="The (3 hole cards, 4-card board)")
+
+
+def _teen_patti(a23: str = "highest") -> Game:
+    if a23 not in ("highest", "second"):
+        raise GameError(f"teen_patti option a23 must be 'highest' or 'second', got {a23!r}", a23)
+    return Game("teen_patti", hole=3, boards=(0,), streets=(0,), rule="teen_patti",
+                options=(("a23", a23),), title="Teen Patti")
+
+
+_REGISTRY = {
+    "holdem": _holdem,
+    "omaha": _omaha(4, "omaha", "Omaha"),
+    "omaha5": _omaha(5, "omaha5", "5-card Omaha"),
+    "omaha6": _omaha(6, "omaha6", "6-card Omaha"),
+    "omaha8": _omaha8,
+    "pineapple": _pineapple("pineapple", "Pineapple", 0),
+    "crazy_pineapple": _pineapple("crazy_pineapple", "Crazy Pineapple", 3),
+    "tahoe": _tahoe,
+    "the": _the,
+    "teen_patti": _teen_patti,
+}
+_ALIASES = {"hold'em": "holdem", "texas": "holdem", "nlhe": "holdem", "nlh": "holdem",
+            "plo": "omaha", "plo4": "omaha", "plo5": "omaha5", "plo6": "omaha6",
+            "omaha_hi_lo": "omaha8", "omaha_hilo": "omaha8", "o8": "omaha8",
+            "teenpatti": "teen_patti"}
 
 GAMES: tuple[str, ...] = tuple(_REGISTRY)
 
@@ -79,8 +148,9 @@ def game(name: str | Game, **options: object) -> Game:
     if key not in _REGISTRY:
         raise GameError(f"unknown game {name!r} (known: {', '.join(GAMES)})", name)
     factory = _REGISTRY[key]
-    try:
-        return factory(**options)
-    except TypeError:
-        bad = next(iter(options))
-        raise GameError(f"unknown option {bad!r} for game {key!r}", bad) from None
+    import inspect
+    known = inspect.signature(factory).parameters
+    for option in options:
+        if option not in known:
+            raise GameError(f"unknown option {option!r} for game {key!r}", option)
+    return factory(**options)

@@ -5,7 +5,7 @@ from collections import Counter
 
 from .cards import card_str
 
-__all__ = ["describe", "order_five"]
+__all__ = ["describe", "order_five", "describe_teen_patti", "describe_low", "order_low"]
 
 _WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
           "jack", "queen", "king", "ace")
@@ -56,3 +56,35 @@ def describe(category: str, five: list[int]) -> str:
     if category == "high card":
         return f"high card, {_WORDS[ranks[0]]}"
     return f"{category}: {' '.join(card_str(c) for c in five)}"
+
+
+_SHORT = "23456789TJQKA"
+
+
+def describe_teen_patti(category: str, three: list[int]) -> str:
+    """``'trail of aces'``, ``'pure sequence, A-K-Q'``, ``'pair of kings'``..."""
+    groups = _groups(three)
+    ranks = [r for _, r in groups]
+    if category == "trail":
+        return f"trail of {_PLURALS[ranks[0]]}"
+    if category in ("pure sequence", "sequence"):
+        run = sorted((c >> 2 for c in three), reverse=True)
+        if run == [12, 1, 0]:
+            run = [12, 0, 1]                         # A-2-3
+        return f"{category}, {'-'.join(_SHORT[r] for r in run)}"
+    if category == "pair":
+        return f"pair of {_PLURALS[ranks[0]]}"
+    if category == "colour":
+        return f"colour, {_WORDS[ranks[0]]} high"
+    return f"high card, {_WORDS[ranks[0]]}"
+
+
+def order_low(five: list[int]) -> list[int]:
+    """Low cards from the highest down, the ace last."""
+    return sorted(five, key=lambda c: -1 if c >> 2 == 12 else c >> 2, reverse=True)
+
+
+def describe_low(five: list[int]) -> str:
+    """``'7-5-4-2-A low'``; the wheel is ``'5-4-3-2-A low (the wheel)'``."""
+    text = "-".join("A" if c >> 2 == 12 else _SHORT[c >> 2] for c in order_low(five))
+    return f"{text} low" + (" (the wheel)" if text == "5-4-3-2-A" else "")

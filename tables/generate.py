@@ -303,7 +303,110 @@ def flush_table(values5) -> np.ndarray:
     return table
 
 
-# --- 6. Assembly ------------------------------------------------------------
+# --- 6. Omaha 8-or-better low -----------------------------------------------
+# Low ranks are bits of a byte: ace = bit 0, deuce = bit 1, ..., eight = bit 7.
+# A low is five distinct low ranks; it is better when its highest card is
+# lower, then its second highest, and so on.  Values: 56 (the wheel) ... 1
+# (8-7-6-5-4); 0 means no qualifying low.
+def low_card_bits() -> np.ndarray:
+    """Low-rank bit of every card id (0 for nines and up)."""
+    bits = np.zeros(52, np.uint8)
+    for card in range(52):
+        rank = card // 4
+        if rank == 12:
+            bits[card] = 1
+        elif rank <= 6:                       # deuce .. eight
+            bits[card] = 1 << (rank + 1)
+    return bits
+
+
+def low_values() -> dict[int, int]:
+    """Value of each 5-bit low mask (bigger is better)."""
+    masks = [sum(1 << b for b in combo) for combo in itertools.combinations(range(8), 5)]
+    # worse lows have a bigger highest card, then a bigger second, ...
+    key = lambda m: sorted((b for b in range(8) if m >> b & 1), reverse=True)  # noqa: E731
+    ordered = sorted(masks, key=key, reverse=True)          # worst first
+    return {mask: value for value, mask in enumerate(ordered, start=1)}
+
+
+def omaha_low_table() -> np.ndarray:
+    """Best low for (hole low-rank mask, board low-rank mask): exactly 2 + 3 ranks."""
+    values = low_values()
+    table = np.zeros((256, 256), np.uint16)
+    for hole in range(256):
+        pairs = [(1 << a) | (1 << b) for a, b in itertools.combinations(range(8), 2)
+                 if hole >> a & 1 and hole >> b & 1]
+        for board in range(256):
+            best = 0
+            for x, y, z in itertools.combinations(range(8), 3):
+                if board >> x & 1 and board >> y & 1 and board >> z & 1:
+                    triple = (1 << x) | (1 << y) | (1 << z)
+                    for pair in pairs:
+                        if not pair & triple:
+                            best = max(best, values[pair | triple])
+            table[hole, board] = best
+    return table
+
+
+# --- 7. Teen Patti ------------------------------------------------------------
+# Three cards; categories (value >> 12): 1 high card, 2 pair, 3 colour,
+# 4 sequence, 5 pure sequence, 6 trail.  Index of a hand:
+# ``169 * r0 + 13 * r1 + r2 + 2197 * suited`` for its ranks in any order, so
+# no sorting is needed.  Row 0: A-2-3 is the highest run (the source's order);
+# row 1: A-K-Q highest, A-2-3 second.
+TEEN_PATTI_CATEGORIES = ("invalid", "high card", "pair", "colour", "sequence",
+                         "pure sequence", "trail")
+TP_HIGH, TP_PAIR, TP_COLOUR, TP_SEQUENCE, TP_PURE, TP_TRAIL = range(1, 7)
+
+
+def teen_patti_run(ranks) -> int:
+    """Position of a run among runs (4-3-2 = 0 ... A-K-Q = 10, A-2-3 = 11), or -1."""
+    r = sorted(ranks)
+    if r == [0, 1, 12]:
+        return 11
+    if r[1] == r[0] + 1 and r[2] == r[1] + 1:
+        return r[2] - 2                      # top rank 2 (four) .. 12 (ace)
+    return -1
+
+
+def teen_patti_class(ranks, suited: bool, a23: str) -> tuple[int, tuple[int, ...]]:
+    run = teen_patti_run(ranks)
+    if run == 11 and a23 == "second":
+        run = 9.5                            # between K-Q-J (9) and A-K-Q (10)
+    desc = tuple(sorted(ranks, reverse=True))
+    if desc[0] == desc[2]:
+        return TP_TRAIL, desc[:1]
+    if run >= 0:
+        return (TP_PURE if suited else TP_SEQUENCE), (run,)
+    if suited:
+        return TP_COLOUR, desc
+    if desc[0] == desc[1] or desc[1] == desc[2]:
+        pair = desc[1]
+        kicker = desc[2] if desc[0] == desc[1] else desc[0]
+        return TP_PAIR, (pair, kicker)
+    return TP_HIGH, desc
+
+
+def teen_patti_table() -> np.ndarray:
+    table = np.zeros((2, 2 * 13 ** 3), np.uint16)
+    for row, a23 in enumerate(("highest", "second")):
+        classes = {}
+        for r0, r1, r2 in itertools.product(range(13), repeat=3):
+            for suited in (0, 1):
+                if suited and len({r0, r1, r2}) < 3:
+                    continue                 # one suit holds each rank once
+                classes[(r0, r1, r2, suited)] = teen_patti_class((r0, r1, r2), bool(suited), a23)
+        for category in range(1, len(TEEN_PATTI_CATEGORIES)):
+            tiebreaks = sorted({tb for cat, tb in classes.values() if cat == category})
+            position = {tb: i + 1 for i, tb in enumerate(tiebreaks)}
+            for (r0, r1, r2, suited), (cat, tb) in classes.items():
+                if cat == category:
+                    index = 169 * r0 + 13 * r1 + r2 + 2197 * suited
+                    table[row, index] = (cat << CATEGORY_SHIFT) | position[tb]
+    return table
+
+
+# --- 8. Assembly ------------------------------------------------------------
 def build() -> dict[str, np.ndarray]:
     verify_rank_bases()
     values5 = five_card_values()
@@ -313,6 +416,9 @@ def build() -> dict[str, np.ndarray]:
         "rank_offsets": offsets,
         "rank_values": values,
         "flush_values": flush_table(values5),
+        "low_card_bits": low_card_bits(),
+        "omaha_low": omaha_low_table(),
+        "teen_patti": teen_patti_table(),
     }
 
 
@@ -327,6 +433,7 @@ def manifest(tables: dict[str, np.ndarray]) -> dict:
         "format_version": FORMAT_VERSION,
         "layout": LAYOUT,
         "categories": list(CATEGORIES),
+        "teen_patti_categories": list(TEEN_PATTI_CATEGORIES),
         "tables": {
             name: {
                 "file": f"{name}.npy",

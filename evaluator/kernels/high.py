@@ -103,6 +103,39 @@ def evaluate_rows(hands, out, card_keys, rank_offsets, rank_values, flush_values
 
 
 @kernel
+def tahoe_rows(hands, out, card_keys, rank_offsets, rank_values, flush_values):
+    """out[i] = best hold'em value of hands[i] using at most two of its three hole cards.
+
+    hands : uint8 (n, 3 + board), 3 to 5 board cards.  Equal to the best of
+    the three hole pairs, each with the whole board.
+    """
+    n, k = hands.shape
+    for i in range(n):
+        board_key = HAND_INIT
+        board_word = pad_mask(k - 1)          # bytes 0..1 for the pair, then the board
+        for j in range(3, k):
+            board_key += card_keys[hands[i, j]]
+            board_word = (board_word & ~(BYTE << U64(8 * (j - 1)))) | (
+                U64(hands[i, j]) << U64(8 * (j - 1)))
+        best = 0
+        for a in range(2):
+            for b in range(a + 1, 3):
+                ca = hands[i, a]
+                cb = hands[i, b]
+                key = board_key + card_keys[ca] + card_keys[cb]
+                if key & FLUSH_BITS:
+                    w = (board_word & ~U64(0xFFFF)) | U64(ca) | (U64(cb) << S8)
+                    v = flush_values[flush_mask(w, key)]
+                else:
+                    h = key & KEY_MASK
+                    v = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                    + (h & COL_MASK)]
+                if v > best:
+                    best = v
+        out[i] = best
+
+
+@kernel
 def check_rows(hands):
     """First (row, column) holding an id >= 52 or a repeated card, else (-1, -1)."""
     n, k = hands.shape
