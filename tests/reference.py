@@ -62,3 +62,66 @@ def best_strength(cards) -> tuple:
 
 def category_name(strength: tuple) -> str:
     return CATEGORY_NAMES[strength[0]]
+
+
+# --- Omaha: exactly two hole cards and three board cards -------------------
+def omaha_high(hole, board) -> tuple:
+    return max(five_card_strength(list(p) + list(t))
+               for p in combinations(hole, 2) for t in combinations(board, 3))
+
+
+def low_rank(card: int) -> int | None:
+    """Ace = 1, deuce = 2, ..., eight = 8; None for nines and up."""
+    r = rank(card)
+    if r == 12:
+        return 1
+    return r + 2 if r <= 6 else None
+
+
+def omaha_low(hole, board) -> tuple | None:
+    """Best 8-or-better low as descending ranks (smaller is better), or None."""
+    best = None
+    for p in combinations(hole, 2):
+        for t in combinations(board, 3):
+            ranks = [low_rank(c) for c in p + t]
+            if None in ranks or len(set(ranks)) != 5:
+                continue
+            low = tuple(sorted(ranks, reverse=True))
+            if best is None or low < best:
+                best = low
+    return best
+
+
+# --- Tahoe: at most two of the three hole cards ------------------------------
+def tahoe_high(hole, board) -> tuple:
+    best = None
+    for used in range(3):
+        for part in combinations(hole, used):
+            for rest in combinations(board, 5 - used):
+                s = five_card_strength(list(part) + list(rest))
+                best = s if best is None or s > best else best
+    return best
+
+
+# --- Teen Patti -----------------------------------------------------------------
+def teen_patti_strength(cards, a23: str = "highest") -> tuple:
+    """(category 0..5, tie-breaks): high card, pair, colour, sequence, pure sequence, trail."""
+    ranks = sorted((rank(c) for c in cards), reverse=True)
+    suited = len({suit(c) for c in cards}) == 1
+    if ranks[0] == ranks[2]:
+        return (5, ranks[0])
+    if ranks == [12, 1, 0]:                                  # A-2-3
+        run = 13 if a23 == "highest" else 11.5               # above A-K-Q, or just below it
+    elif ranks[0] - ranks[1] == 1 and ranks[1] - ranks[2] == 1:
+        run = ranks[0]                                       # K-A-2 never gets here
+    else:
+        run = None
+    if run is not None:
+        return (4 if suited else 3, run)
+    if suited:
+        return (2, *ranks)
+    if ranks[0] == ranks[1]:
+        return (1, ranks[0], ranks[2])
+    if ranks[1] == ranks[2]:
+        return (1, ranks[1], ranks[0])
+    return (0, *ranks)
