@@ -217,7 +217,11 @@ def _check_batch(g: Game, hands) -> np.ndarray:
     return np.ascontiguousarray(hands)
 
 
-def _batch_kernel(g: Game, low: bool):
+OMAHA_DIRECT = ("omaha_hole_offsets", "omaha_hole_index", "omaha_board_offsets",
+                "omaha_board_index", "omaha_high")
+
+
+def _batch_kernel(g: Game, low: bool, width: int):
     """(kernel, leading arguments, table arguments) computing ``g``'s values."""
     from .kernels import high, omaha, teen_patti
     if low:
@@ -225,6 +229,9 @@ def _batch_kernel(g: Game, low: bool):
                                             _tables.load("omaha_low"))
     if g.rule == "best5":
         return high.evaluate_rows, (), tuple(_tables.high())
+    if g.rule == "omaha" and width == g.hole + 5:
+        direct = tuple(_tables.load(name) for name in OMAHA_DIRECT)
+        return omaha.high_rows_direct, (omaha.hole_marker(g.hole),), (*_tables.high(), *direct)
     if g.rule == "omaha":
         return omaha.high_rows, (g.hole,), tuple(_tables.high())
     if g.rule == "tahoe":
@@ -286,7 +293,7 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
         out = np.empty(n, np.int32)
     elif out.shape != (n,) or out.dtype != np.int32 or not out.flags.c_contiguous:
         raise HandError(f"out must be a contiguous int32 array of shape ({n},)", "out")
-    kernel, lead, tables = _batch_kernel(g, low)
+    kernel, lead, tables = _batch_kernel(g, low, hands.shape[1])
 
     def work(start: int, stop: int) -> None:
         kernel(hands[start:stop], *lead, out[start:stop], *tables)

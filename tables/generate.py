@@ -406,7 +406,65 @@ def teen_patti_table() -> np.ndarray:
     return table
 
 
-# --- 8. Assembly ------------------------------------------------------------
+# --- 8. Omaha high: a direct (board ranks, hole ranks) table -------------------
+# The best non-flush Omaha hand depends only on the rank multisets of the four
+# hole cards and the five board cards.  Each multiset gets a dense index
+# through its own perfect hash of the same scrambled rank keys, and
+# ``omaha_high[board index, hole index]`` is the best 2 + 3 non-flush value.
+# Flushes need three board cards and two hole cards of one suit; kernels
+# handle that rare case with the flush table.  5- and 6-card Omaha take the
+# best over their 4-card sub-hands.
+OMAHA_HOLE = 4
+OMAHA_BOARD = 5
+
+
+def dense_hash(multisets) -> tuple[np.ndarray, np.ndarray]:
+    """Perfect hash from scrambled rank keys to 0..len-1: (offsets >> 1, index table)."""
+    keys = np.array([scrambled(rank_sum(c)) for c in multisets], np.int64)
+    offsets, slots = displace(keys)
+    index = np.full(int(slots.max()) + 1, 0xFFFF, np.uint16)
+    index[slots] = np.arange(len(keys))
+    return (offsets >> OFFSET_SHIFT).astype(np.uint16), index
+
+
+def omaha_high_table(values5) -> dict[str, np.ndarray]:
+    holes = list(rank_multisets(OMAHA_HOLE, OMAHA_HOLE))
+    boards = list(rank_multisets(OMAHA_BOARD, OMAHA_BOARD))
+    # value of every 5-card rank multiset, indexed by its plain (unscrambled) rank sum
+    lut = np.zeros(max(rank_sum(c) for c in rank_multisets(5, 5)) + 1, np.uint16)
+    for counts in rank_multisets(5, 5):
+        lut[rank_sum(counts)] = values5[(counts, False)]
+
+    def sub_sums(multisets, size, slots):
+        """Rank sums of the distinct sub-multisets of a size, padded with -1."""
+        out = np.full((len(multisets), slots), -1, np.int64)
+        for i, counts in enumerate(multisets):
+            cards = [r for r, k in enumerate(counts) for _ in range(k)]
+            subs = sorted({sum(RANK_BASES[r] for r in sub)
+                           for sub in itertools.combinations(cards, size)})
+            out[i, :len(subs)] = subs
+        return out
+
+    pairs = sub_sums(holes, 2, 6)
+    triples = sub_sums(boards, 3, 10)
+    best = np.zeros((len(boards), len(holes)), np.uint16)
+    for t in range(triples.shape[1]):
+        for p in range(pairs.shape[1]):
+            total = triples[:, t, None] + pairs[None, :, p]
+            valid = (triples[:, t, None] >= 0) & (pairs[None, :, p] >= 0) & (total < lut.size)
+            values = lut[np.where(valid, total, 0)]
+            values[~valid] = 0
+            # A pair and triple holding five of a rank may alias a real key;
+            # such a hand could never be dealt, so neither can its table entry.
+            np.maximum(best, values, out=best)
+    hole_offsets, hole_index = dense_hash(holes)
+    board_offsets, board_index = dense_hash(boards)
+    return {"omaha_hole_offsets": hole_offsets, "omaha_hole_index": hole_index,
+            "omaha_board_offsets": board_offsets, "omaha_board_index": board_index,
+            "omaha_high": best}
+
+
+# --- 9. Assembly ------------------------------------------------------------
 def build() -> dict[str, np.ndarray]:
     verify_rank_bases()
     values5 = five_card_values()
@@ -419,6 +477,7 @@ def build() -> dict[str, np.ndarray]:
         "low_card_bits": low_card_bits(),
         "omaha_low": omaha_low_table(),
         "teen_patti": teen_patti_table(),
+        **omaha_high_table(values5),
     }
 
 
