@@ -218,7 +218,7 @@ def _check_batch(g: Game, hands) -> np.ndarray:
 
 
 OMAHA_DIRECT = ("omaha_hole_offsets", "omaha_hole_index", "omaha_board_offsets",
-                "omaha_board_index", "omaha_high")
+                "omaha_board_index", "omaha_high", "omaha_flush")
 
 
 def _batch_kernel(g: Game, low: bool, width: int):

@@ -457,11 +457,34 @@ def omaha_high_table(values5) -> dict[str, np.ndarray]:
             # A pair and triple holding five of a rank may alias a real key;
             # such a hand could never be dealt, so neither can its table entry.
             np.maximum(best, values, out=best)
+    flush = omaha_flush_table(values5)
     hole_offsets, hole_index = dense_hash(holes)
     board_offsets, board_index = dense_hash(boards)
     return {"omaha_hole_offsets": hole_offsets, "omaha_hole_index": hole_index,
             "omaha_board_offsets": board_offsets, "omaha_board_index": board_index,
-            "omaha_high": best}
+            "omaha_high": best, "omaha_flush": flush}
+
+
+def omaha_flush_table(values5) -> np.ndarray:
+    """Best flush from a hole pair and three board cards of one suit.
+
+    ``omaha_flush[board mask, 13 * low rank + high rank]``: the board mask is
+    the 13-bit rank mask of the board's cards in the flush suit, the pair two
+    hole cards of that suit (ranks not in the mask).  0 where no flush is made.
+    """
+    flush = flush_table(values5)
+    table = np.zeros((1 << NUM_RANKS, NUM_RANKS * NUM_RANKS), np.uint16)
+    for board in range(1 << NUM_RANKS):
+        ranks = [r for r in range(NUM_RANKS) if board >> r & 1]
+        if not 3 <= len(ranks) <= 5:
+            continue
+        triples = [sum(1 << r for r in t) for t in itertools.combinations(ranks, 3)]
+        for low, high in itertools.combinations(range(NUM_RANKS), 2):
+            if board >> low & 1 or board >> high & 1:
+                continue
+            pair = (1 << low) | (1 << high)
+            table[board, NUM_RANKS * low + high] = max(flush[pair | t] for t in triples)
+    return table
 
 
 # --- 9. Assembly ------------------------------------------------------------

@@ -33,7 +33,7 @@ ALL_PAD = U64(0xFFFFFFFFFFFFFFFF)
 ONE = U64(1)
 THREE = U64(3)
 FOUR = U64(4)
-S8, S16, S24, S32, S40, S48 = (U64(8 * j) for j in range(1, 7))
+S8, S16, S24, S32, S40, S48, S56 = (U64(8 * j) for j in range(1, 8))
 
 
 @kernel
@@ -103,14 +103,11 @@ def evaluate_rows(hands, out, card_keys, rank_offsets, rank_values, flush_values
 
 
 @kernel
-def tahoe_rows(hands, out, card_keys, rank_offsets, rank_values, flush_values):
-    """out[i] = best hold'em value of hands[i] using at most two of its three hole cards.
-
-    hands : uint8 (n, 3 + board), 3 to 5 board cards.  Equal to the best of
-    the three hole pairs, each with the whole board.
-    """
-    n, k = hands.shape
-    for i in range(n):
+def tahoe_generic(hands, out, start, stop, card_keys, rank_offsets, rank_values,
+                  flush_values):
+    """Rows start..stop of ``tahoe_rows``, for any board size (3 to 5 cards)."""
+    k = hands.shape[1]
+    for i in range(start, stop):
         board_key = HAND_INIT
         board_word = pad_mask(k - 1)          # bytes 0..1 for the pair, then the board
         for j in range(3, k):
@@ -133,6 +130,42 @@ def tahoe_rows(hands, out, card_keys, rank_offsets, rank_values, flush_values):
                 if v > best:
                     best = v
         out[i] = best
+
+
+@kernel
+def tahoe_rows(hands, out, card_keys, rank_offsets, rank_values, flush_values):
+    """out[i] = best hold'em value of hands[i] using at most two of its three hole cards.
+
+    hands : uint8 (n, 3 + board), 3 to 5 board cards.  Equal to the best of
+    the three hole pairs, each with the whole board.  Rows of eight cards
+    (a full board) are read with one 8-byte load; the three hands share the
+    board's key and go to the slow path only when one of them is a flush.
+    """
+    n, k = hands.shape
+    fast = n if k == 8 else 0
+    for i in range(fast):
+        w = load_u64(hands, i * 8)
+        board_key = ((card_keys[(w >> S24) & BYTE] + card_keys[(w >> S32) & BYTE])
+                     + (card_keys[(w >> S40) & BYTE] + card_keys[(w >> S48) & BYTE])
+                     + (card_keys[(w >> S56) & BYTE] + HAND_INIT))
+        k0 = card_keys[w & BYTE]
+        k1 = card_keys[(w >> S8) & BYTE]
+        k2 = card_keys[(w >> S16) & BYTE]
+        key01 = board_key + k0 + k1
+        key02 = board_key + k0 + k2
+        key12 = board_key + k1 + k2
+        if (key01 | key02 | key12) & FLUSH_BITS:
+            tahoe_generic(hands, out, i, i + 1, card_keys, rank_offsets, rank_values,
+                          flush_values)
+            continue
+        h = key01 & KEY_MASK
+        v01 = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT) + (h & COL_MASK)]
+        h = key02 & KEY_MASK
+        v02 = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT) + (h & COL_MASK)]
+        h = key12 & KEY_MASK
+        v12 = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT) + (h & COL_MASK)]
+        out[i] = max(v01, max(v02, v12))
+    tahoe_generic(hands, out, fast, n, card_keys, rank_offsets, rank_values, flush_values)
 
 
 @kernel

@@ -85,7 +85,7 @@ def low_rows(hands, hole, out, low_card_bits, omaha_low):
 @kernel
 def high_rows_direct(hands, hole_marker, out, card_keys, rank_offsets, rank_values,
                      flush_values, hole_offsets, hole_index, board_offsets, board_index,
-                     omaha_high):
+                     omaha_high, omaha_flush):
     """out[i] = Omaha high value of hands[i]: 4 to 6 hole cards, then 5 board cards.
 
     ``hole_marker`` is any array with one dimension per hole card
@@ -94,8 +94,9 @@ def high_rows_direct(hands, hole_marker, out, card_keys, rank_offsets, rank_valu
     a run-time count).
 
     One lookup in ``omaha_high[board ranks, hole ranks]`` per 4-card sub-hand
-    (1, 5 or 15 of them), plus the flush table when the board holds three
-    cards of a suit and the hole two of the same suit.
+    (1, 5 or 15 of them), plus one in ``omaha_flush[board suit mask, hole
+    pair]`` per suited hole pair when the board holds three cards of a suit
+    and the hole two of the same suit.
 
     Rows go in blocks: the first pass computes every row's table positions,
     the second reads them.  Fused into one pass, each random read of the
@@ -105,8 +106,7 @@ def high_rows_direct(hands, hole_marker, out, card_keys, rank_offsets, rank_valu
     block = 128
     subs = 1 if hole == 4 else (5 if hole == 5 else 15)
     positions = np.empty(block * subs, np.int64)
-    flush_suit = np.empty(block, np.int64)
-    suited_board = np.empty(5, np.int64)
+    flush_best = np.empty(block, np.int64)
     suited_hole = np.empty(6, np.int64)
     table = omaha_high.reshape(-1)
     width = omaha_high.shape[1]
@@ -132,7 +132,28 @@ def high_rows_direct(hands, hole_marker, out, card_keys, rank_offsets, rank_valu
                 suit = 0
                 while (both >> U64(SUIT_SHIFT_3 + 4 * suit)) & U64(1) == 0:
                     suit += 1
-            flush_suit[q] = suit
+            # rare: a flush, looked up per suited hole pair (done here, not in
+            # the read pass, whose loads must not wait behind mispredicted branches)
+            flush_best[q] = 0
+            if suit >= 0:
+                board_mask = 0
+                for j in range(hole, hole + 5):
+                    c = hands[i, j]
+                    if c & 3 == suit:
+                        board_mask |= 1 << (c >> 2)
+                nh = 0
+                for j in range(hole):
+                    c = hands[i, j]
+                    if c & 3 == suit:
+                        suited_hole[nh] = c >> 2
+                        nh += 1
+                for a in range(nh - 1):
+                    for b in range(a + 1, nh):
+                        low = min(suited_hole[a], suited_hole[b])
+                        high = max(suited_hole[a], suited_hole[b])
+                        v = omaha_flush[board_mask, 13 * low + high]
+                        if v > flush_best[q]:
+                            flush_best[q] = v
             if hole == 4:                     # the common game: one sub-hand
                 h = hole_key & KEY_MASK
                 positions[q] = base + np.int64(
@@ -152,36 +173,11 @@ def high_rows_direct(hands, hole_marker, out, card_keys, rank_offsets, rank_valu
                                    + (h & COL_MASK)])
                     k += 1
         for q in range(rows):
-            best = 0
+            best = flush_best[q]
             for k in range(q * subs, (q + 1) * subs):
                 v = table[positions[k]]
                 if v > best:
                     best = v
-            suit = flush_suit[q]
-            if suit >= 0:
-                i = start + q
-                nb = 0
-                for j in range(hole, hole + 5):
-                    c = hands[i, j]
-                    if c & 3 == suit:
-                        suited_board[nb] = 1 << (c >> 2)
-                        nb += 1
-                nh = 0
-                for j in range(hole):
-                    c = hands[i, j]
-                    if c & 3 == suit:
-                        suited_hole[nh] = 1 << (c >> 2)
-                        nh += 1
-                for a in range(nh - 1):
-                    for b in range(a + 1, nh):
-                        pair = suited_hole[a] | suited_hole[b]
-                        for x in range(nb - 2):
-                            for y in range(x + 1, nb - 1):
-                                for z in range(y + 1, nb):
-                                    v = flush_values[pair | suited_board[x]
-                                                     | suited_board[y] | suited_board[z]]
-                                    if v > best:
-                                        best = v
             out[start + q] = best
 
 
