@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
 __all__ = ["resolve_threads", "run_chunks"]
@@ -27,7 +26,8 @@ def resolve_threads(threads: int | None, rows: int) -> int:
 
 
 @cache
-def _pool(threads: int) -> ThreadPoolExecutor:
+def _pool(threads: int):
+    from concurrent.futures import ThreadPoolExecutor   # imported on first parallel use
     return ThreadPoolExecutor(max_workers=threads, thread_name_prefix="evaluator")
 
 

@@ -10,7 +10,6 @@ on-disk cache stays small and valid.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from functools import cache
@@ -58,8 +57,9 @@ def manifest() -> dict:
     return info
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def _sha256(data: bytes) -> str:
+    import hashlib   # OpenSSL takes a while to load; only needed once tables are read
+    return hashlib.sha256(data).hexdigest()
 
 
 def verify() -> list[str]:
@@ -69,7 +69,7 @@ def verify() -> list[str]:
         path = tables_dir() / entry["file"]
         if not path.is_file():
             problems.append(f"{name}: missing file {path}")
-        elif _sha256(path) != entry["sha256"]:
+        elif _sha256(path.read_bytes()) != entry["sha256"]:
             problems.append(f"{name}: sha256 differs from MANIFEST.json")
     return problems
 
@@ -83,7 +83,7 @@ def load(name: str) -> np.ndarray:
     entry = entries[name]
     path = tables_dir() / entry["file"]
     data = path.read_bytes()
-    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+    if _sha256(data) != entry["sha256"]:
         raise TableError(f"table {name!r} is corrupt (sha256 differs from the manifest)", name)
     array = np.load(path, allow_pickle=False)
     if list(array.shape) != entry["shape"] or str(array.dtype) != entry["dtype"]:
