@@ -217,8 +217,7 @@ def _check_batch(g: Game, hands) -> np.ndarray:
     return np.ascontiguousarray(hands)
 
 
-OMAHA_DIRECT = ("omaha_hole_offsets", "omaha_hole_index", "omaha_board_offsets",
-                "omaha_board_index", "omaha_high", "omaha_flush")
+OMAHA_DIRECT = ("omaha_board_offsets", "omaha_board_index", "omaha_pairs", "omaha_flush")
 
 
 def _batch_kernel(g: Game, low: bool, width: int):
@@ -231,7 +230,8 @@ def _batch_kernel(g: Game, low: bool, width: int):
         return high.evaluate_rows, (), tuple(_tables.high())
     if g.rule == "omaha" and width == g.hole + 5:
         direct = tuple(_tables.load(name) for name in OMAHA_DIRECT)
-        return omaha.high_rows_direct, (omaha.hole_marker(g.hole),), (*_tables.high(), *direct)
+        return (omaha.high_rows_direct, (omaha.hole_marker(g.hole),),
+                (_tables.load("card_keys"), *direct))
     if g.rule == "omaha":
         return omaha.high_rows, (g.hole,), tuple(_tables.high())
     if g.rule == "tahoe":

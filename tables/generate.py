@@ -406,15 +406,15 @@ def teen_patti_table() -> np.ndarray:
     return table
 
 
-# --- 8. Omaha high: a direct (board ranks, hole ranks) table -------------------
-# The best non-flush Omaha hand depends only on the rank multisets of the four
-# hole cards and the five board cards.  Each multiset gets a dense index
-# through its own perfect hash of the same scrambled rank keys, and
-# ``omaha_high[board index, hole index]`` is the best 2 + 3 non-flush value.
-# Flushes need three board cards and two hole cards of one suit; kernels
-# handle that rare case with the flush table.  5- and 6-card Omaha take the
-# best over their 4-card sub-hands.
-OMAHA_HOLE = 4
+# --- 8. Omaha high: a (board ranks, hole pair) table ---------------------------
+# The best non-flush Omaha hand is the best over the hole's pairs of
+# ``omaha_pairs[board, 13 * r1 + r2]``: the best non-flush five made of that
+# pair of ranks and three of the board's five ranks.  The board's rank
+# multiset gets a dense index through its own perfect hash of the scrambled
+# rank keys.  All the pairs of one hand read one 338-byte row, so a hand
+# costs one cache miss whatever its number of hole cards.  The table is
+# symmetric in (r1, r2) so kernels need not order the pair.  Flushes need
+# three board cards and two hole cards of one suit: ``omaha_flush``.
 OMAHA_BOARD = 5
 
 
@@ -427,48 +427,36 @@ def dense_hash(multisets) -> tuple[np.ndarray, np.ndarray]:
     return (offsets >> OFFSET_SHIFT).astype(np.uint16), index
 
 
-def omaha_high_table(values5) -> dict[str, np.ndarray]:
-    holes = list(rank_multisets(OMAHA_HOLE, OMAHA_HOLE))
+def omaha_tables(values5) -> dict[str, np.ndarray]:
     boards = list(rank_multisets(OMAHA_BOARD, OMAHA_BOARD))
     # value of every 5-card rank multiset, indexed by its plain (unscrambled) rank sum
     lut = np.zeros(max(rank_sum(c) for c in rank_multisets(5, 5)) + 1, np.uint16)
     for counts in rank_multisets(5, 5):
         lut[rank_sum(counts)] = values5[(counts, False)]
-
-    def sub_sums(multisets, size, slots):
-        """Rank sums of the distinct sub-multisets of a size, padded with -1."""
-        out = np.full((len(multisets), slots), -1, np.int64)
-        for i, counts in enumerate(multisets):
-            cards = [r for r, k in enumerate(counts) for _ in range(k)]
-            subs = sorted({sum(RANK_BASES[r] for r in sub)
-                           for sub in itertools.combinations(cards, size)})
-            out[i, :len(subs)] = subs
-        return out
-
-    pairs = sub_sums(holes, 2, 6)
-    triples = sub_sums(boards, 3, 10)
-    best = np.zeros((len(boards), len(holes)), np.uint16)
-    for t in range(triples.shape[1]):
-        for p in range(pairs.shape[1]):
-            total = triples[:, t, None] + pairs[None, :, p]
-            valid = (triples[:, t, None] >= 0) & (pairs[None, :, p] >= 0) & (total < lut.size)
-            values = lut[np.where(valid, total, 0)]
-            values[~valid] = 0
+    triples = np.full((len(boards), 10), -1, np.int64)   # rank sums of each board's triples
+    for i, counts in enumerate(boards):
+        cards = [r for r, k in enumerate(counts) for _ in range(k)]
+        subs = sorted({sum(RANK_BASES[r] for r in t) for t in itertools.combinations(cards, 3)})
+        triples[i, :len(subs)] = subs
+    pairs = np.zeros((len(boards), NUM_RANKS * NUM_RANKS), np.uint16)
+    for r1 in range(NUM_RANKS):
+        for r2 in range(r1, NUM_RANKS):
+            total = triples + RANK_BASES[r1] + RANK_BASES[r2]
             # A pair and triple holding five of a rank may alias a real key;
-            # such a hand could never be dealt, so neither can its table entry.
-            np.maximum(best, values, out=best)
-    flush = omaha_flush_table(values5)
-    hole_offsets, hole_index = dense_hash(holes)
+            # such a hand can never be dealt, so neither can its table entry.
+            valid = (triples >= 0) & (total < lut.size)
+            best = np.where(valid, lut[np.where(valid, total, 0)], 0).max(axis=1)
+            pairs[:, NUM_RANKS * r1 + r2] = best
+            pairs[:, NUM_RANKS * r2 + r1] = best
     board_offsets, board_index = dense_hash(boards)
-    return {"omaha_hole_offsets": hole_offsets, "omaha_hole_index": hole_index,
-            "omaha_board_offsets": board_offsets, "omaha_board_index": board_index,
-            "omaha_high": best, "omaha_flush": flush}
+    return {"omaha_board_offsets": board_offsets, "omaha_board_index": board_index,
+            "omaha_pairs": pairs, "omaha_flush": omaha_flush_table(values5)}
 
 
 def omaha_flush_table(values5) -> np.ndarray:
     """Best flush from a hole pair and three board cards of one suit.
 
-    ``omaha_flush[board mask, 13 * low rank + high rank]``: the board mask is
+    ``omaha_flush[board mask, 13 * r1 + r2]`` (symmetric): the board mask is
     the 13-bit rank mask of the board's cards in the flush suit, the pair two
     hole cards of that suit (ranks not in the mask).  0 where no flush is made.
     """
@@ -483,7 +471,9 @@ def omaha_flush_table(values5) -> np.ndarray:
             if board >> low & 1 or board >> high & 1:
                 continue
             pair = (1 << low) | (1 << high)
-            table[board, NUM_RANKS * low + high] = max(flush[pair | t] for t in triples)
+            best = max(flush[pair | t] for t in triples)
+            table[board, NUM_RANKS * low + high] = best
+            table[board, NUM_RANKS * high + low] = best
     return table
 
 
@@ -500,7 +490,7 @@ def build() -> dict[str, np.ndarray]:
         "low_card_bits": low_card_bits(),
         "omaha_low": omaha_low_table(),
         "teen_patti": teen_patti_table(),
-        **omaha_high_table(values5),
+        **omaha_tables(values5),
     }
 
 

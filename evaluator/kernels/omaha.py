@@ -18,8 +18,6 @@ from .high import (COL_MASK, FLUSH_BITS, HAND_INIT, KEY_MASK, OFFSET_SHIFT, ROW_
                    SUIT_ONES, U64)
 
 SUIT_SHIFT_3 = _layout.SUIT_SHIFT + 3
-FIVE_SUITS = U64(5) * SUIT_ONES
-SIX_SUITS = U64(6) * SUIT_ONES
 
 
 @kernel
@@ -83,102 +81,73 @@ def low_rows(hands, hole, out, low_card_bits, omaha_low):
 
 
 @kernel
-def high_rows_direct(hands, hole_marker, out, card_keys, rank_offsets, rank_values,
-                     flush_values, hole_offsets, hole_index, board_offsets, board_index,
-                     omaha_high, omaha_flush):
+def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_index,
+                     omaha_pairs, omaha_flush):
     """out[i] = Omaha high value of hands[i]: 4 to 6 hole cards, then 5 board cards.
+
+    The board's rank multiset picks a row of ``omaha_pairs``; each hole pair
+    reads one entry of that row (the row is 338 bytes, so a hand costs one
+    cache miss).  When the board holds three cards of a suit and the hole two
+    of the same suit, each suited hole pair also reads ``omaha_flush``.
 
     ``hole_marker`` is any array with one dimension per hole card
     (``hole_marker(4)``): its ``ndim`` is a compile-time constant, so Numba
-    compiles one specialised loop per hole count (measured 45% faster than
-    a run-time count).
-
-    One lookup in ``omaha_high[board ranks, hole ranks]`` per 4-card sub-hand
-    (1, 5 or 15 of them), plus one in ``omaha_flush[board suit mask, hole
-    pair]`` per suited hole pair when the board holds three cards of a suit
-    and the hole two of the same suit.
-
-    Rows go in blocks: the first pass computes every row's table positions,
-    the second reads them.  Fused into one pass, each random read of the
-    22 MB table waited for the previous row's and ran five times slower.
+    compiles one loop per hole count with its pair loops unrolled.
     """
     hole = hole_marker.ndim
-    block = 128
-    subs = 1 if hole == 4 else (5 if hole == 5 else 15)
-    positions = np.empty(block * subs, np.int64)
+    pairs = omaha_pairs.reshape(-1)
+    width = omaha_pairs.shape[1]
+    block = 64
+    bases = np.empty(block, np.int64)
     flush_best = np.empty(block, np.int64)
-    suited_hole = np.empty(6, np.int64)
-    table = omaha_high.reshape(-1)
-    width = omaha_high.shape[1]
     n = hands.shape[0]
     for start in range(0, n, block):
         rows = min(block, n - start)
+        # pass 1: the board's row, and the rare flushes (their branches stay
+        # out of pass 2, whose table reads must not wait behind mispredictions)
         for q in range(rows):
             i = start + q
-            board_key = U64(0)
+            board_key = HAND_INIT
             for j in range(hole, hole + 5):
                 board_key += card_keys[hands[i, j]]
             h = board_key & KEY_MASK
-            base = np.int64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                        + (h & COL_MASK)]) * width
-            hole_key = U64(0)
-            for j in range(hole):
-                hole_key += card_keys[hands[i, j]]
-            # a flush needs 3+ board cards (counter + 5 >= 8) and 2+ hole cards
-            # (counter + 6 >= 8) of one suit; five board cards allow one such suit
-            both = (board_key + FIVE_SUITS) & (hole_key + SIX_SUITS) & FLUSH_BITS
-            suit = -1
-            if both:
+            bases[q] = np.int64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                            + (h & COL_MASK)]) * width
+            best = 0
+            # a flush needs 3+ board cards of a suit: counter 3 + 3, plus 2, sets bit 3
+            counters = (board_key + SUIT_ONES + SUIT_ONES) & FLUSH_BITS
+            if counters:
                 suit = 0
-                while (both >> U64(SUIT_SHIFT_3 + 4 * suit)) & U64(1) == 0:
+                while (counters >> U64(SUIT_SHIFT_3 + 4 * suit)) & U64(1) == 0:
                     suit += 1
-            # rare: a flush, looked up per suited hole pair (done here, not in
-            # the read pass, whose loads must not wait behind mispredicted branches)
-            flush_best[q] = 0
-            if suit >= 0:
                 board_mask = 0
                 for j in range(hole, hole + 5):
                     c = hands[i, j]
                     if c & 3 == suit:
                         board_mask |= 1 << (c >> 2)
-                nh = 0
-                for j in range(hole):
-                    c = hands[i, j]
-                    if c & 3 == suit:
-                        suited_hole[nh] = c >> 2
-                        nh += 1
-                for a in range(nh - 1):
-                    for b in range(a + 1, nh):
-                        low = min(suited_hole[a], suited_hole[b])
-                        high = max(suited_hole[a], suited_hole[b])
-                        v = omaha_flush[board_mask, 13 * low + high]
-                        if v > flush_best[q]:
-                            flush_best[q] = v
-            if hole == 4:                     # the common game: one sub-hand
-                h = hole_key & KEY_MASK
-                positions[q] = base + np.int64(
-                    hole_index[(U64(hole_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                               + (h & COL_MASK)])
-                continue
-            k = q * subs
-            # every 4-card sub-hand: skip one card (5 hole cards) or two (6)
-            for s1 in range(hole):
-                for s2 in range(s1 + 1 if hole == 6 else 0, hole if hole == 6 else 1):
-                    key = hole_key - card_keys[hands[i, s1]]
-                    if hole == 6:
-                        key -= card_keys[hands[i, s2]]
-                    h = key & KEY_MASK
-                    positions[k] = base + np.int64(
-                        hole_index[(U64(hole_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                   + (h & COL_MASK)])
-                    k += 1
+                for a in range(hole - 1):
+                    ca = hands[i, a]
+                    if ca & 3 != suit:
+                        continue
+                    for b in range(a + 1, hole):
+                        cb = hands[i, b]
+                        if cb & 3 == suit:
+                            v = omaha_flush[board_mask, 13 * (ca >> 2) + (cb >> 2)]
+                            if v > best:
+                                best = v
+            flush_best[q] = best
+        # pass 2: one entry of the board's row per hole pair
         for q in range(rows):
+            i = start + q
+            base = bases[q]
             best = flush_best[q]
-            for k in range(q * subs, (q + 1) * subs):
-                v = table[positions[k]]
-                if v > best:
-                    best = v
-            out[start + q] = best
+            for a in range(hole - 1):
+                ra = base + np.int64(hands[i, a] >> 2) * 13
+                for b in range(a + 1, hole):
+                    v = pairs[ra + (hands[i, b] >> 2)]
+                    if v > best:
+                        best = v
+            out[i] = best
 
 
 def hole_marker(hole):
