@@ -125,6 +125,8 @@ def test_omaha_rule_examples():
     ("As2s3dKc", "Ad 2d 7c 8h 6s", (7, 6, 3, 2, 1)),
     ("As2s3d4c", "5h 6h 7h Kc Kd", (7, 6, 5, 2, 1)),      # exactly two from the hole
     ("As2s3d4c", "5h Kh Qh Kc Kd", None),                # one low board card
+    ("As3s4dKc", "2c 2d 7h Kd Qd", None),                # two distinct low ranks on board
+    ("As3s4dKc", "2c 2d 7h 7s 8d", (8, 7, 3, 2, 1)),      # paired low board: 2-7-8 play
 ])
 def test_omaha_low_cases(hole, board, expected):
     from evaluator import parse_cards
