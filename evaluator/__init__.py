@@ -7,6 +7,7 @@
 ``import evaluator`` is cheap: tables load and kernels compile on first use.
 """
 from .cards import CardError, card_id, card_str, format_cards, parse_cards
+from .equity import EquityResult, PlayerEquity, discard_equity, equity, equity_by_street
 from .errors import EvaluatorError, GameError, HandError
 from .evaluate import HandValue, category_of, evaluate, evaluate_batch, warmup
 from .games import GAMES, Game, game
@@ -16,6 +17,7 @@ __version__ = "0.1.0"
 __all__ = [
     "GAMES", "Game", "game",
     "evaluate", "evaluate_batch", "HandValue", "category_of", "warmup",
+    "equity", "equity_by_street", "discard_equity", "EquityResult", "PlayerEquity",
     "parse_cards", "format_cards", "card_id", "card_str",
     "EvaluatorError", "CardError", "GameError", "HandError",
     "__version__",

@@ -125,3 +125,48 @@ def teen_patti_strength(cards, a23: str = "highest") -> tuple:
     if ranks[1] == ranks[2]:
         return (1, ranks[1], ranks[0])
     return (0, *ranks)
+
+
+# --- Equity by brute force ---------------------------------------------------------
+def hand_strength(game: str, hole, board):
+    """Comparable strength of a hand in a game (high part)."""
+    if game in ("holdem", "pineapple", "crazy_pineapple", "the"):
+        return best_strength(list(hole) + list(board))
+    if game in ("omaha", "omaha5", "omaha6", "omaha8"):
+        return omaha_high(hole, board)
+    if game == "tahoe":
+        return tahoe_high(hole, board)
+    if game == "teen_patti":
+        return teen_patti_strength(hole)
+    raise ValueError(game)
+
+
+def brute_force_equity(game: str, hands, board, dead, final_board: int):
+    """Exact pot shares (Fractions) by enumerating every board completion."""
+    from fractions import Fraction
+    known = set(board) | set(dead) | {c for h in hands for c in h}
+    live = [c for c in range(52) if c not in known]
+    shares = [Fraction(0)] * len(hands)
+    boards = 0
+    for rest in combinations(live, final_board - len(board)):
+        full = list(board) + list(rest)
+        boards += 1
+        highs = [hand_strength(game, h, full) for h in hands]
+        best = max(highs)
+        hi_winners = [p for p, s in enumerate(highs) if s == best]
+        lo_winners = []
+        if game == "omaha8":
+            lows = [omaha_low(h, full) for h in hands]
+            qualifying = [x for x in lows if x is not None]
+            if qualifying:
+                best_low = min(qualifying)
+                lo_winners = [p for p, x in enumerate(lows) if x == best_low]
+        if lo_winners:
+            for p in hi_winners:
+                shares[p] += Fraction(1, 2 * len(hi_winners))
+            for p in lo_winners:
+                shares[p] += Fraction(1, 2 * len(lo_winners))
+        else:
+            for p in hi_winners:
+                shares[p] += Fraction(1, len(hi_winners))
+    return [s / boards for s in shares], boards

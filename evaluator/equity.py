@@ -1,0 +1,337 @@
+"""Public equity API: exact enumeration and Monte Carlo over each game's dealing rules.
+
+>>> from evaluator import equity
+>>> r = equity("holdem", ["AsKs", "QhQd"])
+>>> r.exact, r.samples, str(r.fractions[0])
+(True, 1712304, '197833/428076')
+>>> round(r.players[0].equity, 6)
+0.462145
+
+This version takes fully known hands; partly known hands, random hands and
+ranges come with later steps.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from . import _tables
+from ._parallel import resolve_threads
+from .cards import format_cards, parse_cards
+from .errors import CardError, EvaluatorError, HandError
+from .games import Game, game as _game
+
+__all__ = ["PlayerEquity", "EquityResult", "equity", "equity_by_street", "discard_equity"]
+
+EXACT_LIMIT = 5_000_000        # boards enumerated when exact=None
+CHUNK = 1 << 16                # boards per chunk (and per Monte Carlo stream)
+ROUND = 16                     # Monte Carlo chunks between stopping checks
+DEFAULT_TRIALS = 1 << 20
+
+
+@dataclass(frozen=True)
+class PlayerEquity:
+    """One player's share of the pot.
+
+    ``equity`` is the expected share; ``win`` the frequency of taking the
+    whole pot alone, ``tie`` of taking part of it.  Hi-lo games also give
+    ``scoop`` (= win), and ``hi`` / ``lo``: the shares of the pot won from
+    each half (``hi + lo == equity``).
+    """
+    hand: str
+    equity: float
+    win: float
+    tie: float
+    scoop: float | None = None
+    hi: float | None = None
+    lo: float | None = None
+    stderr: float | None = None
+
+
+@dataclass(frozen=True)
+class EquityResult:
+    """Equity of every player, with the method and the counts behind it."""
+    game: str
+    board: str
+    dead: str
+    players: tuple[PlayerEquity, ...]
+    exact: bool
+    samples: int
+    method: str
+    seed: int | None = None
+    counts: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def fractions(self) -> tuple[Fraction, ...] | None:
+        """Exact pot shares (only when enumerated)."""
+        if not self.exact:
+            return None
+        return tuple(Fraction(f) for f in self.counts["equity_fractions"])
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        out["players"] = [{k: v for k, v in asdict(p).items() if v is not None}
+                          for p in self.players]
+        return out
+
+
+def _parse_hands(g: Game, hands) -> list[np.ndarray]:
+    if isinstance(hands, str):
+        raise HandError("hands is a list with one entry per player, e.g. ['AsKs', 'QhQd']",
+                        hands)
+    parsed = []
+    for i, hand in enumerate(hands, start=1):
+        if isinstance(hand, str) and any(t in hand.lower() for t in ("?", "*", "random")):
+            raise EvaluatorError(f"hand {i} ({hand!r}): partly known and random hands are "
+                                 "not supported yet; give every card", hand)
+        cards = parse_cards(hand, what=f"hand {i}")
+        if len(cards) != g.hole:
+            extra = " (after the discard)" if g.dealt > g.hole else ""
+            raise HandError(f"hand {i} needs {g.hole} cards for {g.name}{extra}, "
+                            f"got {len(cards)}: {format_cards(cards) or 'none'}", hand)
+        parsed.append(cards)
+    if len(parsed) < 2:
+        raise HandError(f"equity needs at least two hands, got {len(parsed)}", len(parsed))
+    return parsed
+
+
+def _check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray, dead: np.ndarray) -> None:
+    if len(board) not in g.streets:
+        streets = ", ".join(map(str, g.streets))
+        raise HandError(f"a board of {len(board)} cards is not a street of {g.name} "
+                        f"(board sizes: {streets})", len(board))
+    final = max(g.streets)
+    needed = len(hands) * g.hole + final + len(dead)
+    if needed > 52:
+        raise HandError(f"{len(hands)} players need {needed} cards in {g.name}; "
+                        "the deck has 52", len(hands))
+    seen: dict[int, str] = {}
+    groups = [(f"hand {i}", h) for i, h in enumerate(hands, start=1)]
+    groups += [("the board", board), ("the dead cards", dead)]
+    for where, cards in groups:
+        for c in cards.tolist():
+            if c in seen:
+                name = format_cards([c])
+                raise CardError(f"duplicate card {name!r} in {seen[c]} and {where}", name)
+            seen[c] = where
+
+
+def _values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> np.ndarray:
+    """int32 (players, boards): each player's value on each board."""
+    from .evaluate import _batch_kernel
+    n = boards.shape[0]
+    out = np.empty((len(hands), n), np.int32)
+    for p, hole in enumerate(hands):
+        rows = np.empty((n, g.hole + boards.shape[1]), np.uint8)
+        rows[:, :g.hole] = hole
+        rows[:, g.hole:] = boards
+        kernel, lead, tables = _batch_kernel(g, low, rows.shape[1])
+        kernel(rows, *lead, out[p], *tables)
+    return out
+
+
+class _Counts:
+    """Integer tallies of one or more chunks of boards."""
+
+    def __init__(self, players: int) -> None:
+        self.boards = 0
+        self.scoops = np.zeros(players, np.int64)
+        self.splits = np.zeros(players, np.int64)
+        self.hi_full = np.zeros((players, players + 1), np.int64)
+        self.hi_half = np.zeros((players, players + 1), np.int64)
+        self.lo_half = np.zeros((players, players + 1), np.int64)
+
+    def add(self, other: _Counts) -> None:
+        self.boards += other.boards
+        for name in ("scoops", "splits", "hi_full", "hi_half", "lo_half"):
+            getattr(self, name).__iadd__(getattr(other, name))
+
+    def shares(self) -> tuple[list[Fraction], list[Fraction], list[Fraction]]:
+        """Exact (equity, hi, lo) pot shares per player, as fractions of the boards."""
+        ks = range(1, self.hi_full.shape[1])
+        eq, hi, lo = [], [], []
+        for p in range(self.hi_full.shape[0]):
+            h = sum(Fraction(int(self.hi_full[p, k]), k) + Fraction(int(self.hi_half[p, k]),
+                                                                      2 * k) for k in ks)
+            l_ = sum(Fraction(int(self.lo_half[p, k]), 2 * k) for k in ks)
+            hi.append(h / self.boards)
+            lo.append(l_ / self.boards)
+            eq.append((h + l_) / self.boards)
+        return eq, hi, lo
+
+
+def _tally_chunk(g: Game, hands: list[np.ndarray], boards: np.ndarray) -> _Counts:
+    from .kernels import equity as kernels
+    counts = _Counts(len(hands))
+    hi = _values(g, hands, boards, low=False)
+    hilo = g.pot == "hilo"
+    lo = _values(g, hands, boards, low=True) if hilo else hi
+    kernels.tally(hi, lo, hilo, counts.scoops, counts.splits, counts.hi_full, counts.hi_half,
+                  counts.lo_half)
+    counts.boards = boards.shape[0]
+    return counts
+
+
+def _map(function, items, threads: int):
+    if threads <= 1 or len(items) <= 1:
+        return [function(item) for item in items]
+    from ._parallel import _pool
+    return list(_pool(threads).map(function, items))
+
+
+def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = None,
+           trials: int | None = None, target_stderr: float | None = None,
+           seed: int | None = None, threads: int | None = None) -> EquityResult:
+    """Each player's expected share of the pot.
+
+    Parameters
+    ----------
+    game : str or Game
+    hands : list
+        One entry per player: that player's hole cards (all known).
+    board, dead : cards
+        The board so far (a street of the game) and cards out of the deck.
+    exact : bool, optional
+        ``True`` enumerates every board, ``False`` samples; ``None`` enumerates
+        when there are at most 5 million boards.
+    trials : int, optional
+        Monte Carlo boards (default 1,048,576 unless ``target_stderr`` stops first).
+    target_stderr : float, optional
+        Stop sampling once every player's standard error is below this.
+    seed : int, optional
+        Monte Carlo seed; the same seed gives the same answer for any thread count.
+    threads : int, optional
+
+    Returns
+    -------
+    EquityResult
+    """
+    from .kernels import equity as kernels
+    g = _game(game)
+    parsed = _parse_hands(g, hands)
+    board_ids = parse_cards(board, what="the board")
+    dead_ids = parse_cards(dead, what="the dead cards")
+    _check_spot(g, parsed, board_ids, dead_ids)
+    known = set(np.concatenate([*parsed, board_ids, dead_ids]).tolist())
+    live = np.array([c for c in range(52) if c not in known], np.uint8)
+    need = max(g.streets) - len(board_ids)
+    total = math.comb(len(live), need)
+    sampling = trials is not None or target_stderr is not None
+    if exact is None:
+        exact = total <= EXACT_LIMIT and not sampling
+    if exact and sampling:
+        raise EvaluatorError("exact=True cannot be combined with trials or target_stderr",
+                             "exact")
+    threads = resolve_threads(threads, max(total if exact else (trials or DEFAULT_TRIALS), 1)
+                              * 4)
+    counts = _Counts(len(parsed))
+    if exact:
+        boards = np.empty((total, max(g.streets)), np.uint8)
+        kernels.enumerate_boards(live, board_ids, need, boards)
+        chunks = [boards[a:a + CHUNK] for a in range(0, total, CHUNK)]
+        for part in _map(lambda b: _tally_chunk(g, parsed, b), chunks, threads):
+            counts.add(part)
+        method = f"exact enumeration of {total:,} boards"
+        used_seed = None
+        chunk_means = None
+    else:
+        used_seed = int(np.random.SeedSequence(seed).entropy) if seed is None else int(seed)
+        limit = trials if trials is not None else (None if target_stderr else DEFAULT_TRIALS)
+        chunk_means = []
+
+        def run(index: int) -> _Counts:
+            state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
+            size = CHUNK if limit is None else min(CHUNK, limit - index * CHUNK)
+            boards = np.empty((size, max(g.streets)), np.uint8)
+            kernels.sample_boards(live, board_ids, need, boards, state)
+            return _tally_chunk(g, parsed, boards)
+
+        index = 0
+        while True:
+            stop = index + ROUND
+            if limit is not None:
+                stop = min(stop, -(-limit // CHUNK))
+            for part in _map(run, list(range(index, stop)), threads):
+                chunk_means.append([float(x) for x in part.shares()[0]])
+                counts.add(part)
+            index = stop
+            if limit is not None and index * CHUNK >= limit:
+                break
+            if target_stderr is not None and len(chunk_means) >= 8:
+                if max(_stderr(chunk_means)) <= target_stderr:
+                    break
+        method = f"Monte Carlo, {counts.boards:,} boards"
+    eq, hi, lo = counts.shares()
+    errors = _stderr(chunk_means) if chunk_means else [0.0] * len(parsed)
+    hilo = g.pot == "hilo"
+    players = tuple(
+        PlayerEquity(format_cards(h), float(eq[p]), float(counts.scoops[p] / counts.boards),
+                     float(counts.splits[p] / counts.boards),
+                     scoop=float(counts.scoops[p] / counts.boards) if hilo else None,
+                     hi=float(hi[p]) if hilo else None, lo=float(lo[p]) if hilo else None,
+                     stderr=None if exact else errors[p])
+        for p, h in enumerate(parsed))
+    raw = {name: getattr(counts, name).tolist()
+           for name in ("scoops", "splits", "hi_full", "hi_half", "lo_half")}
+    raw["boards"] = counts.boards
+    if exact:
+        raw["equity_fractions"] = [str(f) for f in eq]
+    return EquityResult(g.name, format_cards(board_ids), format_cards(dead_ids), players,
+                        bool(exact), counts.boards, method, used_seed, raw)
+
+
+def _stderr(chunk_means: list[list[float]]) -> list[float]:
+    """Standard error of the mean from equal-weight batch means (one per chunk)."""
+    data = np.array(chunk_means)
+    if len(data) < 2:
+        return [float("nan")] * data.shape[1]
+    return (data.std(axis=0, ddof=1) / math.sqrt(len(data))).tolist()
+
+
+def equity_by_street(game: str | Game, hands, board, dead="", **options) -> list[EquityResult]:
+    """Equity before the board and after each street dealt so far.
+
+    For hold'em games: pre-flop, flop, turn and river as far as ``board``
+    goes; for ``the``: after each of its board cards.
+    """
+    g = _game(game)
+    board_ids = parse_cards(board, what="the board")
+    streets = [s for s in g.streets if s <= len(board_ids)]
+    if len(board_ids) not in g.streets:
+        raise HandError(f"a board of {len(board_ids)} cards is not a street of {g.name}",
+                        len(board_ids))
+    return [equity(g, hands, board_ids[:s], dead, **options) for s in streets]
+
+
+def discard_equity(game: str | Game, hero, opponents, board="", dead="",
+                   **options) -> list[tuple[str, str, EquityResult]]:
+    """Pineapple / Crazy Pineapple: the equity of each possible keep, best first.
+
+    Returns ``(kept, discarded, result)`` triples; the discard is dead.
+    Opponents are given after their own discards (two cards each).
+    """
+    g = _game(game)
+    if g.dealt <= g.hole:
+        raise HandError(f"{g.name} has no discard; discard_equity is for pineapple and "
+                        "crazy_pineapple", g.name)
+    cards = parse_cards(hero, what="the hero's hand")
+    if len(cards) != g.dealt:
+        raise HandError(f"the hero holds {g.dealt} cards before the discard, got {len(cards)}",
+                        len(cards))
+    board_ids = parse_cards(board, what="the board")
+    if len(board_ids) != g.discard_at:
+        raise HandError(f"{g.name} discards with {g.discard_at} board cards, "
+                        f"got {len(board_ids)}", len(board_ids))
+    dead_ids = parse_cards(dead, what="the dead cards")
+    results = []
+    for drop in range(len(cards)):
+        keep = np.delete(cards, drop)
+        thrown = cards[drop:drop + 1]
+        result = equity(g, [keep, *opponents], board_ids, np.concatenate([dead_ids, thrown]),
+                        **options)
+        results.append((format_cards(keep), format_cards(thrown), result))
+    results.sort(key=lambda r: -r[2].players[0].equity)
+    return results

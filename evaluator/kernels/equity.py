@@ -1,0 +1,122 @@
+"""Equity kernels: sampling boards and tallying who wins each one.
+
+Counts are integers.  For ``P`` players, ``hi_full[p, k]`` counts the boards
+where ``p`` shares the whole pot with ``k - 1`` others, ``hi_half[p, k]`` and
+``lo_half[p, k]`` the boards where ``p`` shares the high or the low half
+(hi-lo games with a qualifying low).  Python turns them into exact fractions.
+"""
+import numpy as np
+
+from .._jit import kernel
+
+U64 = np.uint64
+
+
+@kernel
+def tally(hi, lo, hilo, scoops, splits, hi_full, hi_half, lo_half):
+    """Add every board's outcome to the counts.
+
+    hi, lo : int32 (P, N) values per player and board (lo ignored unless hilo;
+        a low value of 0 means no qualifying low)
+    scoops, splits : int64 (P,) boards where p takes the whole pot / a part of it
+    hi_full, hi_half, lo_half : int64 (P, P + 1) as in the module doc
+    """
+    players, boards = hi.shape
+    for t in range(boards):
+        best = hi[0, t]
+        for p in range(1, players):
+            if hi[p, t] > best:
+                best = hi[p, t]
+        kh = 0
+        for p in range(players):
+            if hi[p, t] == best:
+                kh += 1
+        best_lo = 0
+        kl = 0
+        if hilo:
+            for p in range(players):
+                if lo[p, t] > best_lo:
+                    best_lo = lo[p, t]
+            if best_lo > 0:
+                for p in range(players):
+                    if lo[p, t] == best_lo:
+                        kl += 1
+        for p in range(players):
+            high = hi[p, t] == best
+            low = kl > 0 and lo[p, t] == best_lo
+            if kl == 0:
+                if high:
+                    hi_full[p, kh] += 1
+            else:
+                if high:
+                    hi_half[p, kh] += 1
+                if low:
+                    lo_half[p, kl] += 1
+            if high and kh == 1 and (kl == 0 or (low and kl == 1)):
+                scoops[p] += 1
+            elif high or low:
+                splits[p] += 1
+
+
+@kernel
+def enumerate_boards(live, known, need, out):
+    """Every way to complete a board: ``known`` cards then ``need`` from ``live``.
+
+    out : uint8 (C(len(live), need), len(known) + need), written in
+    lexicographic order of the chosen positions.
+    """
+    m = live.shape[0]
+    k = known.shape[0]
+    idx = np.arange(need)
+    row = 0
+    if need == 0:
+        for j in range(k):
+            out[0, j] = known[j]
+        return 1
+    while True:
+        for j in range(k):
+            out[row, j] = known[j]
+        for j in range(need):
+            out[row, k + j] = live[idx[j]]
+        row += 1
+        # next combination of positions
+        j = need - 1
+        while j >= 0 and idx[j] == m - need + j:
+            j -= 1
+        if j < 0:
+            return row
+        idx[j] += 1
+        for x in range(j + 1, need):
+            idx[x] = idx[x - 1] + 1
+
+
+@kernel
+def sample_boards(live, known, need, out, state):
+    """Random completions of a board, sampled without replacement.
+
+    Each row: ``known`` then ``need`` cards drawn from ``live`` by a partial
+    Fisher-Yates shuffle driven by xoroshiro128+ (``state``: uint64 (2,),
+    advanced in place).  The same state gives the same rows.
+    """
+    deck = live.copy()
+    m = deck.shape[0]
+    k = known.shape[0]
+    s0 = state[0]
+    s1 = state[1]
+    for t in range(out.shape[0]):
+        for j in range(k):
+            out[t, j] = known[j]
+        for j in range(need):
+            # xoroshiro128+ step
+            r = s0 + s1
+            s1 ^= s0
+            s0 = ((s0 << U64(24)) | (s0 >> U64(40))) ^ s1 ^ (s1 << U64(16))
+            s1 = (s1 << U64(37)) | (s1 >> U64(27))
+            # multiply-shift maps the top 32 bits onto j .. m - 1 without a division
+            x = j + np.int64(((r >> U64(32)) * U64(m - j)) >> U64(32))
+            card = deck[x]
+            deck[x] = deck[j]
+            deck[j] = card
+            out[t, k + j] = card
+    state[0] = s0
+    state[1] = s1

@@ -1,0 +1,128 @@
+"""Equity: exact counts against brute force, Monte Carlo against exact, bad input."""
+from fractions import Fraction
+
+import pytest
+
+from evaluator import (CardError, EvaluatorError, HandError, discard_equity, equity,
+                       equity_by_street, parse_cards)
+from reference import brute_force_equity
+
+FINAL = {"holdem": 5, "pineapple": 5, "crazy_pineapple": 5, "omaha": 5, "omaha5": 5,
+         "omaha6": 5, "omaha8": 5, "tahoe": 5, "the": 4, "teen_patti": 0}
+
+
+def ids(text):
+    return parse_cards(text).tolist()
+
+
+def check_exact(game, hands, board="", dead=""):
+    result = equity(game, hands, board, dead, exact=True)
+    expected, boards = brute_force_equity(game, [ids(h) for h in hands], ids(board), ids(dead),
+                                          FINAL[game])
+    assert result.exact and result.samples == boards == result.counts["boards"]
+    assert list(result.fractions) == expected
+    assert sum(result.fractions) == 1
+    assert sum(p.equity for p in result.players) == pytest.approx(1)
+    return result
+
+
+def test_known_preflop_value():
+    r = equity("holdem", ["AsKs", "QhQd"])
+    assert r.exact and r.samples == 1_712_304
+    assert r.fractions[0] == Fraction(1_582_664, 3_424_608)
+    assert round(r.players[0].equity, 6) == 0.462145
+
+
+@pytest.mark.parametrize("game, hands, board, dead", [
+    ("holdem", ["AsKs", "QhQd"], "2c7d9h", ""),                 # flop, heads-up
+    ("holdem", ["AsKs", "QhQd", "JcTc"], "2c7d9hTd", ""),        # turn, 3-way
+    ("holdem", ["Ah2h", "Ad2d"], "3c4c5s", "Kh"),                # split-heavy, dead card
+    ("holdem", ["7c2d", "8h3s", "9d4c", "Tc5h"], "AsKsQs", "2s"),  # 4-way
+    ("pineapple", ["AsKs", "QhQd"], "2c7d9h", "3s"),
+    ("crazy_pineapple", ["AsKs", "QhQd"], "2c7d9h", ""),
+    ("omaha", ["AsAhKsKh", "QdQcJdTc"], "2s3h9c", ""),
+    ("omaha5", ["AsAhKsKh2c", "QdQcJdTc9d"], "2s3h9cTs", ""),
+    ("omaha6", ["AsAhKsKh2c3c", "QdQcJdTc9d8d"], "2s3h9cTs", ""),
+    ("omaha8", ["Ah2h3sKs", "AdKdQcJc"], "4c5d9s", ""),           # lows, scoops, quartering
+    ("omaha8", ["Ah2h3sKs", "Ac2c3dKd"], "4c5d9sTh", ""),         # quartered halves
+    ("omaha8", ["AhKhQsJs", "AdKdQcJc"], "9c9dTs", ""),           # no low possible
+    ("tahoe", ["AsKsQs", "JhJdTc"], "2c7d9h", ""),
+    ("the", ["9c9d4s", "AhKhQh"], "Kh"[:0] + "Ks", ""),           # from the first board card
+    ("the", ["9c9d4s", "AhKhQh", "2c3c5d"], "Ks4d", ""),
+    ("teen_patti", ["AsKsQs", "2c2d2h"], "", ""),
+    ("teen_patti", ["AsKd9c", "AhKc9d", "7s7d4c"], "", ""),      # a split and a winner
+])
+def test_exact_against_brute_force(game, hands, board, dead):
+    check_exact(game, hands, board, dead)
+
+
+def test_hilo_fields():
+    r = check_exact("omaha8", ["Ah2h3sKs", "AdKdQcJc"], "4c5d9s")
+    for p in r.players:
+        assert p.hi + p.lo == pytest.approx(p.equity)
+        assert p.scoop == p.win
+    assert r.players[0].lo > 0
+
+
+def test_monte_carlo_within_four_stderr_and_thread_independent():
+    exact = equity("holdem", ["AsKs", "QhQd", "JcTc"], "2c7d9h")
+    one = equity("holdem", ["AsKs", "QhQd", "JcTc"], "2c7d9h", trials=300_000, seed=7,
+                 threads=1)
+    two = equity("holdem", ["AsKs", "QhQd", "JcTc"], "2c7d9h", trials=300_000, seed=7,
+                 threads=2)
+    assert not one.exact and one.samples == 300_000 and one.seed == 7
+    assert one.to_dict() == two.to_dict()
+    for e, s in zip(exact.players, one.players):
+        assert abs(e.equity - s.equity) < 4 * s.stderr
+
+
+def test_target_stderr_stops_sampling():
+    r = equity("omaha", ["AsAhKsKh", "QdQcJdTc"], target_stderr=0.002, seed=3)
+    assert not r.exact and max(p.stderr for p in r.players) <= 0.002
+
+
+def test_by_street_and_discard():
+    streets = equity_by_street("holdem", ["AsKs", "QhQd"], "2c7d9hTs")
+    assert [len(r.board.split()) for r in streets] == [0, 3, 4]
+    the = equity_by_street("the", ["9c9d4s", "AhKhQh"], "Ks4d2c")
+    assert [len(r.board.split()) for r in the] == [1, 2, 3]
+    keeps = discard_equity("crazy_pineapple", "AsKsQd", ["JhJd"], board="2c7d9h")
+    assert len(keeps) == 3
+    assert [k[2].players[0].equity for k in keeps] == sorted(
+        (k[2].players[0].equity for k in keeps), reverse=True)
+    kept, thrown, result = keeps[0]
+    assert thrown in result.dead
+    expected, _ = brute_force_equity("holdem", [ids(kept), ids("JhJd")], ids("2c7d9h"),
+                                     ids(thrown), 5)
+    assert list(result.fractions) == expected
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: equity("holdem", ["AsKs", "AsQd"]), CardError, "duplicate card 'As'"),
+    (lambda: equity("holdem", ["AsKs", "QdJd"], "Qd2c3c"), CardError, "duplicate card 'Qd'"),
+    (lambda: equity("holdem", ["AsKs", "QdJd"], dead="Ks"), CardError, "duplicate card 'Ks'"),
+    (lambda: equity("holdem", ["AsKs", "QdJd"], "2c3c"), HandError, "not a street"),
+    (lambda: equity("holdem", ["AsKsQs", "QdJd"]), HandError, "needs 2 cards"),
+    (lambda: equity("holdem", ["AsKs"]), HandError, "at least two hands"),
+    (lambda: equity("holdem", "AsKs QdJd"), HandError, "one entry per player"),
+    (lambda: equity("omaha", ["AsKsQsJs", "2c2d2h2s", "3c3d3h3s", "4c4d4h4s", "5c5d5h5s",
+                              "6c6d6h6s", "7c7d7h7s", "8c8d8h8s", "9c9d9h9s", "TcTdThTs",
+                              "JcJdJhJd"]), CardError, "duplicate"),
+    (lambda: equity("teen_patti", ["AsKsQs"] * 18), HandError, "18 players need 54 cards"),
+    (lambda: equity("holdem", ["AsKs"] * 24), HandError, "the deck has 52"),
+    (lambda: equity("holdem", ["As?", "QdJd"]), EvaluatorError, "not supported yet"),
+    (lambda: equity("holdem", ["AsKs", "QdJd"], exact=True, trials=10), EvaluatorError,
+     "cannot be combined"),
+])
+def test_bad_input(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_many_players():
+    ten = [f"{a}{b}" for a, b in zip(["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s", "6s", "5s"],
+                                     ["Ad", "Kd", "Qd", "Jd", "Td", "9d", "8d", "7d", "6d", "5d"])]
+    r = equity("holdem", ten, "2c3c4h")
+    assert r.exact and len(r.players) == 10 and sum(r.fractions) == 1
+    r = equity("teen_patti", [f"{r}c{r}d{r}h" for r in "23456789TJQKA"] + ["AsKsQs", "2s3s4s"])
+    assert len(r.players) == 15 and r.players[12].equity == 1
