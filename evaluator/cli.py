@@ -12,6 +12,9 @@ import sys
 from .errors import EvaluatorError
 
 EXAMPLES = """examples:
+  evaluator equity holdem AsKs QhQd
+  evaluator equity omaha8 Ah2h3sKs AdKdQcJc --board 4c5d9s --json
+  evaluator equity holdem AsKs QhQd JcTc --trials 1000000 --seed 1
   evaluator eval holdem AsKs QsJsTs2d3c
   evaluator eval holdem 9c9d "4s Kh 9s 4d 4c" --json
   evaluator tables verify
@@ -26,6 +29,48 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     else:
         print(f"{hand.name}\n  best five: {' '.join(hand.best)}\n"
               f"  category:  {hand.category}\n  value:     {hand.value}")
+    return 0
+
+
+def _cmd_equity(args: argparse.Namespace) -> int:
+    from .equity import equity, equity_by_street
+    options = {"seed": args.seed, "threads": args.threads}
+    if args.exact:
+        options["exact"] = True
+    if args.trials is not None:
+        options["trials"] = args.trials
+    if args.stderr is not None:
+        options["target_stderr"] = args.stderr
+    if args.by_street:
+        results = equity_by_street(args.game, args.hands, args.board, args.dead, **options)
+    else:
+        results = [equity(args.game, args.hands, args.board, args.dead, **options)]
+    if args.json:
+        payload = [r.to_dict() for r in results]
+        print(json.dumps(payload if args.by_street else payload[0]))
+        return 0
+    if args.csv:
+        print("board,hand,equity,win,tie,hi,lo,stderr,method")
+        for r in results:
+            for p in r.players:
+                print(",".join(str(x) for x in (r.board, p.hand, p.equity, p.win, p.tie,
+                                                "" if p.hi is None else p.hi,
+                                                "" if p.lo is None else p.lo,
+                                                "" if p.stderr is None else p.stderr,
+                                                r.method)))
+        return 0
+    for r in results:
+        print(f"{r.game}  board: {r.board or '-'}  dead: {r.dead or '-'}  ({r.method})")
+        hilo = r.players[0].hi is not None
+        head = f"  {'hand':<20}{'equity':>9}{'win':>9}{'tie':>9}"
+        head += f"{'high':>9}{'low':>9}" if hilo else ""
+        head += f"{'stderr':>9}" if not r.exact else ""
+        print(head)
+        for p in r.players:
+            line = f"  {p.hand:<20}{p.equity:>9.2%}{p.win:>9.2%}{p.tie:>9.2%}"
+            line += f"{p.hi:>9.2%}{p.lo:>9.2%}" if hilo else ""
+            line += f"{p.stderr:>9.4f}" if not r.exact else ""
+            print(line)
     return 0
 
 
@@ -66,6 +111,25 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("board", nargs="?", default="", help="board cards, e.g. 'Qs Js Ts'")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_eval)
+
+    p = sub.add_parser("equity", help="each hand's share of the pot",
+                       description="Exact or Monte Carlo equity of known hands.",
+                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game", help="game name, e.g. holdem")
+    p.add_argument("hands", nargs="+", help="one hand per player, e.g. AsKs QhQd")
+    p.add_argument("--board", default="", help="board so far, e.g. 2c7d9h")
+    p.add_argument("--dead", default="", help="cards out of the deck")
+    method = p.add_mutually_exclusive_group()
+    method.add_argument("--exact", action="store_true", help="enumerate every board")
+    method.add_argument("--trials", type=int, help="Monte Carlo boards")
+    method.add_argument("--stderr", type=float, help="sample until this standard error")
+    p.add_argument("--seed", type=int, help="Monte Carlo seed (same seed, same answer)")
+    p.add_argument("--threads", type=int, help="threads (default: all cores)")
+    p.add_argument("--by-street", action="store_true", help="equity after each street")
+    output = p.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print JSON")
+    output.add_argument("--csv", action="store_true", help="print CSV")
+    p.set_defaults(run=_cmd_equity)
 
     p = sub.add_parser("tables", help="verify or rebuild the lookup tables")
     p.add_argument("action", choices=("verify", "build"))

@@ -143,10 +143,11 @@ class _Counts:
         self.hi_full = np.zeros((players, players + 1), np.int64)
         self.hi_half = np.zeros((players, players + 1), np.int64)
         self.lo_half = np.zeros((players, players + 1), np.int64)
+        self.squares = np.zeros(players, np.float64)
 
     def add(self, other: _Counts) -> None:
         self.boards += other.boards
-        for name in ("scoops", "splits", "hi_full", "hi_half", "lo_half"):
+        for name in ("scoops", "splits", "hi_full", "hi_half", "lo_half", "squares"):
             getattr(self, name).__iadd__(getattr(other, name))
 
     def shares(self) -> tuple[list[Fraction], list[Fraction], list[Fraction]]:
@@ -162,6 +163,12 @@ class _Counts:
             eq.append((h + l_) / self.boards)
         return eq, hi, lo
 
+    def stderr(self) -> list[float]:
+        """Standard error of each sampled equity: sqrt(var(share) / boards)."""
+        eq = np.array([float(x) for x in self.shares()[0]])
+        variance = np.maximum(self.squares / self.boards - eq * eq, 0.0)
+        return np.sqrt(variance / self.boards).tolist()
+
 
 def _tally_chunk(g: Game, hands: list[np.ndarray], boards: np.ndarray) -> _Counts:
     from .kernels import equity as kernels
@@ -170,7 +177,7 @@ def _tally_chunk(g: Game, hands: list[np.ndarray], boards: np.ndarray) -> _Count
     hilo = g.pot == "hilo"
     lo = _values(g, hands, boards, low=True) if hilo else hi
     kernels.tally(hi, lo, hilo, counts.scoops, counts.splits, counts.hi_full, counts.hi_half,
-                  counts.lo_half)
+                  counts.lo_half, counts.squares)
     counts.boards = boards.shape[0]
     return counts
 
@@ -236,11 +243,9 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
             counts.add(part)
         method = f"exact enumeration of {total:,} boards"
         used_seed = None
-        chunk_means = None
     else:
         used_seed = int(np.random.SeedSequence(seed).entropy) if seed is None else int(seed)
         limit = trials if trials is not None else (None if target_stderr else DEFAULT_TRIALS)
-        chunk_means = []
 
         def run(index: int) -> _Counts:
             state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
@@ -255,40 +260,31 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
             if limit is not None:
                 stop = min(stop, -(-limit // CHUNK))
             for part in _map(run, list(range(index, stop)), threads):
-                chunk_means.append([float(x) for x in part.shares()[0]])
                 counts.add(part)
             index = stop
             if limit is not None and index * CHUNK >= limit:
                 break
-            if target_stderr is not None and len(chunk_means) >= 8:
-                if max(_stderr(chunk_means)) <= target_stderr:
-                    break
+            if target_stderr is not None and max(counts.stderr()) <= target_stderr:
+                break
         method = f"Monte Carlo, {counts.boards:,} boards"
     eq, hi, lo = counts.shares()
-    errors = _stderr(chunk_means) if chunk_means else [0.0] * len(parsed)
+    errors = None if exact else counts.stderr()
     hilo = g.pot == "hilo"
     players = tuple(
         PlayerEquity(format_cards(h), float(eq[p]), float(counts.scoops[p] / counts.boards),
                      float(counts.splits[p] / counts.boards),
                      scoop=float(counts.scoops[p] / counts.boards) if hilo else None,
                      hi=float(hi[p]) if hilo else None, lo=float(lo[p]) if hilo else None,
-                     stderr=None if exact else errors[p])
+                     stderr=None if errors is None else errors[p])
         for p, h in enumerate(parsed))
     raw = {name: getattr(counts, name).tolist()
            for name in ("scoops", "splits", "hi_full", "hi_half", "lo_half")}
+    raw["share_squares"] = counts.squares.tolist()
     raw["boards"] = counts.boards
     if exact:
         raw["equity_fractions"] = [str(f) for f in eq]
     return EquityResult(g.name, format_cards(board_ids), format_cards(dead_ids), players,
                         bool(exact), counts.boards, method, used_seed, raw)
-
-
-def _stderr(chunk_means: list[list[float]]) -> list[float]:
-    """Standard error of the mean from equal-weight batch means (one per chunk)."""
-    data = np.array(chunk_means)
-    if len(data) < 2:
-        return [float("nan")] * data.shape[1]
-    return (data.std(axis=0, ddof=1) / math.sqrt(len(data))).tolist()
 
 
 def equity_by_street(game: str | Game, hands, board, dead="", **options) -> list[EquityResult]:

@@ -312,3 +312,6 @@ def warmup() -> None:
             evaluate_batch(g, hands)
             if g.pot == "hilo":
                 evaluate_batch(g, hands, low=True)
+    from .equity import equity
+    equity("holdem", ["AsKs", "QhQd"], "2c7d9hTs")                  # exact path
+    equity("holdem", ["AsKs", "QhQd"], "2c7d9h", trials=10, seed=0)  # sampling path

@@ -165,3 +165,27 @@ def test_docstring_examples(module):
     __import__(module)
     result = doctest.testmod(sys.modules[module], optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_cli_equity_json_matches_api():
+    done = run_cli("equity", "omaha8", "Ah2h3sKs", "AdKdQcJc", "--board", "4c5d9s", "--json")
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)
+    api = evaluator.equity("omaha8", ["Ah2h3sKs", "AdKdQcJc"], "4c5d9s").to_dict()
+    assert payload == json.loads(json.dumps(api))
+    done = run_cli("equity", "holdem", "AsKs", "QhQd", "--board", "2c7d9h", "--trials", "5000",
+                   "--seed", "3", "--csv")
+    assert done.returncode == 0 and done.stdout.count("\n") == 3
+    done = run_cli("equity", "holdem", "AsKs", "QhQd")
+    assert done.returncode == 0 and "46.21%" in done.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (("equity", "holdem", "AsKs", "AsQd"), "duplicate card 'As'"),
+    (("equity", "holdem", "AsKs", "QdJd", "--board", "2c3c"), "not a street"),
+    (("equity", "stud", "AsKs", "QdJd"), "unknown game"),
+])
+def test_cli_equity_bad_input(args, message):
+    done = run_cli(*args)
+    assert done.returncode == 2 and message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

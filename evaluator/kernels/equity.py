@@ -13,13 +13,15 @@ U64 = np.uint64
 
 
 @kernel
-def tally(hi, lo, hilo, scoops, splits, hi_full, hi_half, lo_half):
+def tally(hi, lo, hilo, scoops, splits, hi_full, hi_half, lo_half, squares):
     """Add every board's outcome to the counts.
 
     hi, lo : int32 (P, N) values per player and board (lo ignored unless hilo;
         a low value of 0 means no qualifying low)
     scoops, splits : int64 (P,) boards where p takes the whole pot / a part of it
     hi_full, hi_half, lo_half : int64 (P, P + 1) as in the module doc
+    squares : float64 (P,) sum over boards of the squared pot share (for the
+        standard error of a sampled equity)
     """
     players, boards = hi.shape
     for t in range(boards):
@@ -44,14 +46,19 @@ def tally(hi, lo, hilo, scoops, splits, hi_full, hi_half, lo_half):
         for p in range(players):
             high = hi[p, t] == best
             low = kl > 0 and lo[p, t] == best_lo
+            share = 0.0
             if kl == 0:
                 if high:
                     hi_full[p, kh] += 1
+                    share = 1.0 / kh
             else:
                 if high:
                     hi_half[p, kh] += 1
+                    share = 0.5 / kh
                 if low:
                     lo_half[p, kl] += 1
+                    share += 0.5 / kl
+            squares[p] += share * share
             if high and kh == 1 and (kl == 0 or (low and kl == 1)):
                 scoops[p] += 1
             elif high or low:
