@@ -182,6 +182,22 @@ def _tally_chunk(g: Game, hands: list[np.ndarray], boards: np.ndarray) -> _Count
     return counts
 
 
+def _fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+                 need: int, samples: int, state: np.ndarray) -> _Counts:
+    """Counts from the fused best-five kernel (enumeration when samples == 0)."""
+    from .kernels import equity as kernels
+    counts = _Counts(len(hands))
+    counts.boards = kernels.best5_equity(
+        np.stack(hands), board, live, need, samples, state, *_tables.high(), counts.scoops,
+        counts.splits, counts.hi_full, counts.squares)
+    return counts
+
+
+def _fused(g: Game) -> bool:
+    """Games the fused kernel serves: best five of at most seven cards, high only."""
+    return g.rule == "best5" and g.pot == "high" and g.hole + max(g.streets) <= 7
+
+
 def _map(function, items, threads: int):
     if threads <= 1 or len(items) <= 1:
         return [function(item) for item in items]
@@ -235,7 +251,12 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     threads = resolve_threads(threads, max(total if exact else (trials or DEFAULT_TRIALS), 1)
                               * 4)
     counts = _Counts(len(parsed))
-    if exact:
+    if exact and _fused(g):
+        no_state = np.zeros(2, np.uint64)
+        counts = _fused_chunk(g, parsed, board_ids, live, need, 0, no_state)
+        method = f"exact enumeration of {total:,} boards"
+        used_seed = None
+    elif exact:
         boards = np.empty((total, max(g.streets)), np.uint8)
         kernels.enumerate_boards(live, board_ids, need, boards)
         chunks = [boards[a:a + CHUNK] for a in range(0, total, CHUNK)]
@@ -250,6 +271,8 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         def run(index: int) -> _Counts:
             state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
             size = CHUNK if limit is None else min(CHUNK, limit - index * CHUNK)
+            if _fused(g):
+                return _fused_chunk(g, parsed, board_ids, live, need, size, state)
             boards = np.empty((size, max(g.streets)), np.uint8)
             kernels.sample_boards(live, board_ids, need, boards, state)
             return _tally_chunk(g, parsed, boards)

@@ -8,6 +8,8 @@ where ``p`` shares the whole pot with ``k - 1`` others, ``hi_half[p, k]`` and
 import numpy as np
 
 from .._jit import kernel
+from .high import (BYTE, COL_MASK, FLUSH_BITS, HAND_INIT, KEY_MASK, OFFSET_SHIFT, ROW_SHIFT,
+                   flush_mask, pad_mask)
 
 U64 = np.uint64
 
@@ -127,3 +129,103 @@ def sample_boards(live, known, need, out, state):
             out[t, k + j] = card
     state[0] = s0
     state[1] = s1
+
+
+@kernel
+def best5_equity(holes, known, live, need, samples, state, card_keys, rank_offsets,
+                 rank_values, flush_values, scoops, splits, hi_full, squares):
+    """Fused equity loop for games whose hand is the best five of hole + board.
+
+    holes : uint8 (P, H), H + board <= 7 (hold'em family, The)
+    known : uint8 the board so far; ``need`` more cards come from ``live``
+    samples : 0 to enumerate every completion, else that many sampled ones
+        (xoroshiro128+ on ``state``, advanced in place)
+
+    Boards are never stored: each completion's key is the known board's key
+    plus ``need`` card keys, each player's key one more addition, and the
+    counts (as in ``tally``) are updated in place.  Returns the boards seen.
+    """
+    players, hole = holes.shape
+    k = known.shape[0]
+    m = live.shape[0]
+    hole_keys = np.empty(players, np.uint64)
+    hole_words = np.empty(players, np.uint64)
+    for p in range(players):
+        hole_keys[p] = U64(0)
+        hole_words[p] = U64(0)
+        for j in range(hole):
+            hole_keys[p] += card_keys[holes[p, j]]
+            hole_words[p] |= U64(holes[p, j]) << U64(8 * j)
+    known_key = HAND_INIT
+    for j in range(k):
+        known_key += card_keys[known[j]]
+    board = np.empty(k + need, np.uint8)
+    board[:k] = known
+    values = np.empty(players, np.int64)
+    idx = np.arange(need)
+    deck = live.copy()
+    s0 = state[0]
+    s1 = state[1]
+    boards = 0
+    while True:
+        if samples:
+            if boards == samples:
+                break
+            for j in range(need):
+                r = s0 + s1
+                s1 ^= s0
+                s0 = ((s0 << U64(24)) | (s0 >> U64(40))) ^ s1 ^ (s1 << U64(16))
+                s1 = (s1 << U64(37)) | (s1 >> U64(27))
+                x = j + np.int64(((r >> U64(32)) * U64(m - j)) >> U64(32))
+                card = deck[x]
+                deck[x] = deck[j]
+                deck[j] = card
+                board[k + j] = card
+        else:
+            for j in range(need):
+                board[k + j] = live[idx[j]]
+        board_key = known_key
+        for j in range(k, k + need):
+            board_key += card_keys[board[j]]
+        best = 0
+        for p in range(players):
+            key = board_key + hole_keys[p]
+            if key & FLUSH_BITS:
+                w = hole_words[p] | pad_mask(hole + k + need)
+                for j in range(k + need):
+                    w = (w & ~(BYTE << U64(8 * (hole + j)))) | (U64(board[j]) << U64(8 * (hole + j)))
+                v = np.int64(flush_values[flush_mask(w, key)])
+            else:
+                h = key & KEY_MASK
+                v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                         + (h & COL_MASK)])
+            values[p] = v
+            if v > best:
+                best = v
+        winners = 0
+        for p in range(players):
+            if values[p] == best:
+                winners += 1
+        share = 1.0 / winners
+        for p in range(players):
+            if values[p] == best:
+                hi_full[p, winners] += 1
+                squares[p] += share * share
+                if winners == 1:
+                    scoops[p] += 1
+                else:
+                    splits[p] += 1
+        boards += 1
+        if not samples:
+            # next combination of positions
+            j = need - 1
+            while j >= 0 and idx[j] == m - need + j:
+                j -= 1
+            if j < 0:
+                break
+            idx[j] += 1
+            for x in range(j + 1, need):
+                idx[x] = idx[x - 1] + 1
+    state[0] = s0
+    state[1] = s1
+    return boards
