@@ -1,0 +1,46 @@
+"""Equity speed (issue: step 3), one thread unless said.
+
+    pytest benchmarks/test_bench_equity.py --benchmark-columns=median,min,max,rounds
+
+Targets: hold'em heads-up exact AsKs vs QhQd pre-flop <= 2 ms; 3-way exact <= 3 ms;
+heads-up Monte Carlo >= 40 M deals/s per thread; river/turn query <= 100 us;
+PLO heads-up exact <= 50 ms; Omaha hi-lo heads-up exact <= 80 ms.
+"""
+import pytest
+
+from conftest import rate
+from evaluator import equity
+
+
+def test_holdem_heads_up_exact(benchmark):
+    benchmark.pedantic(equity, args=("holdem", ["AsKs", "QhQd"]), kwargs={"threads": 1},
+                       rounds=5, warmup_rounds=1)
+
+
+def test_holdem_three_way_exact(benchmark):
+    benchmark.pedantic(equity, args=("holdem", ["AsKs", "QhQd", "JcTc"]),
+                       kwargs={"threads": 1}, rounds=5, warmup_rounds=1)
+
+
+def test_holdem_heads_up_monte_carlo(benchmark):
+    n = 2_000_000
+    benchmark.pedantic(equity, args=("holdem", ["AsKs", "QhQd"]),
+                       kwargs={"trials": n, "seed": 1, "threads": 1}, rounds=5,
+                       warmup_rounds=1)
+    rate(benchmark, n, "deals/s")
+
+
+@pytest.mark.parametrize("board", ["2c7d9h", "2c7d9hTs"])
+def test_small_query(benchmark, board):
+    benchmark.pedantic(equity, args=("holdem", ["AsKs", "QhQd"], board),
+                       kwargs={"threads": 1}, rounds=50, warmup_rounds=2)
+
+
+def test_plo_heads_up_exact(benchmark):
+    benchmark.pedantic(equity, args=("omaha", ["AsAhKsKh", "QdQcJdTc"]),
+                       kwargs={"threads": 1}, rounds=3, warmup_rounds=1)
+
+
+def test_omaha_hi_lo_heads_up_exact(benchmark):
+    benchmark.pedantic(equity, args=("omaha8", ["Ah2h3sKs", "AdKdQcJc"]),
+                       kwargs={"threads": 1}, rounds=3, warmup_rounds=1)
