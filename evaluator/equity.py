@@ -66,13 +66,21 @@ class EquityResult:
 
     @property
     def fractions(self) -> tuple[Fraction, ...] | None:
-        """Exact pot shares (only when enumerated)."""
+        """Exact pot shares (only when enumerated), from the integer counts."""
         if not self.exact:
             return None
-        return tuple(Fraction(f) for f in self.counts["equity_fractions"])
+        c = self.counts
+        shares = []
+        for full, half_hi, half_lo in zip(c["hi_full"], c["hi_half"], c["lo_half"]):
+            total = sum(Fraction(full[k], k) + Fraction(half_hi[k] + half_lo[k], 2 * k)
+                        for k in range(1, len(full)))
+            shares.append(total / c["boards"])
+        return tuple(shares)
 
     def to_dict(self) -> dict:
         out = asdict(self)
+        if self.exact:
+            out["counts"]["equity_fractions"] = [str(f) for f in self.fractions]
         out["players"] = [{k: v for k, v in asdict(p).items() if v is not None}
                           for p in self.players]
         return out
@@ -150,22 +158,16 @@ class _Counts:
         for name in ("scoops", "splits", "hi_full", "hi_half", "lo_half", "squares"):
             getattr(self, name).__iadd__(getattr(other, name))
 
-    def shares(self) -> tuple[list[Fraction], list[Fraction], list[Fraction]]:
-        """Exact (equity, hi, lo) pot shares per player, as fractions of the boards."""
-        ks = range(1, self.hi_full.shape[1])
-        eq, hi, lo = [], [], []
-        for p in range(self.hi_full.shape[0]):
-            h = sum(Fraction(int(self.hi_full[p, k]), k) + Fraction(int(self.hi_half[p, k]),
-                                                                      2 * k) for k in ks)
-            l_ = sum(Fraction(int(self.lo_half[p, k]), 2 * k) for k in ks)
-            hi.append(h / self.boards)
-            lo.append(l_ / self.boards)
-            eq.append((h + l_) / self.boards)
-        return eq, hi, lo
+    def shares(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(equity, hi, lo) pot shares per player, as floats over the boards."""
+        k = np.arange(1, self.hi_full.shape[1], dtype=np.float64)
+        hi = (self.hi_full[:, 1:] / k).sum(axis=1) + (self.hi_half[:, 1:] / (2 * k)).sum(axis=1)
+        lo = (self.lo_half[:, 1:] / (2 * k)).sum(axis=1)
+        return (hi + lo) / self.boards, hi / self.boards, lo / self.boards
 
     def stderr(self) -> list[float]:
         """Standard error of each sampled equity: sqrt(var(share) / boards)."""
-        eq = np.array([float(x) for x in self.shares()[0]])
+        eq = self.shares()[0]
         variance = np.maximum(self.squares / self.boards - eq * eq, 0.0)
         return np.sqrt(variance / self.boards).tolist()
 
@@ -304,8 +306,6 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
            for name in ("scoops", "splits", "hi_full", "hi_half", "lo_half")}
     raw["share_squares"] = counts.squares.tolist()
     raw["boards"] = counts.boards
-    if exact:
-        raw["equity_fractions"] = [str(f) for f in eq]
     return EquityResult(g.name, format_cards(board_ids), format_cards(dead_ids), players,
                         bool(exact), counts.boards, method, used_seed, raw)
 

@@ -10,6 +10,7 @@ evaluator.errors.GameError: unknown game 'stud' (known: holdem, omaha, omaha5, o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .errors import GameError
 
@@ -147,10 +148,18 @@ def game(name: str | Game, **options: object) -> Game:
     key = _ALIASES.get(key, key)
     if key not in _REGISTRY:
         raise GameError(f"unknown game {name!r} (known: {', '.join(GAMES)})", name)
-    factory = _REGISTRY[key]
+    try:
+        return _make(key, tuple(sorted(options.items())))
+    except TypeError:        # unhashable option values
+        return _make.__wrapped__(key, tuple(sorted(options.items())))
+
+
+@lru_cache(maxsize=64)
+def _make(key: str, options: tuple[tuple[str, object], ...]) -> Game:
     import inspect
+    factory = _REGISTRY[key]
     known = inspect.signature(factory).parameters
-    for option in options:
+    for option, _ in options:
         if option not in known:
             raise GameError(f"unknown option {option!r} for game {key!r}", option)
-    return factory(**options)
+    return factory(**dict(options))
