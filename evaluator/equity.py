@@ -7,11 +7,12 @@
 >>> round(r.players[0].equity, 6)
 0.462145
 
-This version takes fully known hands; partly known hands, random hands and
-ranges come with later steps.
+Hands may hold unknown cards: ``"As?"``, ``"AA**"`` (Omaha) or ``"random"``.
+Ranges come with a later step.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
@@ -86,24 +87,31 @@ class EquityResult:
         return out
 
 
-def _parse_hands(g: Game, hands) -> list[np.ndarray]:
+def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int]]:
+    """Known cards and the number of unknown cards (``?``, ``*``, ``random``) per hand."""
     if isinstance(hands, str):
         raise HandError("hands is a list with one entry per player, e.g. ['AsKs', 'QhQd']",
                         hands)
-    parsed = []
+    parsed, unknown = [], []
     for i, hand in enumerate(hands, start=1):
-        if isinstance(hand, str) and any(t in hand.lower() for t in ("?", "*", "random")):
-            raise EvaluatorError(f"hand {i} ({hand!r}): partly known and random hands are "
-                                 "not supported yet; give every card", hand)
+        missing = 0
+        if isinstance(hand, str):
+            if hand.strip().lower() == "random":
+                hand, missing = "", g.hole
+            else:
+                missing = hand.count("?") + hand.count("*")
+                hand = hand.replace("?", " ").replace("*", " ")
         cards = parse_cards(hand, what=f"hand {i}")
-        if len(cards) != g.hole:
+        if len(cards) + missing != g.hole:
             extra = " (after the discard)" if g.dealt > g.hole else ""
+            shown = format_cards(cards) + " ?" * missing
             raise HandError(f"hand {i} needs {g.hole} cards for {g.name}{extra}, "
-                            f"got {len(cards)}: {format_cards(cards) or 'none'}", hand)
+                            f"got {len(cards) + missing}: {shown.strip() or 'none'}", hand)
         parsed.append(cards)
+        unknown.append(missing)
     if len(parsed) < 2:
         raise HandError(f"equity needs at least two hands, got {len(parsed)}", len(parsed))
-    return parsed
+    return parsed, unknown
 
 
 def _check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray, dead: np.ndarray) -> None:
@@ -128,7 +136,10 @@ def _check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray, dead: np.nd
 
 
 def _values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> np.ndarray:
-    """int32 (players, boards): each player's value on each board."""
+    """int32 (players, boards): each player's value on each board.
+
+    A hand is (hole,) when the same on every board, or (boards, hole) when dealt per board.
+    """
     from .evaluate import _batch_kernel
     n = boards.shape[0]
     out = np.empty((len(hands), n), np.int32)
@@ -200,6 +211,35 @@ def _fused(g: Game) -> bool:
     return g.rule == "best5" and g.pot == "high" and g.hole + max(g.streets) <= 7
 
 
+def _assignments(hands: list[np.ndarray], unknown: list[int], live: np.ndarray):
+    """Every way to give the unknown hole cards: (complete hands, cards still live)."""
+    if not any(unknown):
+        yield hands, live
+        return
+    p = next(i for i, u in enumerate(unknown) if u)
+    for extra in itertools.combinations(live.tolist(), unknown[p]):
+        filled = list(hands)
+        filled[p] = np.concatenate([hands[p], np.array(extra, np.uint8)])
+        rest = np.array([c for c in live.tolist() if c not in extra], np.uint8)
+        yield from _assignments(filled, unknown[:p] + [0] + unknown[p + 1:], rest)
+
+
+def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+                  need: int, threads: int) -> _Counts:
+    """Counts over every completion of the board, for known hands."""
+    from .kernels import equity as kernels
+    if _fused(g):
+        return _fused_chunk(g, hands, board, live, need, 0, np.zeros(2, np.uint64))
+    total = math.comb(len(live), need)
+    boards = np.empty((total, max(g.streets)), np.uint8)
+    kernels.enumerate_boards(live, board, need, boards)
+    counts = _Counts(len(hands))
+    chunks = [boards[a:a + CHUNK] for a in range(0, total, CHUNK)]
+    for part in _map(lambda b: _tally_chunk(g, hands, b), chunks, threads):
+        counts.add(part)
+    return counts
+
+
 def _map(function, items, threads: int):
     if threads <= 1 or len(items) <= 1:
         return [function(item) for item in items]
@@ -236,36 +276,38 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     """
     from .kernels import equity as kernels
     g = _game(game)
-    parsed = _parse_hands(g, hands)
+    parsed, unknown = _parse_hands(g, hands)
     board_ids = parse_cards(board, what="the board")
     dead_ids = parse_cards(dead, what="the dead cards")
     _check_spot(g, parsed, board_ids, dead_ids)
     known = set(np.concatenate([*parsed, board_ids, dead_ids]).tolist())
     live = np.array([c for c in range(52) if c not in known], np.uint8)
     need = max(g.streets) - len(board_ids)
-    total = math.comb(len(live), need)
+    hidden = sum(unknown)
+    # deals: ways to give every unknown hole card, times the ways to finish the board
+    deals, left = 1, len(live)
+    for u in unknown:
+        deals *= math.comb(left, u)
+        left -= u
+    deals *= math.comb(left, need)
     sampling = trials is not None or target_stderr is not None
-    if exact is None:
-        exact = total <= EXACT_LIMIT and not sampling
     if exact and sampling:
         raise EvaluatorError("exact=True cannot be combined with trials or target_stderr",
                              "exact")
-    threads = resolve_threads(threads, max(total if exact else (trials or DEFAULT_TRIALS), 1)
+    if exact is None:
+        exact = deals <= EXACT_LIMIT and not sampling
+    elif exact and deals > EXACT_LIMIT * 20:
+        raise EvaluatorError(f"exact=True would enumerate {deals:,} deals, too many to finish "
+                             "in reasonable time; use trials= or target_stderr= to sample",
+                             deals)
+    threads = resolve_threads(threads, max(deals if exact else (trials or DEFAULT_TRIALS), 1)
                               * 4)
     counts = _Counts(len(parsed))
-    if exact and _fused(g):
-        no_state = np.zeros(2, np.uint64)
-        counts = _fused_chunk(g, parsed, board_ids, live, need, 0, no_state)
-        method = f"exact enumeration of {total:,} boards"
-        used_seed = None
-    elif exact:
-        boards = np.empty((total, max(g.streets)), np.uint8)
-        kernels.enumerate_boards(live, board_ids, need, boards)
-        chunks = [boards[a:a + CHUNK] for a in range(0, total, CHUNK)]
-        for part in _map(lambda b: _tally_chunk(g, parsed, b), chunks, threads):
-            counts.add(part)
-        method = f"exact enumeration of {total:,} boards"
-        used_seed = None
+    used_seed = None
+    if exact:
+        for hands_now, live_now in _assignments(parsed, unknown, live):
+            counts.add(_exact_counts(g, hands_now, board_ids, live_now, need, threads))
+        method = f"exact enumeration of {deals:,} {'deals' if hidden else 'boards'}"
     else:
         used_seed = int(np.random.SeedSequence(seed).entropy) if seed is None else int(seed)
         limit = trials if trials is not None else (None if target_stderr else DEFAULT_TRIALS)
@@ -273,11 +315,24 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         def run(index: int) -> _Counts:
             state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
             size = CHUNK if limit is None else min(CHUNK, limit - index * CHUNK)
-            if _fused(g):
+            if hidden == 0 and _fused(g):
                 return _fused_chunk(g, parsed, board_ids, live, need, size, state)
+            cards = np.empty((size, hidden + need), np.uint8)
+            kernels.sample_boards(live, np.empty(0, np.uint8), hidden + need, cards, state)
+            holes, column = [], 0
+            for hole, u in zip(parsed, unknown):
+                if u == 0:
+                    holes.append(hole)
+                    continue
+                dealt = np.empty((size, g.hole), np.uint8)
+                dealt[:, :len(hole)] = hole
+                dealt[:, len(hole):] = cards[:, column:column + u]
+                holes.append(dealt)
+                column += u
             boards = np.empty((size, max(g.streets)), np.uint8)
-            kernels.sample_boards(live, board_ids, need, boards, state)
-            return _tally_chunk(g, parsed, boards)
+            boards[:, :len(board_ids)] = board_ids
+            boards[:, len(board_ids):] = cards[:, column:]
+            return _tally_chunk(g, holes, boards)
 
         index = 0
         while True:
@@ -291,7 +346,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
                 break
             if target_stderr is not None and max(counts.stderr()) <= target_stderr:
                 break
-        method = f"Monte Carlo, {counts.boards:,} boards"
+        method = f"Monte Carlo, {counts.boards:,} {'deals' if hidden else 'boards'}"
     eq, hi, lo = counts.shares()
     errors = None if exact else counts.stderr()
     hilo = g.pot == "hilo"

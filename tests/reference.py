@@ -170,3 +170,35 @@ def brute_force_equity(game: str, hands, board, dead, final_board: int):
             for p in hi_winners:
                 shares[p] += Fraction(1, len(hi_winners))
     return [s / boards for s in shares], boards
+
+
+def brute_force_equity_unknown(game: str, hands, unknown, board, dead, final_board: int):
+    """Exact pot shares when some hole cards are unknown: every deal of them, then boards."""
+    from fractions import Fraction
+    known = set(board) | set(dead) | {c for h in hands for c in h}
+    live = [c for c in range(52) if c not in known]
+    total = [Fraction(0)] * len(hands)
+    deals = 0
+
+    def deal(p, hands_now, live_now):
+        nonlocal deals
+        if p == len(hands):
+            shares, boards = brute_force_equity(game, hands_now, board,
+                                                list(dead) + [c for c in range(52)
+                                                              if c not in live_now
+                                                              and c not in board
+                                                              and c not in dead
+                                                              and all(c not in h for h in
+                                                                      hands_now)],
+                                                final_board)
+            for i, x in enumerate(shares):
+                total[i] += x * boards
+            deals += boards
+            return
+        for extra in combinations(live_now, unknown[p]):
+            filled = list(hands_now)
+            filled[p] = list(hands_now[p]) + list(extra)
+            deal(p + 1, filled, [c for c in live_now if c not in extra])
+
+    deal(0, [list(h) for h in hands], live)
+    return [t / deals for t in total], deals

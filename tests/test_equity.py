@@ -5,7 +5,7 @@ import pytest
 
 from evaluator import (CardError, EvaluatorError, HandError, discard_equity, equity,
                        equity_by_street, parse_cards)
-from reference import brute_force_equity
+from reference import brute_force_equity, brute_force_equity_unknown
 
 FINAL = {"holdem": 5, "pineapple": 5, "crazy_pineapple": 5, "omaha": 5, "omaha5": 5,
          "omaha6": 5, "omaha8": 5, "tahoe": 5, "the": 4, "teen_patti": 0}
@@ -110,7 +110,10 @@ def test_by_street_and_discard():
                               "JcJdJhJd"]), CardError, "duplicate"),
     (lambda: equity("teen_patti", ["AsKsQs"] * 18), HandError, "18 players need 54 cards"),
     (lambda: equity("holdem", ["AsKs"] * 24), HandError, "the deck has 52"),
-    (lambda: equity("holdem", ["As?", "QdJd"]), EvaluatorError, "not supported yet"),
+    (lambda: equity("holdem", ["AsKs", "random", "random"], exact=True), EvaluatorError,
+     "too many to finish"),
+    (lambda: equity("holdem", ["As??", "QdJd"]), HandError, "needs 2 cards"),
+    (lambda: equity("holdem", ["Q?", "QdJd"]), CardError, "unknown card 'Q'"),
     (lambda: equity("holdem", ["AsKs", "QdJd"], exact=True, trials=10), EvaluatorError,
      "cannot be combined"),
 ])
@@ -126,3 +129,30 @@ def test_many_players():
     assert r.exact and len(r.players) == 10 and sum(r.fractions) == 1
     r = equity("teen_patti", [f"{r}c{r}d{r}h" for r in "23456789TJQKA"] + ["AsKsQs", "2s3s4s"])
     assert len(r.players) == 15 and r.players[12].equity == 1
+
+
+@pytest.mark.parametrize("game, hands, unknown, board", [
+    ("holdem", ["As?", "QhQd"], [1, 0], "2c7d9hTs"),
+    ("holdem", ["AsKs", "random"], [0, 2], "2c7d9hTs4h"),
+    ("holdem", ["AsKs", "??", "QhQd"], [0, 2, 0], "2c7d9hTs4h"),
+    ("omaha", ["AsAd**", "KhKd9c8c"], [2, 0], "2c7d9hTs4h"),
+    ("teen_patti", ["AsKsQs", "random"], [0, 3], ""),
+])
+def test_unknown_cards_exact(game, hands, unknown, board):
+    result = equity(game, hands, board, exact=True)
+    known = [ids(h.replace("?", "").replace("*", "").replace("random", "")) for h in hands]
+    expected, deals = brute_force_equity_unknown(game, known, unknown, ids(board), [],
+                                                 FINAL[game])
+    assert result.samples == deals
+    assert list(result.fractions) == expected
+
+
+def test_unknown_cards_monte_carlo():
+    exact = equity("holdem", ["As?", "QhQd"], "2c7d9h")
+    one = equity("holdem", ["As?", "QhQd"], "2c7d9h", trials=200_000, seed=5, threads=1)
+    two = equity("holdem", ["As?", "QhQd"], "2c7d9h", trials=200_000, seed=5, threads=2)
+    assert one.to_dict() == two.to_dict()
+    for e, s in zip(exact.players, one.players):
+        assert abs(e.equity - s.equity) < 4 * s.stderr
+    random = equity("holdem", ["AsKs", "random"], trials=200_000, seed=1)
+    assert abs(random.players[0].equity - 0.6704) < 4 * random.players[0].stderr + 0.001
