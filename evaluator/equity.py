@@ -200,6 +200,15 @@ def _fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
     """Counts from the fused best-five kernel (enumeration when samples == 0)."""
     from .kernels import equity as kernels
     counts = _Counts(len(hands))
+    if g.rule == "omaha":
+        tables = [_tables.load(name) for name in (
+            "card_keys", "omaha_board_offsets", "omaha_board_index", "omaha_pairs",
+            "omaha_flush", "low_card_bits", "omaha_low")]
+        counts.boards = kernels.omaha_equity(
+            np.stack(hands), board, live, need, samples, state, g.pot == "hilo", *tables,
+            counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
+            counts.squares)
+        return counts
     counts.boards = kernels.best5_equity(
         np.stack(hands), board, live, need, samples, state, *_tables.high(), counts.scoops,
         counts.splits, counts.hi_full, counts.squares)
@@ -207,8 +216,9 @@ def _fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
 
 
 def _fused(g: Game) -> bool:
-    """Games the fused kernel serves: best five of at most seven cards, high only."""
-    return g.rule == "best5" and g.pot == "high" and g.hole + max(g.streets) <= 7
+    """Games with a fused kernel: best five of at most seven cards, and Omaha."""
+    return (g.rule == "best5" and g.pot == "high" and g.hole + max(g.streets) <= 7) or \
+        g.rule == "omaha"
 
 
 def _assignments(hands: list[np.ndarray], unknown: list[int], live: np.ndarray):

@@ -8,10 +8,14 @@ where ``p`` shares the whole pot with ``k - 1`` others, ``hi_half[p, k]`` and
 import numpy as np
 
 from .._jit import kernel
+from .. import _layout
 from .high import (BYTE, COL_MASK, FLUSH_BITS, HAND_INIT, KEY_MASK, OFFSET_SHIFT, ROW_SHIFT,
-                   flush_mask, pad_mask)
+                   SUIT_ONES, flush_mask, pad_mask)
 
 U64 = np.uint64
+# board suit counters start at 0 in omaha_equity: +5 sets bit 3 from three cards up
+FIVE_SUITS = U64(5) * SUIT_ONES
+SUIT_SHIFT_3 = _layout.SUIT_SHIFT + 3
 
 
 @kernel
@@ -218,6 +222,149 @@ def best5_equity(holes, known, live, need, samples, state, card_keys, rank_offse
         boards += 1
         if not samples:
             # next combination of positions
+            j = need - 1
+            while j >= 0 and idx[j] == m - need + j:
+                j -= 1
+            if j < 0:
+                break
+            idx[j] += 1
+            for x in range(j + 1, need):
+                idx[x] = idx[x - 1] + 1
+    state[0] = s0
+    state[1] = s1
+    return boards
+
+
+@kernel
+def omaha_equity(holes, known, live, need, samples, state, hilo, card_keys, board_offsets,
+                 board_index, omaha_pairs, omaha_flush, low_card_bits, omaha_low, scoops,
+                 splits, hi_full, hi_half, lo_half, squares):
+    """Fused equity loop for Omaha games (4 to 6 hole cards, 5-card final board).
+
+    Arguments and counts as in ``best5_equity`` and ``tally``; ``hilo`` adds
+    the 8-or-better low.  Each board costs its key, one hash lookup for its
+    ``omaha_pairs`` row and, per player, one read of that row per hole pair.
+    """
+    players, hole = holes.shape
+    k = known.shape[0]
+    m = live.shape[0]
+    width = omaha_pairs.shape[1]
+    pairs_flat = omaha_pairs.reshape(-1)
+    npairs = hole * (hole - 1) // 2
+    pair_cols = np.empty((players, npairs), np.int64)
+    pair_suits = np.empty((players, npairs), np.int64)   # suit of a suited pair, else -1
+    hole_lows = np.empty(players, np.int64)
+    for p in range(players):
+        t = 0
+        low = 0
+        for a in range(hole):
+            low |= low_card_bits[holes[p, a]]
+            for b in range(a + 1, hole):
+                ca = holes[p, a]
+                cb = holes[p, b]
+                pair_cols[p, t] = 13 * (ca >> 2) + (cb >> 2)
+                pair_suits[p, t] = (ca & 3) if (ca & 3) == (cb & 3) else -1
+                t += 1
+        hole_lows[p] = low
+    known_key = U64(0)
+    known_low = 0
+    for j in range(k):
+        known_key += card_keys[known[j]]
+        known_low |= low_card_bits[known[j]]
+    board = np.empty(k + need, np.uint8)
+    board[:k] = known
+    his = np.empty(players, np.int64)
+    los = np.empty(players, np.int64)
+    idx = np.arange(need)
+    deck = live.copy()
+    s0 = state[0]
+    s1 = state[1]
+    boards = 0
+    while True:
+        if samples:
+            if boards == samples:
+                break
+            for j in range(need):
+                r = s0 + s1
+                s1 ^= s0
+                s0 = ((s0 << U64(24)) | (s0 >> U64(40))) ^ s1 ^ (s1 << U64(16))
+                s1 = (s1 << U64(37)) | (s1 >> U64(27))
+                x = j + np.int64(((r >> U64(32)) * U64(m - j)) >> U64(32))
+                card = deck[x]
+                deck[x] = deck[j]
+                deck[j] = card
+                board[k + j] = card
+        else:
+            for j in range(need):
+                board[k + j] = live[idx[j]]
+        board_key = known_key
+        board_low = known_low
+        for j in range(k, k + need):
+            board_key += card_keys[board[j]]
+            board_low |= low_card_bits[board[j]]
+        h = board_key & KEY_MASK
+        base = np.int64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                    + (h & COL_MASK)]) * width
+        # the suit with three or more board cards, if any (counters start at 0 here)
+        flush_suit = -1
+        board_mask = 0
+        counters = (board_key + FIVE_SUITS) & FLUSH_BITS
+        if counters:
+            flush_suit = 0
+            while (counters >> U64(SUIT_SHIFT_3 + 4 * flush_suit)) & U64(1) == 0:
+                flush_suit += 1
+            for j in range(k + need):
+                if board[j] & 3 == flush_suit:
+                    board_mask |= 1 << (board[j] >> 2)
+        best = 0
+        best_lo = 0
+        for p in range(players):
+            v = 0
+            for t in range(npairs):
+                x = pairs_flat[base + pair_cols[p, t]]
+                if x > v:
+                    v = x
+                if pair_suits[p, t] == flush_suit and flush_suit >= 0:
+                    x = omaha_flush[board_mask, pair_cols[p, t]]
+                    if x > v:
+                        v = x
+            his[p] = v
+            if v > best:
+                best = v
+            if hilo:
+                lv = np.int64(omaha_low[hole_lows[p], board_low])
+                los[p] = lv
+                if lv > best_lo:
+                    best_lo = lv
+        kh = 0
+        kl = 0
+        for p in range(players):
+            if his[p] == best:
+                kh += 1
+            if best_lo > 0 and los[p] == best_lo:
+                kl += 1
+        for p in range(players):
+            high = his[p] == best
+            low = kl > 0 and los[p] == best_lo
+            share = 0.0
+            if kl == 0:
+                if high:
+                    hi_full[p, kh] += 1
+                    share = 1.0 / kh
+            else:
+                if high:
+                    hi_half[p, kh] += 1
+                    share = 0.5 / kh
+                if low:
+                    lo_half[p, kl] += 1
+                    share += 0.5 / kl
+            squares[p] += share * share
+            if high and kh == 1 and (kl == 0 or (low and kl == 1)):
+                scoops[p] += 1
+            elif high or low:
+                splits[p] += 1
+        boards += 1
+        if not samples:
             j = need - 1
             while j >= 0 and idx[j] == m - need + j:
                 j -= 1
