@@ -156,3 +156,13 @@ def test_unknown_cards_monte_carlo():
         assert abs(e.equity - s.equity) < 4 * s.stderr
     random = equity("holdem", ["AsKs", "random"], trials=200_000, seed=1)
     assert abs(random.players[0].equity - 0.6704) < 4 * random.players[0].stderr + 0.001
+
+
+def test_eight_handed_omaha_and_sixteen_teen_patti():
+    hands = ["AsKsQsJs", "AhKhQhJh", "AdKdQdJd", "AcKcQcJc", "2s3s4s5s", "2h3h4h5h",
+             "2d3d4d5d", "2c3c4c5c"]
+    r = equity("omaha8", hands, "9s9h9d", exact=True)
+    assert len(r.players) == 8 and sum(r.fractions) == 1
+    hands = [f"{r}c{r}d{r}h" for r in "23456789TJQKA"] + ["2s3s4s", "5s6s7s", "8s9sTs"]
+    r = equity("teen_patti", hands)
+    assert len(r.players) == 16 and r.players[12].equity == 1          # trail of aces
