@@ -8,8 +8,9 @@ PLO heads-up exact <= 50 ms; Omaha hi-lo heads-up exact <= 80 ms.
 """
 import pytest
 
-from conftest import rate
 from evaluator import equity
+
+from conftest import rate
 
 
 def test_holdem_heads_up_exact(benchmark):

@@ -8,8 +8,9 @@ Teen Patti >= 400 M/s.
 import numpy as np
 import pytest
 
-from conftest import random_hands, rate
 from evaluator import evaluate_batch
+
+from conftest import random_hands, rate
 
 N = 2_000_000
 

@@ -12,9 +12,10 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import random_hands, rate
 from evaluator import _tables, evaluate_batch
 from evaluator.kernels import high
+
+from conftest import random_hands, rate
 
 N = 10_000_000
 

@@ -27,7 +27,7 @@ def resolve_threads(threads: int | None, rows: int) -> int:
 
 @cache
 def _pool(threads: int):
-    from concurrent.futures import ThreadPoolExecutor   # imported on first parallel use
+    from concurrent.futures import ThreadPoolExecutor  # imported on first parallel use
     return ThreadPoolExecutor(max_workers=threads, thread_name_prefix="evaluator")
 
 

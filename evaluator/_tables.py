@@ -58,7 +58,7 @@ def manifest() -> dict:
 
 
 def _sha256(data: bytes) -> str:
-    import hashlib   # OpenSSL takes a while to load; only needed once tables are read
+    import hashlib  # OpenSSL takes a while to load; only needed once tables are read
     return hashlib.sha256(data).hexdigest()
 
 

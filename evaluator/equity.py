@@ -23,7 +23,8 @@ from . import _tables
 from ._parallel import resolve_threads
 from .cards import format_cards, parse_cards
 from .errors import CardError, EvaluatorError, HandError
-from .games import Game, game as _game
+from .games import Game
+from .games import game as _game
 
 __all__ = ["PlayerEquity", "EquityResult", "equity", "equity_by_street", "discard_equity"]
 

@@ -24,7 +24,8 @@ from ._layout import TEEN_PATTI_CATEGORIES
 from ._parallel import resolve_threads, run_chunks
 from .cards import format_cards, parse_cards
 from .errors import CardError, HandError
-from .games import Game, game as _game
+from .games import Game
+from .games import game as _game
 from .names import describe, describe_low, describe_teen_patti, order_five, order_low
 
 __all__ = ["HandValue", "evaluate", "evaluate_batch", "category_of", "warmup"]

@@ -5,7 +5,7 @@
 >>> game("stud")
 Traceback (most recent call last):
 ...
-evaluator.errors.GameError: unknown game 'stud' (known: holdem, omaha, omaha5, omaha6, omaha8, pineapple, crazy_pineapple, tahoe, the, teen_patti)
+evaluator.errors.GameError: unknown game 'stud' (known: holdem, omaha, ...)
 """
 from __future__ import annotations
 

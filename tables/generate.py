@@ -545,7 +545,8 @@ def main(argv=None) -> int:
         return 0
     info = write(args.out)
     for name, entry in info["tables"].items():
-        print(f"{name:14s} {entry['dtype']:7s} {str(tuple(entry['shape'])):10s} {entry['sha256'][:16]}")
+        shape = str(tuple(entry["shape"]))
+        print(f"{name:20s} {entry['dtype']:7s} {shape:12s} {entry['sha256'][:16]}")
     return 0
 
 

@@ -9,9 +9,18 @@ import pytest
 from numba import njit
 
 import evaluator
+from evaluator import (
+    GAMES,
+    CardError,
+    GameError,
+    HandError,
+    evaluate,
+    evaluate_batch,
+    game,
+    parse_cards,
+)
+
 from conftest import random_hands
-from evaluator import (GAMES, CardError, GameError, HandError, evaluate, evaluate_batch, game,
-                       parse_cards)
 
 
 def run_cli(*args, env=None):

@@ -3,8 +3,16 @@ from fractions import Fraction
 
 import pytest
 
-from evaluator import (CardError, EvaluatorError, HandError, discard_equity, equity,
-                       equity_by_street, parse_cards)
+from evaluator import (
+    CardError,
+    EvaluatorError,
+    HandError,
+    discard_equity,
+    equity,
+    equity_by_street,
+    parse_cards,
+)
+
 from reference import brute_force_equity, brute_force_equity_unknown
 
 FINAL = {"holdem": 5, "pineapple": 5, "crazy_pineapple": 5, "omaha": 5, "omaha5": 5,

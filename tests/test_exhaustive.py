@@ -7,6 +7,7 @@ from numba import njit
 
 from evaluator import evaluate_batch
 from evaluator.kernels import high
+
 from reference import five_card_strength
 
 SEVEN_CARD_COUNTS = {  # category index -> hands, out of 133,784,560

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluator import GAMES, CardError, GameError, HandError, evaluate, evaluate_batch, game
-from reference import (best_strength, omaha_high, omaha_low, tahoe_high, teen_patti_strength)
+
+from reference import best_strength, omaha_high, omaha_low, tahoe_high, teen_patti_strength
 
 
 def batch(name, rows, **kw):

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from evaluator import evaluate, evaluate_batch, parse_cards
 from evaluator.kernels import high
+
 from reference import best_strength, category_name, five_card_strength
 
 hands7 = st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True)

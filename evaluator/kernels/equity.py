@@ -7,10 +7,20 @@ where ``p`` shares the whole pot with ``k - 1`` others, ``hi_half[p, k]`` and
 """
 import numpy as np
 
-from .._jit import kernel
 from .. import _layout
-from .high import (BYTE, COL_MASK, FLUSH_BITS, HAND_INIT, KEY_MASK, OFFSET_SHIFT, ROW_SHIFT,
-                   SUIT_ONES, flush_mask, pad_mask)
+from .._jit import kernel
+from .high import (
+    BYTE,
+    COL_MASK,
+    FLUSH_BITS,
+    HAND_INIT,
+    KEY_MASK,
+    OFFSET_SHIFT,
+    ROW_SHIFT,
+    SUIT_ONES,
+    flush_mask,
+    pad_mask,
+)
 
 U64 = np.uint64
 # board suit counters start at 0 in omaha_equity: +5 sets bit 3 from three cards up
@@ -197,7 +207,8 @@ def best5_equity(holes, known, live, need, samples, state, card_keys, rank_offse
             if key & FLUSH_BITS:
                 w = hole_words[p] | pad_mask(hole + k + need)
                 for j in range(k + need):
-                    w = (w & ~(BYTE << U64(8 * (hole + j)))) | (U64(board[j]) << U64(8 * (hole + j)))
+                    shift = U64(8 * (hole + j))
+                    w = (w & ~(BYTE << shift)) | (U64(board[j]) << shift)
                 v = np.int64(flush_values[flush_mask(w, key)])
             else:
                 h = key & KEY_MASK

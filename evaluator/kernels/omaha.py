@@ -14,8 +14,7 @@ import numpy as np
 
 from .. import _layout
 from .._jit import kernel
-from .high import (COL_MASK, FLUSH_BITS, HAND_INIT, KEY_MASK, OFFSET_SHIFT, ROW_SHIFT,
-                   SUIT_ONES, U64)
+from .high import COL_MASK, FLUSH_BITS, HAND_INIT, KEY_MASK, OFFSET_SHIFT, ROW_SHIFT, SUIT_ONES, U64
 
 SUIT_SHIFT_3 = _layout.SUIT_SHIFT + 3
 
