@@ -91,11 +91,6 @@ def _lookup(cards: list[int], tables: _tables.HighTables) -> int:
     return int(tables.rank_values[row + (h & _layout.COL_MASK)])
 
 
-def _high():
-    from .kernels import high
-    return high
-
-
 def _hand_cards(g: Game, hole, board) -> tuple[np.ndarray, np.ndarray]:
     hole_ids = parse_cards(hole, what="hole cards")
     board_ids = parse_cards(board, what="the board")
