@@ -173,7 +173,7 @@ def best5_equity(holes, known, live, need, samples, state, card_keys, rank_offse
     known_key = HAND_INIT
     for j in range(k):
         known_key += card_keys[known[j]]
-    board = np.empty(k + need, np.uint8)
+    board = np.full(k + 5, 255, np.uint8)         # known cards, new cards, padding
     board[:k] = known
     values = np.empty(players, np.int64)
     idx = np.arange(need)
@@ -198,10 +198,13 @@ def best5_equity(holes, known, live, need, samples, state, card_keys, rank_offse
         else:
             for j in range(need):
                 board[k + j] = live[idx[j]]
-        board_key = known_key
-        for j in range(k, k + need):
-            board_key += card_keys[board[j]]
+        # a fixed five-term sum: unused slots hold card 255, whose key is 0
+        # (a loop over ``need`` terms cost as much as the evaluations)
+        board_key = (known_key + card_keys[board[k]] + card_keys[board[k + 1]]
+                     + card_keys[board[k + 2]] + card_keys[board[k + 3]]
+                     + card_keys[board[k + 4]])
         best = 0
+        winners = 0
         for p in range(players):
             key = board_key + hole_keys[p]
             if key & FLUSH_BITS:
@@ -217,19 +220,13 @@ def best5_equity(holes, known, live, need, samples, state, card_keys, rank_offse
             values[p] = v
             if v > best:
                 best = v
-        winners = 0
-        for p in range(players):
-            if values[p] == best:
+                winners = 1
+            elif v == best:
                 winners += 1
-        share = 1.0 / winners
+        # only hi_full is counted here; scoops, splits and squares follow from it
         for p in range(players):
             if values[p] == best:
                 hi_full[p, winners] += 1
-                squares[p] += share * share
-                if winners == 1:
-                    scoops[p] += 1
-                else:
-                    splits[p] += 1
         boards += 1
         if not samples:
             # next combination of positions
@@ -243,6 +240,12 @@ def best5_equity(holes, known, live, need, samples, state, card_keys, rank_offse
                 idx[x] = idx[x - 1] + 1
     state[0] = s0
     state[1] = s1
+    for p in range(players):
+        scoops[p] += hi_full[p, 1]
+        for w in range(2, players + 1):
+            splits[p] += hi_full[p, w]
+        for w in range(1, players + 1):
+            squares[p] += hi_full[p, w] / (w * w)
     return boards
 
 
@@ -265,6 +268,8 @@ def omaha_equity(holes, known, live, need, samples, state, hilo, card_keys, boar
     pair_cols = np.empty((players, npairs), np.int64)
     pair_suits = np.empty((players, npairs), np.int64)   # suit of a suited pair, else -1
     hole_lows = np.empty(players, np.int64)
+    low_bits = np.zeros(256, np.int64)
+    low_bits[:52] = low_card_bits
     for p in range(players):
         t = 0
         low = 0
@@ -282,7 +287,7 @@ def omaha_equity(holes, known, live, need, samples, state, hilo, card_keys, boar
     for j in range(k):
         known_key += card_keys[known[j]]
         known_low |= low_card_bits[known[j]]
-    board = np.empty(k + need, np.uint8)
+    board = np.full(k + 5, 255, np.uint8)         # known cards, new cards, padding
     board[:k] = known
     his = np.empty(players, np.int64)
     los = np.empty(players, np.int64)
@@ -308,11 +313,12 @@ def omaha_equity(holes, known, live, need, samples, state, hilo, card_keys, boar
         else:
             for j in range(need):
                 board[k + j] = live[idx[j]]
-        board_key = known_key
-        board_low = known_low
-        for j in range(k, k + need):
-            board_key += card_keys[board[j]]
-            board_low |= low_card_bits[board[j]]
+        # fixed five-term sums: unused slots hold card 255, whose key and low bits are 0
+        board_key = (known_key + card_keys[board[k]] + card_keys[board[k + 1]]
+                     + card_keys[board[k + 2]] + card_keys[board[k + 3]]
+                     + card_keys[board[k + 4]])
+        board_low = (known_low | low_bits[board[k]] | low_bits[board[k + 1]]
+                     | low_bits[board[k + 2]] | low_bits[board[k + 3]] | low_bits[board[k + 4]])
         h = board_key & KEY_MASK
         base = np.int64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
                                     + (h & COL_MASK)]) * width
