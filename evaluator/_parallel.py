@@ -16,10 +16,15 @@ __all__ = ["resolve_threads", "run_chunks"]
 MIN_ROWS_PER_THREAD = 1 << 16
 
 
+@cache
+def _cores() -> int:
+    return os.cpu_count() or 1
+
+
 def resolve_threads(threads: int | None, rows: int) -> int:
     """Threads to use: ``None`` means all cores for big batches, one for small ones."""
     if threads is None:
-        threads = os.cpu_count() or 1
+        threads = _cores()
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
     return max(1, min(threads, rows // MIN_ROWS_PER_THREAD or 1))

@@ -31,6 +31,7 @@ DECK_SIZE = 52
 _TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs])", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;]+")
 _NAMES = tuple(r + s for r in RANKS for s in SUITS)
+_IDS = {name.lower(): i for i, name in enumerate(_NAMES)}
 
 
 def card_str(card_id: int) -> str:
@@ -42,6 +43,9 @@ def card_str(card_id: int) -> str:
 
 def card_id(token: str) -> int:
     """Id of one card written as text (``'As'``, ``'10h'``, ``'td'``)."""
+    fast = _IDS.get(token.lower())
+    if fast is not None:
+        return fast
     match = _TOKEN.fullmatch(token.strip())
     if match is None:
         raise CardError(f"unknown card {token.strip()!r}", token)
@@ -50,8 +54,14 @@ def card_id(token: str) -> int:
     return 4 * RANKS.index(rank) + SUITS.index(suit.lower())
 
 
+_FAST = {name.lower(): name for name in _NAMES}
+
+
 def _tokens(text: str) -> list[str]:
     """Split text into card tokens, naming the first piece that is not a card."""
+    plain = text.replace(" ", "").replace(",", "").lower()
+    if len(plain) % 2 == 0 and all(plain[i:i + 2] in _FAST for i in range(0, len(plain), 2)):
+        return [plain[i:i + 2] for i in range(0, len(plain), 2)]     # the common case
     tokens = []
     for chunk in _SEPARATORS.split(text.strip()):
         pos = 0

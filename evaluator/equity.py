@@ -16,6 +16,7 @@ import itertools
 import math
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
+from functools import cache
 
 import numpy as np
 
@@ -172,10 +173,18 @@ class _Counts:
 
     def shares(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(equity, hi, lo) pot shares per player, as floats over the boards."""
-        k = np.arange(1, self.hi_full.shape[1], dtype=np.float64)
-        hi = (self.hi_full[:, 1:] / k).sum(axis=1) + (self.hi_half[:, 1:] / (2 * k)).sum(axis=1)
-        lo = (self.lo_half[:, 1:] / (2 * k)).sum(axis=1)
+        weights = self._weights(self.hi_full.shape[1])
+        hi = self.hi_full @ weights + self.hi_half @ (weights / 2)
+        lo = self.lo_half @ (weights / 2)
         return (hi + lo) / self.boards, hi / self.boards, lo / self.boards
+
+    @staticmethod
+    @cache
+    def _weights(columns: int) -> np.ndarray:
+        """1/k for k winners (column 0 unused)."""
+        weights = np.zeros(columns)
+        weights[1:] = 1.0 / np.arange(1, columns)
+        return weights
 
     def stderr(self) -> list[float]:
         """Standard error of each sampled equity: sqrt(var(share) / boards)."""
@@ -315,7 +324,10 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
                               * 4)
     counts = _Counts(len(parsed))
     used_seed = None
-    if exact:
+    if exact and not hidden:
+        counts = _exact_counts(g, parsed, board_ids, live, need, threads)
+        method = f"exact enumeration of {deals:,} boards"
+    elif exact:
         for hands_now, live_now in _assignments(parsed, unknown, live):
             counts.add(_exact_counts(g, hands_now, board_ids, live_now, need, threads))
         method = f"exact enumeration of {deals:,} {'deals' if hidden else 'boards'}"
