@@ -206,8 +206,11 @@ def _tally_chunk(g: Game, hands: list[np.ndarray], boards: np.ndarray) -> _Count
 
 
 def _fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
-                 need: int, samples: int, state: np.ndarray) -> _Counts:
-    """Counts from the fused best-five kernel (enumeration when samples == 0)."""
+                 need: int, samples: int, state: np.ndarray,
+                 first: tuple[int, int] = (0, 0)) -> _Counts:
+    """Counts from a fused kernel: ``samples`` sampled boards, or (samples == 0)
+    every board whose first new card sits at a position in ``first`` of ``live``."""
+    first_arr = np.array(first, np.int64)
     from .kernels import equity as kernels
     counts = _Counts(len(hands))
     if g.rule == "omaha":
@@ -215,12 +218,14 @@ def _fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
             "card_keys", "omaha_board_offsets", "omaha_board_index", "omaha_pairs",
             "omaha_flush", "low_card_bits", "omaha_low")]
         counts.boards = kernels.omaha_equity(
-            np.stack(hands), board, live, need, samples, state, g.pot == "hilo", *tables,
+            np.stack(hands), board, live, need, samples, first_arr, state, g.pot == "hilo",
+            *tables,
             counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
             counts.squares)
         return counts
     counts.boards = kernels.best5_equity(
-        np.stack(hands), board, live, need, samples, state, *_tables.high(), counts.scoops,
+        np.stack(hands), board, live, need, samples, first_arr, state, *_tables.high(),
+        counts.scoops,
         counts.splits, counts.hi_full, counts.squares)
     return counts
 
@@ -249,7 +254,25 @@ def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
     """Counts over every completion of the board, for known hands."""
     from .kernels import equity as kernels
     if _fused(g):
-        return _fused_chunk(g, hands, board, live, need, 0, np.zeros(2, np.uint64))
+        m = len(live)
+        if need == 0 or threads <= 1:
+            return _fused_chunk(g, hands, board, live, need, 0, np.zeros(2, np.uint64),
+                                (0, m - need + 1))
+        # split the first card's positions so each thread gets about as many boards
+        weights = [math.comb(m - f - 1, need - 1) for f in range(m - need + 1)]
+        cuts, acc, target = [0], 0, sum(weights) / threads
+        for f, w in enumerate(weights):
+            acc += w
+            if acc >= target * len(cuts) and len(cuts) < threads:
+                cuts.append(f + 1)
+        cuts.append(m - need + 1)
+        spans = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+        counts = _Counts(len(hands))
+        for part in _map(lambda span: _fused_chunk(g, hands, board, live, need, 0,
+                                                   np.zeros(2, np.uint64), span),
+                         spans, threads):
+            counts.add(part)
+        return counts
     total = math.comb(len(live), need)
     boards = np.empty((total, max(g.streets)), np.uint8)
     kernels.enumerate_boards(live, board, need, boards)

@@ -174,3 +174,14 @@ def test_eight_handed_omaha_and_sixteen_teen_patti():
     hands = [f"{r}c{r}d{r}h" for r in "23456789TJQKA"] + ["2s3s4s", "5s6s7s", "8s9sTs"]
     r = equity("teen_patti", hands)
     assert len(r.players) == 16 and r.players[12].equity == 1          # trail of aces
+
+
+@pytest.mark.parametrize("game, hands, board", [
+    ("holdem", ["AsKs", "QhQd"], ""),
+    ("omaha8", ["Ah2h3sKs", "AdKdQcJc"], "4c5d9s"),
+    ("the", ["9c9d4s", "AhKhQh"], "Ks"),
+])
+def test_exact_counts_do_not_depend_on_threads(game, hands, board):
+    one = equity(game, hands, board, threads=1)
+    two = equity(game, hands, board, threads=2)
+    assert one.counts == two.counts and one.fractions == two.fractions

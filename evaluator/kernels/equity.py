@@ -146,7 +146,7 @@ def sample_boards(live, known, need, out, state):
 
 
 @kernel
-def best5_equity(holes, known, live, need, samples, state, card_keys, rank_offsets,
+def best5_equity(holes, known, live, need, samples, first, state, card_keys, rank_offsets,
                  rank_values, flush_values, scoops, splits, hi_full, squares):
     """Fused equity loop for games whose hand is the best five of hole + board.
 
@@ -154,6 +154,8 @@ def best5_equity(holes, known, live, need, samples, state, card_keys, rank_offse
     known : uint8 the board so far; ``need`` more cards come from ``live``
     samples : 0 to enumerate every completion, else that many sampled ones
         (xoroshiro128+ on ``state``, advanced in place)
+    first : int64 (2,) when enumerating, the range of the first new card's
+        position in ``live`` (threads take disjoint ranges)
 
     Boards are never stored: each completion's key is the known board's key
     plus ``need`` card keys, each player's key one more addition, and the
@@ -176,7 +178,7 @@ def best5_equity(holes, known, live, need, samples, state, card_keys, rank_offse
     board = np.full(k + 5, 255, np.uint8)         # known cards, new cards, padding
     board[:k] = known
     values = np.empty(players, np.int64)
-    idx = np.arange(need)
+    idx = np.arange(need) + (first[0] if need > 0 and not samples else 0)
     deck = live.copy()
     s0 = state[0]
     s1 = state[1]
@@ -236,6 +238,8 @@ def best5_equity(holes, known, live, need, samples, state, card_keys, rank_offse
             if j < 0:
                 break
             idx[j] += 1
+            if j == 0 and idx[0] >= first[1]:
+                break
             for x in range(j + 1, need):
                 idx[x] = idx[x - 1] + 1
     state[0] = s0
@@ -250,8 +254,9 @@ def best5_equity(holes, known, live, need, samples, state, card_keys, rank_offse
 
 
 @kernel
-def omaha_equity(holes, known, live, need, samples, state, hilo, card_keys, board_offsets,
-                 board_index, omaha_pairs, omaha_flush, low_card_bits, omaha_low, scoops,
+def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_keys,
+                 board_offsets, board_index, omaha_pairs, omaha_flush, low_card_bits,
+                 omaha_low, scoops,
                  splits, hi_full, hi_half, lo_half, squares):
     """Fused equity loop for Omaha games (4 to 6 hole cards, 5-card final board).
 
@@ -291,7 +296,7 @@ def omaha_equity(holes, known, live, need, samples, state, hilo, card_keys, boar
     board[:k] = known
     his = np.empty(players, np.int64)
     los = np.empty(players, np.int64)
-    idx = np.arange(need)
+    idx = np.arange(need) + (first[0] if need > 0 and not samples else 0)
     deck = live.copy()
     s0 = state[0]
     s1 = state[1]
@@ -388,6 +393,8 @@ def omaha_equity(holes, known, live, need, samples, state, hilo, card_keys, boar
             if j < 0:
                 break
             idx[j] += 1
+            if j == 0 and idx[0] >= first[1]:
+                break
             for x in range(j + 1, need):
                 idx[x] = idx[x - 1] + 1
     state[0] = s0
