@@ -11,6 +11,8 @@ import os
 from collections.abc import Callable
 from functools import cache
 
+from .errors import EvaluatorError
+
 __all__ = ["resolve_threads", "run_chunks"]
 
 MIN_ROWS_PER_THREAD = 1 << 16
@@ -26,7 +28,7 @@ def resolve_threads(threads: int | None, rows: int) -> int:
     if threads is None:
         threads = _cores()
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+        raise EvaluatorError(f"threads must be a positive integer, got {threads!r}", threads)
     return max(1, min(threads, rows // MIN_ROWS_PER_THREAD or 1))
 
 

@@ -334,6 +334,14 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         left -= u
     deals *= math.comb(left, need)
     sampling = trials is not None or target_stderr is not None
+    if trials is not None and (not isinstance(trials, (int, np.integer)) or trials < 1):
+        raise EvaluatorError(f"trials must be a positive integer, got {trials!r}", trials)
+    if target_stderr is not None and not (isinstance(target_stderr, (int, float))
+                                          and 0 < target_stderr < 1):
+        raise EvaluatorError(f"target_stderr must be between 0 and 1, got {target_stderr!r}",
+                             target_stderr)
+    if seed is not None and not isinstance(seed, (int, np.integer)):
+        raise EvaluatorError(f"seed must be an integer, got {seed!r}", seed)
     if exact and sampling:
         raise EvaluatorError("exact=True cannot be combined with trials or target_stderr",
                              "exact")

@@ -193,6 +193,8 @@ def test_cli_equity_json_matches_api():
     (("equity", "holdem", "AsKs", "AsQd"), "duplicate card 'As'"),
     (("equity", "holdem", "AsKs", "QdJd", "--board", "2c3c"), "not a street"),
     (("equity", "stud", "AsKs", "QdJd"), "unknown game"),
+    (("equity", "holdem", "AsKs", "QdJd", "--threads", "0"), "threads must be"),
+    (("equity", "holdem", "AsKs", "QdJd", "--trials", "-5"), "trials must be"),
 ])
 def test_cli_equity_bad_input(args, message):
     done = run_cli(*args)

@@ -122,6 +122,11 @@ def test_by_street_and_discard():
      "too many to finish"),
     (lambda: equity("holdem", ["As??", "QdJd"]), HandError, "needs 2 cards"),
     (lambda: equity("holdem", ["Q?", "QdJd"]), CardError, "unknown card 'Q'"),
+    (lambda: equity("holdem", ["AsKs", "QdJd"], trials=0), EvaluatorError, "positive integer"),
+    (lambda: equity("holdem", ["AsKs", "QdJd"], target_stderr=0), EvaluatorError,
+     "between 0 and 1"),
+    (lambda: equity("holdem", ["AsKs", "QdJd"], trials=10, seed="x"), EvaluatorError,
+     "seed must be an integer"),
     (lambda: equity("holdem", ["AsKs", "QdJd"], exact=True, trials=10), EvaluatorError,
      "cannot be combined"),
 ])
