@@ -27,6 +27,8 @@ def random_hands(n, k, seed=1):
 
 def rate(benchmark, items, label="hands/s"):
     """Record items per second of the median round in the benchmark's extra info."""
+    if benchmark.stats is None:              # --benchmark-disable: a smoke run
+        return None
     median = benchmark.stats.stats.median
     benchmark.extra_info[label] = f"{items / median / 1e6:.1f} M"
     return items / median

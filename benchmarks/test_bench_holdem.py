@@ -34,17 +34,9 @@ def test_eval7_random(benchmark, hands7, threads):
     rate(benchmark, N)
 
 
-def test_eval6_random(benchmark, hands7):
-    hands = np.ascontiguousarray(hands7[:, :6])
-    out = np.empty(N, np.int32)
-    benchmark.pedantic(evaluate_batch, args=("holdem", hands),
-                       kwargs={"validate": False, "threads": 1, "out": out},
-                       rounds=7, warmup_rounds=1)
-    rate(benchmark, N)
-
-
-def test_eval5_random(benchmark, hands7):
-    hands = np.ascontiguousarray(hands7[:, :5])
+@pytest.mark.parametrize("cards", [6, 5])
+def test_eval_fewer_cards_random(benchmark, hands7, cards):
+    hands = np.ascontiguousarray(hands7[:, :cards])
     out = np.empty(N, np.int32)
     benchmark.pedantic(evaluate_batch, args=("holdem", hands),
                        kwargs={"validate": False, "threads": 1, "out": out},

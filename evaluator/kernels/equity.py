@@ -114,6 +114,21 @@ def enumerate_boards(live, known, need, out):
 
 
 @kernel
+def draw(s0, s1, low, high):
+    """One xoroshiro128+ step on the state (s0, s1): a position in low .. high - 1.
+
+    Multiply-shift maps the top 32 random bits onto the range without a
+    division.  Scalars only, so calls from hot loops cost nothing.
+    Returns (position, s0, s1).
+    """
+    r = s0 + s1
+    s1 ^= s0
+    s0 = ((s0 << U64(24)) | (s0 >> U64(40))) ^ s1 ^ (s1 << U64(16))
+    s1 = (s1 << U64(37)) | (s1 >> U64(27))
+    return low + np.int64(((r >> U64(32)) * U64(high - low)) >> U64(32)), s0, s1
+
+
+@kernel
 def sample_boards(live, known, need, out, state):
     """Random completions of a board, sampled without replacement.
 
@@ -130,13 +145,7 @@ def sample_boards(live, known, need, out, state):
         for j in range(k):
             out[t, j] = known[j]
         for j in range(need):
-            # xoroshiro128+ step
-            r = s0 + s1
-            s1 ^= s0
-            s0 = ((s0 << U64(24)) | (s0 >> U64(40))) ^ s1 ^ (s1 << U64(16))
-            s1 = (s1 << U64(37)) | (s1 >> U64(27))
-            # multiply-shift maps the top 32 bits onto j .. m - 1 without a division
-            x = j + np.int64(((r >> U64(32)) * U64(m - j)) >> U64(32))
+            x, s0, s1 = draw(s0, s1, j, m)
             card = deck[x]
             deck[x] = deck[j]
             deck[j] = card
@@ -188,11 +197,7 @@ def best5_equity(holes, known, live, need, samples, first, state, card_keys, ran
             if boards == samples:
                 break
             for j in range(need):
-                r = s0 + s1
-                s1 ^= s0
-                s0 = ((s0 << U64(24)) | (s0 >> U64(40))) ^ s1 ^ (s1 << U64(16))
-                s1 = (s1 << U64(37)) | (s1 >> U64(27))
-                x = j + np.int64(((r >> U64(32)) * U64(m - j)) >> U64(32))
+                x, s0, s1 = draw(s0, s1, j, m)
                 card = deck[x]
                 deck[x] = deck[j]
                 deck[j] = card
@@ -306,11 +311,7 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
             if boards == samples:
                 break
             for j in range(need):
-                r = s0 + s1
-                s1 ^= s0
-                s0 = ((s0 << U64(24)) | (s0 >> U64(40))) ^ s1 ^ (s1 << U64(16))
-                s1 = (s1 << U64(37)) | (s1 >> U64(27))
-                x = j + np.int64(((r >> U64(32)) * U64(m - j)) >> U64(32))
+                x, s0, s1 = draw(s0, s1, j, m)
                 card = deck[x]
                 deck[x] = deck[j]
                 deck[j] = card
