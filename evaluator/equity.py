@@ -171,6 +171,12 @@ class _Counts:
         for name in ("scoops", "splits", "hi_full", "hi_half", "lo_half", "squares"):
             getattr(self, name).__iadd__(getattr(other, name))
 
+    def finish_high(self) -> None:
+        """Fill scoops, splits and squares from ``hi_full`` (high-only games)."""
+        self.scoops += self.hi_full[:, 1]
+        self.splits += self.hi_full[:, 2:].sum(axis=1)
+        self.squares += self.hi_full[:, 1:] @ (self._weights(self.hi_full.shape[1])[1:] ** 2)
+
     def shares(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(equity, hi, lo) pot shares per player, as floats over the boards."""
         weights = self._weights(self.hi_full.shape[1])
@@ -249,10 +255,28 @@ def _assignments(hands: list[np.ndarray], unknown: list[int], live: np.ndarray):
         yield from _assignments(filled, unknown[:p] + [0] + unknown[p + 1:], rest)
 
 
+@cache
+def _multisets(size: int) -> np.ndarray:
+    """Every sorted multiset of ``size`` ranks, each rank at most four times."""
+    rows = [c for c in itertools.combinations_with_replacement(range(13), size)
+            if max(c.count(r) for r in set(c)) <= 4]
+    out = np.array(rows, np.uint8).reshape(-1, size)
+    out.flags.writeable = False
+    return out
+
+
 def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
                   need: int, threads: int) -> _Counts:
     """Counts over every completion of the board, for known hands."""
     from .kernels import equity as kernels
+    if g.rule == "best5" and _fused(g) and need >= 3:
+        counts = _Counts(len(hands))
+        boards = kernels.best5_exact(np.stack(hands), board, live, _multisets(need),
+                                     *_tables.high(), counts.hi_full)
+        if boards >= 0:
+            counts.boards = boards
+            counts.finish_high()
+            return counts
     if _fused(g):
         m = len(live)
         if need == 0 or threads <= 1:

@@ -401,3 +401,173 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
     state[0] = s0
     state[1] = s1
     return boards
+
+
+@kernel
+def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_values,
+                flush_values, hi_full):
+    """Exact counts for best-five games by board *rank multisets* and flush classes.
+
+    A board's non-flush values depend only on the ranks it adds, so every
+    rank multiset is evaluated once and weighted by the number of suit choices
+    that deal it (``prod C(live of rank r, copies of r)``).  Suits matter only
+    where some player can reach five of one suit: suit ``s`` needs at least
+    ``t_s = 5 - board cards of s - most hole cards of s`` new cards of ``s``.
+    When no two suits can both reach their ``t_s``, the boards of a multiset
+    fall into disjoint classes: for each such suit, the exact set of new ranks
+    dealt in that suit (counted by binomials), plus the rest, which plays the
+    non-flush values.  A class costs one flush lookup per player.
+
+    multisets : uint8 (K, need) each row a sorted multiset of new-card ranks
+    hi_full : int64 (P, P + 1) incremented as in ``tally``
+
+    Returns the number of boards counted, or -1 when two suits can both flush
+    (the caller enumerates boards instead).
+    """
+    players, hole = holes.shape
+    k = known.shape[0]
+    need = multisets.shape[1]
+    binom = np.zeros((5, 5), np.int64)
+    for n in range(5):
+        binom[n, 0] = 1
+        for j in range(1, n + 1):
+            binom[n, j] = binom[n - 1, j - 1] + binom[n - 1, j]
+    alive = np.zeros((13, 4), np.int64)
+    per_rank = np.zeros(13, np.int64)
+    for j in range(live.shape[0]):
+        alive[live[j] >> 2, live[j] & 3] = 1
+        per_rank[live[j] >> 2] += 1
+    rank_keys = np.empty(13, np.uint64)
+    for r in range(13):
+        rank_keys[r] = card_keys[4 * r] & KEY_MASK
+    known_key = U64(0)
+    known_count = np.zeros(4, np.int64)
+    known_mask = np.zeros(4, np.int64)
+    for j in range(k):
+        known_key += card_keys[known[j]] & KEY_MASK
+        known_count[known[j] & 3] += 1
+        known_mask[known[j] & 3] |= 1 << (known[j] >> 2)
+    hole_keys = np.empty(players, np.uint64)
+    hole_count = np.zeros((players, 4), np.int64)
+    hole_mask = np.zeros((players, 4), np.int64)
+    for p in range(players):
+        hole_keys[p] = known_key
+        for j in range(hole):
+            c = holes[p, j]
+            hole_keys[p] += card_keys[c] & KEY_MASK
+            hole_count[p, c & 3] += 1
+            hole_mask[p, c & 3] |= 1 << (c >> 2)
+    # the suits that can flush and the new cards each needs
+    suits = np.empty(4, np.int64)
+    reach = np.empty(4, np.int64)
+    nsuits = 0
+    for s in range(4):
+        most = 0
+        for p in range(players):
+            most = max(most, hole_count[p, s])
+        t = 5 - known_count[s] - most
+        if t <= need:
+            suits[nsuits] = s
+            reach[nsuits] = max(t, 0)
+            nsuits += 1
+    for a in range(nsuits):
+        for b in range(a + 1, nsuits):
+            if reach[a] + reach[b] <= need:
+                return -1
+    bits = np.zeros(32, np.int64)
+    for sub in range(32):
+        for d in range(5):
+            bits[sub] += (sub >> d) & 1
+    # subsets[n, t, :count[n, t]]: the subsets of n distinct ranks with at least t members
+    subsets = np.empty((6, 6, 32), np.int64)
+    count = np.zeros((6, 6), np.int64)
+    for n in range(6):
+        for t in range(6):
+            for sub in range(1 << n):
+                if bits[sub] >= t:
+                    subsets[n, t, count[n, t]] = sub
+                    count[n, t] += 1
+    ranks = np.empty(need, np.int64)
+    copies = np.empty(need, np.int64)
+    inside = np.empty(need, np.int64)
+    outside = np.empty(need, np.int64)
+    plain = np.empty(players, np.int64)
+    values = np.empty(players, np.int64)
+    total_boards = 0
+    for i in range(multisets.shape[0]):
+        distinct = 0
+        key = U64(0)
+        for j in range(need):
+            r = np.int64(multisets[i, j])
+            key += rank_keys[r]
+            if j > 0 and r == ranks[distinct - 1]:
+                copies[distinct - 1] += 1
+            else:
+                ranks[distinct] = r
+                copies[distinct] = 1
+                distinct += 1
+        boards = 1
+        for d in range(distinct):
+            if copies[d] > per_rank[ranks[d]]:
+                boards = 0
+                break
+            boards *= binom[per_rank[ranks[d]], copies[d]]
+        if boards == 0:
+            continue
+        total_boards += boards
+        for p in range(players):
+            h = (key + hole_keys[p]) & KEY_MASK
+            plain[p] = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                   + (h & COL_MASK)]
+        rest = boards
+        for q in range(nsuits):
+            s = suits[q]
+            t = reach[q]
+            if t > distinct:
+                continue
+            for d in range(distinct):
+                r = ranks[d]
+                inside[d] = binom[per_rank[r] - 1, copies[d] - 1] if alive[r, s] else 0
+                outside[d] = binom[per_rank[r] - alive[r, s], copies[d]]
+            for x in range(count[distinct, t]):
+                sub = subsets[distinct, t, x]
+                ways = 1
+                mask = 0
+                for d in range(distinct):
+                    if (sub >> d) & 1:
+                        ways *= inside[d]
+                        mask |= 1 << ranks[d]
+                    else:
+                        ways *= outside[d]
+                if ways == 0:
+                    continue
+                rest -= ways
+                best = 0
+                for p in range(players):
+                    v = plain[p]
+                    if hole_count[p, s] + known_count[s] + bits[sub] >= 5:
+                        f = np.int64(flush_values[mask | hole_mask[p, s] | known_mask[s]])
+                        if f > v:
+                            v = f
+                    values[p] = v
+                    if v > best:
+                        best = v
+                winners = 0
+                for p in range(players):
+                    if values[p] == best:
+                        winners += 1
+                for p in range(players):
+                    if values[p] == best:
+                        hi_full[p, winners] += ways
+        best = 0
+        for p in range(players):
+            if plain[p] > best:
+                best = plain[p]
+        winners = 0
+        for p in range(players):
+            if plain[p] == best:
+                winners += 1
+        for p in range(players):
+            if plain[p] == best:
+                hi_full[p, winners] += rest
+    return total_boards
