@@ -15,12 +15,12 @@ from conftest import rate
 
 def test_holdem_heads_up_exact(benchmark):
     benchmark.pedantic(equity, args=("holdem", ["AsKs", "QhQd"]), kwargs={"threads": 1},
-                       rounds=5, warmup_rounds=1)
+                       rounds=50, warmup_rounds=2)
 
 
 def test_holdem_three_way_exact(benchmark):
     benchmark.pedantic(equity, args=("holdem", ["AsKs", "QhQd", "JcTc"]),
-                       kwargs={"threads": 1}, rounds=5, warmup_rounds=1)
+                       kwargs={"threads": 1}, rounds=50, warmup_rounds=2)
 
 
 def test_holdem_heads_up_monte_carlo(benchmark):
@@ -34,7 +34,7 @@ def test_holdem_heads_up_monte_carlo(benchmark):
 @pytest.mark.parametrize("board", ["2c7d9h", "2c7d9hTs"])
 def test_small_query(benchmark, board):
     benchmark.pedantic(equity, args=("holdem", ["AsKs", "QhQd"], board),
-                       kwargs={"threads": 1}, rounds=50, warmup_rounds=2)
+                       kwargs={"threads": 1}, rounds=1000, warmup_rounds=10)
 
 
 def test_plo_heads_up_exact(benchmark):

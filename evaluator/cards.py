@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 import numpy as np
 
@@ -75,6 +76,12 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
+@lru_cache(maxsize=1 << 14)
+def _text_ids(text: str) -> tuple[int, ...]:
+    """Card ids of a text, cached: scripts ask about the same hands again and again."""
+    return tuple(card_id(t) for t in _tokens(text))
+
+
 def parse_cards(cards: str | Iterable[str | int] | np.ndarray, *, count: int | None = None,
                 what: str = "cards", allow_duplicates: bool = False) -> np.ndarray:
     """Parse cards from text, a list of strings or ids, or an array of ids.
@@ -93,7 +100,7 @@ def parse_cards(cards: str | Iterable[str | int] | np.ndarray, *, count: int | N
     ndarray of uint8, shape (n,)
     """
     if isinstance(cards, str):
-        ids = [card_id(t) for t in _tokens(cards)]
+        ids = _text_ids(cards)
     elif isinstance(cards, np.ndarray) and cards.dtype.kind in "iu":
         ids = [int(c) for c in cards.ravel()]
     else:

@@ -116,7 +116,9 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int]]:
     return parsed, unknown
 
 
-def _check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray, dead: np.ndarray) -> None:
+def _check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
+                dead: np.ndarray) -> np.ndarray:
+    """Check the spot fits the game and the deck; return the live cards."""
     if len(board) not in g.streets:
         streets = ", ".join(map(str, g.streets))
         raise HandError(f"a board of {len(board)} cards is not a street of {g.name} "
@@ -135,6 +137,7 @@ def _check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray, dead: np.nd
                 name = format_cards([c])
                 raise CardError(f"duplicate card {name!r} in {seen[c]} and {where}", name)
             seen[c] = where
+    return np.array([c for c in range(52) if c not in seen], np.uint8)
 
 
 def _values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> np.ndarray:
@@ -173,30 +176,33 @@ class _Counts:
 
     def finish_high(self) -> None:
         """Fill scoops, splits and squares from ``hi_full`` (high-only games)."""
-        self.scoops += self.hi_full[:, 1]
-        self.splits += self.hi_full[:, 2:].sum(axis=1)
-        self.squares += self.hi_full[:, 1:] @ (self._weights(self.hi_full.shape[1])[1:] ** 2)
+        for p, row in enumerate(self.hi_full.tolist()):
+            self.scoops[p] += row[1]
+            self.splits[p] += sum(row[2:])
+            self.squares[p] += sum(row[k] / (k * k) for k in range(1, len(row)))
 
-    def shares(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(equity, hi, lo) pot shares per player, as floats over the boards."""
-        weights = self._weights(self.hi_full.shape[1])
-        hi = self.hi_full @ weights + self.hi_half @ (weights / 2)
-        lo = self.lo_half @ (weights / 2)
-        return (hi + lo) / self.boards, hi / self.boards, lo / self.boards
+    def shares(self) -> tuple[list[float], list[float], list[float]]:
+        """(equity, hi, lo) pot shares per player, as floats over the boards.
 
-    @staticmethod
-    @cache
-    def _weights(columns: int) -> np.ndarray:
-        """1/k for k winners (column 0 unused)."""
-        weights = np.zeros(columns)
-        weights[1:] = 1.0 / np.arange(1, columns)
-        return weights
+        Plain Python: for a handful of players it is several times quicker
+        than NumPy on arrays this small, which matters to small queries.
+        """
+        eq, his, los = [], [], []
+        n = self.boards
+        for full, half_hi, half_lo in zip(self.hi_full.tolist(), self.hi_half.tolist(),
+                                          self.lo_half.tolist()):
+            hi = sum((full[k] + half_hi[k] / 2) / k for k in range(1, len(full)))
+            lo = sum(half_lo[k] / (2 * k) for k in range(1, len(full)))
+            eq.append((hi + lo) / n)
+            his.append(hi / n)
+            los.append(lo / n)
+        return eq, his, los
 
     def stderr(self) -> list[float]:
         """Standard error of each sampled equity: sqrt(var(share) / boards)."""
-        eq = self.shares()[0]
-        variance = np.maximum(self.squares / self.boards - eq * eq, 0.0)
-        return np.sqrt(variance / self.boards).tolist()
+        n = self.boards
+        return [math.sqrt(max(sq / n - e * e, 0.0) / n)
+                for sq, e in zip(self.squares.tolist(), self.shares()[0])]
 
 
 def _tally_chunk(g: Game, hands: list[np.ndarray], boards: np.ndarray) -> _Counts:
@@ -230,9 +236,28 @@ def _fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
             counts.squares)
         return counts
     counts.boards = kernels.best5_equity(
-        np.stack(hands), board, live, need, samples, first_arr, state, *_tables.high(),
-        counts.scoops,
+        np.stack(hands), board, live, need, first_arr, *_tables.high(), counts.scoops,
         counts.splits, counts.hi_full, counts.squares)
+    return counts
+
+
+def _sampled_best5(hands: list[np.ndarray], unknown: list[int], board: np.ndarray,
+                   live: np.ndarray, need: int, samples: int, state: np.ndarray) -> _Counts:
+    """Monte Carlo counts for best-five games, unknown hole cards dealt per sample."""
+    from .kernels import equity as kernels
+    counts = _Counts(len(hands))
+    if not any(unknown):
+        kernels.best5_sample(np.stack(hands), board, live, need, samples, state,
+                             *_tables.high(), counts.hi_full)
+    else:
+        width = len(hands[0]) + unknown[0]
+        holes = np.full((len(hands), width), 255, np.uint8)
+        for p, hole in enumerate(hands):
+            holes[p, :len(hole)] = hole
+        kernels.best5_sample_hidden(holes, np.array(unknown, np.int64), board, live, need,
+                                    samples, state, *_tables.high(), counts.hi_full)
+    counts.boards = samples
+    counts.finish_high()
     return counts
 
 
@@ -269,13 +294,25 @@ def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
                   need: int, threads: int) -> _Counts:
     """Counts over every completion of the board, for known hands."""
     from .kernels import equity as kernels
-    if g.rule == "best5" and _fused(g) and need >= 3:
+    if g.rule == "best5" and _fused(g) and need >= 1:
         counts = _Counts(len(hands))
         boards = kernels.best5_exact(np.stack(hands), board, live, _multisets(need),
                                      *_tables.high(), counts.hi_full)
         if boards >= 0:
             counts.boards = boards
             counts.finish_high()
+            return counts
+    if g.rule == "omaha" and need >= 1:
+        counts = _Counts(len(hands))
+        tables = [_tables.load(name) for name in (
+            "card_keys", "omaha_board_offsets", "omaha_board_index", "omaha_pairs",
+            "omaha_flush", "low_card_bits", "omaha_low")]
+        boards = kernels.omaha_exact(
+            np.stack(hands), board, live, _multisets(need), g.pot == "hilo", *tables,
+            counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
+            counts.squares)
+        if boards >= 0:
+            counts.boards = boards
             return counts
     if _fused(g):
         m = len(live)
@@ -346,9 +383,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     parsed, unknown = _parse_hands(g, hands)
     board_ids = parse_cards(board, what="the board")
     dead_ids = parse_cards(dead, what="the dead cards")
-    _check_spot(g, parsed, board_ids, dead_ids)
-    known = set(np.concatenate([*parsed, board_ids, dead_ids]).tolist())
-    live = np.array([c for c in range(52) if c not in known], np.uint8)
+    live = _check_spot(g, parsed, board_ids, dead_ids)
     need = max(g.streets) - len(board_ids)
     hidden = sum(unknown)
     # deals: ways to give every unknown hole card, times the ways to finish the board
@@ -393,6 +428,8 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         def run(index: int) -> _Counts:
             state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
             size = CHUNK if limit is None else min(CHUNK, limit - index * CHUNK)
+            if g.rule == "best5" and _fused(g):
+                return _sampled_best5(parsed, unknown, board_ids, live, need, size, state)
             if hidden == 0 and _fused(g):
                 return _fused_chunk(g, parsed, board_ids, live, need, size, state)
             cards = np.empty((size, hidden + need), np.uint8)
@@ -428,11 +465,12 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     eq, hi, lo = counts.shares()
     errors = None if exact else counts.stderr()
     hilo = g.pot == "hilo"
+    n = counts.boards
+    scoops, splits = counts.scoops.tolist(), counts.splits.tolist()
     players = tuple(
-        PlayerEquity(format_cards(h), float(eq[p]), float(counts.scoops[p] / counts.boards),
-                     float(counts.splits[p] / counts.boards),
-                     scoop=float(counts.scoops[p] / counts.boards) if hilo else None,
-                     hi=float(hi[p]) if hilo else None, lo=float(lo[p]) if hilo else None,
+        PlayerEquity(format_cards(h), eq[p], scoops[p] / n, splits[p] / n,
+                     scoop=scoops[p] / n if hilo else None,
+                     hi=hi[p] if hilo else None, lo=lo[p] if hilo else None,
                      stderr=None if errors is None else errors[p])
         for p, h in enumerate(parsed))
     raw = {name: getattr(counts, name).tolist()

@@ -222,11 +222,41 @@ def _both_ways(game, hands, board="", dead=""):
     ("the", ["9c9d4s", "AhKhQh"], "", ""),                      # two suits can flush
     ("the", ["9c9d4s", "AhKh2c"], "", ""),
     ("the", ["AcKcQc", "AhKhQh", "2s3s4s"], "", ""),
+    ("omaha", ["AsAhKsKh", "QdQcJdTc"], "", ""),
+    ("omaha", ["AsAhKsKh", "QdQcJdTc", "9s8s7h6h"], "", "2c"),
+    ("omaha", ["AsAhKsKh", "QdQcJdTc"], "2s3s9c", ""),           # suit can flush on one card
+    ("omaha", ["AsKsQhJh", "Td9d8c7c"], "2s3s4h5h", ""),          # two suits a card away
+    ("omaha5", ["AsAhKsKh2c", "QdQcJdTc9d"], "", ""),
+    ("omaha6", ["AsAhKsKh2c3c", "QdQcJdTc9d8d"], "", ""),
+    ("omaha8", ["Ah2h3sKs", "AdKdQcJc"], "", ""),
+    ("omaha8", ["Ah2h3sKs", "Ac2c3dKd", "5s4s8h8d"], "", ""),     # quartering, three-way
+    ("omaha8", ["AhKhQsJs", "AdKdQcJc"], "9c9dTs", ""),           # no low possible
 ])
 def test_rank_multisets_match_board_walk(game, hands, board, dead):
     by_ranks, walked = _both_ways(game, hands, board, dead)
     assert by_ranks.boards == walked.boards
     assert (by_ranks.hi_full == walked.hi_full).all()
+    assert (by_ranks.hi_half == walked.hi_half).all()
+    assert (by_ranks.lo_half == walked.lo_half).all()
     assert (by_ranks.scoops == walked.scoops).all()
     assert (by_ranks.splits == walked.splits).all()
     assert by_ranks.squares == pytest.approx(walked.squares)
+
+
+@pytest.mark.parametrize("game", ["holdem", "the", "omaha", "omaha8", "omaha5"])
+def test_rank_multisets_match_board_walk_on_random_spots(game):
+    import random
+
+    from evaluator.games import game as get_game
+    g = get_game(game)
+    rng = random.Random(2026)
+    for _ in range(4):
+        cards = rng.sample(range(52), 3 * g.hole + max(g.streets))
+        players = rng.choice([2, 3])
+        hands = [cards[p * g.hole:(p + 1) * g.hole] for p in range(players)]
+        street = rng.choice(g.streets)
+        board = cards[3 * g.hole:3 * g.hole + street]
+        by_ranks, walked = _both_ways(game, hands, board)
+        assert by_ranks.boards == walked.boards
+        for name in ("hi_full", "hi_half", "lo_half", "scoops", "splits"):
+            assert (getattr(by_ranks, name) == getattr(walked, name)).all(), (hands, board)

@@ -155,16 +155,15 @@ def sample_boards(live, known, need, out, state):
 
 
 @kernel
-def best5_equity(holes, known, live, need, samples, first, state, card_keys, rank_offsets,
-                 rank_values, flush_values, scoops, splits, hi_full, squares):
-    """Fused equity loop for games whose hand is the best five of hole + board.
+def best5_equity(holes, known, live, need, first, card_keys, rank_offsets, rank_values,
+                 flush_values, scoops, splits, hi_full, squares):
+    """Exact equity by walking every board, for games whose hand is the best five
+    of hole + board (used where ``best5_exact`` cannot split by flush classes).
 
     holes : uint8 (P, H), H + board <= 7 (hold'em family, The)
     known : uint8 the board so far; ``need`` more cards come from ``live``
-    samples : 0 to enumerate every completion, else that many sampled ones
-        (xoroshiro128+ on ``state``, advanced in place)
-    first : int64 (2,) when enumerating, the range of the first new card's
-        position in ``live`` (threads take disjoint ranges)
+    first : int64 (2,) the range of the first new card's position in ``live``
+        (threads take disjoint ranges)
 
     Boards are never stored: each completion's key is the known board's key
     plus ``need`` card keys, each player's key one more addition, and the
@@ -187,24 +186,11 @@ def best5_equity(holes, known, live, need, samples, first, state, card_keys, ran
     board = np.full(k + 5, 255, np.uint8)         # known cards, new cards, padding
     board[:k] = known
     values = np.empty(players, np.int64)
-    idx = np.arange(need) + (first[0] if need > 0 and not samples else 0)
-    deck = live.copy()
-    s0 = state[0]
-    s1 = state[1]
+    idx = np.arange(need) + (first[0] if need > 0 else 0)
     boards = 0
     while True:
-        if samples:
-            if boards == samples:
-                break
-            for j in range(need):
-                x, s0, s1 = draw(s0, s1, j, m)
-                card = deck[x]
-                deck[x] = deck[j]
-                deck[j] = card
-                board[k + j] = card
-        else:
-            for j in range(need):
-                board[k + j] = live[idx[j]]
+        for j in range(need):
+            board[k + j] = live[idx[j]]
         # a fixed five-term sum: unused slots hold card 255, whose key is 0
         # (a loop over ``need`` terms cost as much as the evaluations)
         board_key = (known_key + card_keys[board[k]] + card_keys[board[k + 1]]
@@ -235,20 +221,17 @@ def best5_equity(holes, known, live, need, samples, first, state, card_keys, ran
             if values[p] == best:
                 hi_full[p, winners] += 1
         boards += 1
-        if not samples:
-            # next combination of positions
-            j = need - 1
-            while j >= 0 and idx[j] == m - need + j:
-                j -= 1
-            if j < 0:
-                break
-            idx[j] += 1
-            if j == 0 and idx[0] >= first[1]:
-                break
-            for x in range(j + 1, need):
-                idx[x] = idx[x - 1] + 1
-    state[0] = s0
-    state[1] = s1
+        # next combination of positions
+        j = need - 1
+        while j >= 0 and idx[j] == m - need + j:
+            j -= 1
+        if j < 0:
+            break
+        idx[j] += 1
+        if j == 0 and idx[0] >= first[1]:
+            break
+        for x in range(j + 1, need):
+            idx[x] = idx[x - 1] + 1
     for p in range(players):
         scoops[p] += hi_full[p, 1]
         for w in range(2, players + 1):
@@ -570,4 +553,401 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
         for p in range(players):
             if plain[p] == best:
                 hi_full[p, winners] += rest
+    return total_boards
+
+
+@kernel
+def draw_pair(s0, s1, spare, have, m):
+    """A position in 0 .. m - 1 from xoroshiro128+ on (s0, s1), two per step.
+
+    Each generator step yields two 32-bit draws: the high half now, the low
+    half kept in ``spare`` for the next call (``have``).  Multiply-shift maps
+    a draw onto the range without a division.  Scalars only, so hot loops
+    call it for free.  Returns (position, s0, s1, spare, have).
+    """
+    if have:
+        r = spare
+    else:
+        r = s0 + s1
+        s1 ^= s0
+        s0 = ((s0 << U64(24)) | (s0 >> U64(40))) ^ s1 ^ (s1 << U64(16))
+        s1 = (s1 << U64(37)) | (s1 >> U64(27))
+        spare = r & U64(0xFFFFFFFF)
+        r >>= U64(32)
+    return np.int64((r * U64(m)) >> U64(32)), s0, s1, spare, not have
+
+
+@kernel
+def best5_sample(holes, known, live, need, samples, state, card_keys, rank_offsets, rank_values,
+                 flush_values, hi_full):
+    """Monte Carlo for best-five games with known hole cards: ``samples`` random boards.
+
+    Each board draws ``need`` distinct cards from ``live`` (uniform positions
+    from ``draw_pair``, redrawing a card already taken: exact sampling without
+    replacement that writes no deck).  Counts go to ``hi_full`` as in
+    ``tally``; ``state`` is advanced in place.
+    """
+    players, hole = holes.shape
+    k = known.shape[0]
+    m = live.shape[0]
+    known_key = HAND_INIT
+    known_mask = np.zeros(4, np.int64)
+    for j in range(k):
+        known_key += card_keys[known[j]]
+        known_mask[known[j] & 3] |= 1 << (known[j] >> 2)
+    hole_keys = np.empty(players, np.uint64)
+    masks = np.empty((players, 4), np.int64)     # rank mask per suit of hole + known board
+    for p in range(players):
+        hole_keys[p] = known_key
+        for s in range(4):
+            masks[p, s] = known_mask[s]
+        for j in range(hole):
+            c = holes[p, j]
+            hole_keys[p] += card_keys[c]
+            masks[p, c & 3] |= 1 << (c >> 2)
+    drawn = np.empty(5, np.int64)
+    values = np.empty(players, np.int64)
+    s0 = state[0]
+    s1 = state[1]
+    for _ in range(samples):
+        taken = U64(0)
+        board_key = U64(0)
+        spare = U64(0)
+        have = False
+        for j in range(need):
+            while True:
+                x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, m)
+                c = live[x]
+                bit = U64(1) << U64(c)
+                if not taken & bit:
+                    break
+            taken |= bit
+            board_key += card_keys[c]
+            drawn[j] = c
+        best = 0
+        for p in range(players):
+            key = hole_keys[p] + board_key
+            if key & FLUSH_BITS:
+                counters = (key & FLUSH_BITS) >> U64(SUIT_SHIFT_3)
+                suit = 0
+                while (counters & U64(1)) == 0:
+                    counters >>= U64(4)
+                    suit += 1
+                mask = masks[p, suit]
+                for j in range(need):
+                    if drawn[j] & 3 == suit:
+                        mask |= 1 << (drawn[j] >> 2)
+                v = np.int64(flush_values[mask])
+            else:
+                h = key & KEY_MASK
+                v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                         + (h & COL_MASK)])
+            values[p] = v
+            best = max(best, v)
+        winners = 0
+        for p in range(players):
+            winners += values[p] == best
+        for p in range(players):
+            hi_full[p, winners] += values[p] == best
+    state[0] = s0
+    state[1] = s1
+
+
+@kernel
+def best5_sample_hidden(holes, hidden, known, live, need, samples, state, card_keys, rank_offsets,
+                 rank_values, flush_values, hi_full):
+    """Monte Carlo for best-five games with unknown hole cards: ``samples`` random deals.
+
+    holes : uint8 (P, H) the known hole cards, unknown slots last and set to 255
+    hidden : int64 (P,) each player's unknown hole cards, dealt at random
+    known, need : the board so far and the cards still to come
+
+    A deal draws each player's unknown cards, then the board, all distinct and
+    from ``live`` as in ``best5_sample``.  Counts go to ``hi_full`` as in
+    ``tally``; ``state`` is advanced in place.
+    """
+    players, hole = holes.shape
+    k = known.shape[0]
+    m = live.shape[0]
+    known_key = HAND_INIT
+    known_mask = np.zeros(4, np.int64)
+    for j in range(k):
+        known_key += card_keys[known[j]]
+        known_mask[known[j] & 3] |= 1 << (known[j] >> 2)
+    hole_keys = np.empty(players, np.uint64)
+    masks = np.empty((players, 4), np.int64)     # rank mask per suit of hole + known board
+    first = np.empty(players + 1, np.int64)      # p's unknown cards: drawn[first[p]:first[p + 1]]
+    first[0] = 0
+    for p in range(players):
+        hole_keys[p] = known_key
+        for s in range(4):
+            masks[p, s] = known_mask[s]
+        for j in range(hole - hidden[p]):
+            c = holes[p, j]
+            hole_keys[p] += card_keys[c]
+            masks[p, c & 3] |= 1 << (c >> 2)
+        first[p + 1] = first[p] + hidden[p]
+    deal = first[players]
+    total = deal + need
+    drawn = np.empty(total, np.int64)
+    keys = np.empty(total, np.uint64)
+    values = np.empty(players, np.int64)
+    s0 = state[0]
+    s1 = state[1]
+    for _ in range(samples):
+        taken = U64(0)
+        spare = U64(0)
+        have = False
+        for j in range(total):
+            while True:
+                x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, m)
+                c = live[x]
+                bit = U64(1) << U64(c)
+                if not taken & bit:
+                    break
+            taken |= bit
+            drawn[j] = c
+            keys[j] = card_keys[c]
+        board_key = U64(0)
+        for j in range(deal, total):
+            board_key += keys[j]
+        best = 0
+        for p in range(players):
+            key = hole_keys[p] + board_key
+            for j in range(first[p], first[p + 1]):
+                key += keys[j]
+            if key & FLUSH_BITS:
+                counters = (key & FLUSH_BITS) >> U64(SUIT_SHIFT_3)
+                suit = 0
+                while (counters & U64(1)) == 0:
+                    counters >>= U64(4)
+                    suit += 1
+                mask = masks[p, suit]
+                for j in range(first[p], first[p + 1]):
+                    if drawn[j] & 3 == suit:
+                        mask |= 1 << (drawn[j] >> 2)
+                for j in range(deal, total):
+                    if drawn[j] & 3 == suit:
+                        mask |= 1 << (drawn[j] >> 2)
+                v = np.int64(flush_values[mask])
+            else:
+                h = key & KEY_MASK
+                v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                         + (h & COL_MASK)])
+            values[p] = v
+            best = max(best, v)
+        winners = 0
+        for p in range(players):
+            winners += values[p] == best
+        for p in range(players):
+            hi_full[p, winners] += values[p] == best
+    state[0] = s0
+    state[1] = s1
+
+
+@kernel
+def omaha_exact(holes, known, live, multisets, hilo, card_keys, board_offsets, board_index,
+                omaha_pairs, omaha_flush, low_card_bits, omaha_low, scoops, splits, hi_full,
+                hi_half, lo_half, squares):
+    """Exact Omaha counts by board rank multisets and flush classes (as ``best5_exact``).
+
+    The non-flush high (the ``omaha_pairs`` row of the board's ranks) and the
+    8-or-better low depend only on the ranks, so each multiset is evaluated
+    once.  A flush needs three board cards of one suit, so suit ``s`` matters
+    when a player holds two cards of it and at least ``3 - board cards of s``
+    new cards come in ``s``; the boards split into classes by the exact new
+    ranks dealt in that suit when no two suits can both get there.
+
+    Counts as in ``tally``.  Returns the boards counted, or -1 when two suits
+    could both flush (the caller walks the boards instead).
+    """
+    players, hole = holes.shape
+    k = known.shape[0]
+    need = multisets.shape[1]
+    width = omaha_pairs.shape[1]
+    pairs_flat = omaha_pairs.reshape(-1)
+    npairs = hole * (hole - 1) // 2
+    binom = np.zeros((5, 5), np.int64)
+    for n in range(5):
+        binom[n, 0] = 1
+        for j in range(1, n + 1):
+            binom[n, j] = binom[n - 1, j - 1] + binom[n - 1, j]
+    alive = np.zeros((13, 4), np.int64)
+    per_rank = np.zeros(13, np.int64)
+    for j in range(live.shape[0]):
+        alive[live[j] >> 2, live[j] & 3] = 1
+        per_rank[live[j] >> 2] += 1
+    pair_cols = np.empty((players, npairs), np.int64)
+    pair_suits = np.empty((players, npairs), np.int64)   # suit of a suited pair, else -1
+    hole_lows = np.empty(players, np.int64)
+    suited = np.zeros(4, np.int64)                       # someone holds two cards of the suit
+    for p in range(players):
+        t = 0
+        low = 0
+        for a in range(hole):
+            low |= low_card_bits[holes[p, a]]
+            for b in range(a + 1, hole):
+                ca = holes[p, a]
+                cb = holes[p, b]
+                pair_cols[p, t] = 13 * (ca >> 2) + (cb >> 2)
+                pair_suits[p, t] = (ca & 3) if (ca & 3) == (cb & 3) else -1
+                if pair_suits[p, t] >= 0:
+                    suited[pair_suits[p, t]] = 1
+                t += 1
+        hole_lows[p] = low
+    known_key = U64(0)
+    known_low = 0
+    known_count = np.zeros(4, np.int64)
+    known_mask = np.zeros(4, np.int64)
+    for j in range(k):
+        known_key += card_keys[known[j]] & KEY_MASK
+        known_low |= low_card_bits[known[j]]
+        known_count[known[j] & 3] += 1
+        known_mask[known[j] & 3] |= 1 << (known[j] >> 2)
+    rank_keys = np.empty(13, np.uint64)
+    rank_lows = np.empty(13, np.int64)
+    for r in range(13):
+        rank_keys[r] = card_keys[4 * r] & KEY_MASK
+        rank_lows[r] = low_card_bits[4 * r]
+    suits = np.empty(4, np.int64)
+    reach = np.empty(4, np.int64)
+    nsuits = 0
+    for s in range(4):
+        if suited[s] and 3 - known_count[s] <= need:
+            suits[nsuits] = s
+            reach[nsuits] = max(3 - known_count[s], 0)
+            nsuits += 1
+    for a in range(nsuits):
+        for b in range(a + 1, nsuits):
+            if reach[a] + reach[b] <= need:
+                return -1
+    bits = np.zeros(32, np.int64)
+    for sub in range(32):
+        for d in range(5):
+            bits[sub] += (sub >> d) & 1
+    subsets = np.empty((6, 6, 32), np.int64)
+    count = np.zeros((6, 6), np.int64)
+    for n in range(6):
+        for t in range(6):
+            for sub in range(1 << n):
+                if bits[sub] >= t:
+                    subsets[n, t, count[n, t]] = sub
+                    count[n, t] += 1
+    ranks = np.empty(need, np.int64)
+    copies = np.empty(need, np.int64)
+    inside = np.empty(need, np.int64)
+    outside = np.empty(need, np.int64)
+    plain = np.empty(players, np.int64)
+    los = np.empty(players, np.int64)
+    his = np.empty(players, np.int64)
+    class_ways = np.empty(4 * 32 + 1, np.int64)
+    class_suit = np.empty(4 * 32 + 1, np.int64)
+    class_mask = np.empty(4 * 32 + 1, np.int64)
+    total_boards = 0
+    for i in range(multisets.shape[0]):
+        distinct = 0
+        key = known_key
+        board_low = known_low
+        for j in range(need):
+            r = np.int64(multisets[i, j])
+            key += rank_keys[r]
+            board_low |= rank_lows[r]
+            if j > 0 and r == ranks[distinct - 1]:
+                copies[distinct - 1] += 1
+            else:
+                ranks[distinct] = r
+                copies[distinct] = 1
+                distinct += 1
+        boards = 1
+        for d in range(distinct):
+            if copies[d] > per_rank[ranks[d]]:
+                boards = 0
+                break
+            boards *= binom[per_rank[ranks[d]], copies[d]]
+        if boards == 0:
+            continue
+        total_boards += boards
+        h = key & KEY_MASK
+        base = np.int64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                    + (h & COL_MASK)]) * width
+        best_lo = 0
+        for p in range(players):
+            v = 0
+            for t in range(npairs):
+                v = max(v, np.int64(pairs_flat[base + pair_cols[p, t]]))
+            plain[p] = v
+            if hilo:
+                los[p] = omaha_low[hole_lows[p], board_low]
+                best_lo = max(best_lo, los[p])
+        kl = 0
+        if best_lo > 0:
+            for p in range(players):
+                kl += los[p] == best_lo
+        # the flush classes, then the rest of the boards
+        nclasses = 0
+        rest = boards
+        for q in range(nsuits):
+            s = suits[q]
+            t = reach[q]
+            if t > distinct:
+                continue
+            for d in range(distinct):
+                r = ranks[d]
+                inside[d] = binom[per_rank[r] - 1, copies[d] - 1] if alive[r, s] else 0
+                outside[d] = binom[per_rank[r] - alive[r, s], copies[d]]
+            for x in range(count[distinct, t]):
+                sub = subsets[distinct, t, x]
+                ways = 1
+                mask = known_mask[s]
+                for d in range(distinct):
+                    if (sub >> d) & 1:
+                        ways *= inside[d]
+                        mask |= 1 << ranks[d]
+                    else:
+                        ways *= outside[d]
+                if ways:
+                    class_ways[nclasses] = ways
+                    class_suit[nclasses] = s
+                    class_mask[nclasses] = mask
+                    nclasses += 1
+                    rest -= ways
+        class_ways[nclasses] = rest
+        class_suit[nclasses] = -1
+        for c in range(nclasses + 1):
+            ways = class_ways[c]
+            if ways == 0:
+                continue
+            s = class_suit[c]
+            best = 0
+            for p in range(players):
+                v = plain[p]
+                if s >= 0:
+                    for t in range(npairs):
+                        if pair_suits[p, t] == s:
+                            v = max(v, np.int64(omaha_flush[class_mask[c], pair_cols[p, t]]))
+                his[p] = v
+                best = max(best, v)
+            kh = 0
+            for p in range(players):
+                kh += his[p] == best
+            for p in range(players):
+                high = his[p] == best
+                low = kl > 0 and los[p] == best_lo
+                share = 0.0
+                if kl == 0:
+                    if high:
+                        hi_full[p, kh] += ways
+                        share = 1.0 / kh
+                else:
+                    if high:
+                        hi_half[p, kh] += ways
+                        share = 0.5 / kh
+                    if low:
+                        lo_half[p, kl] += ways
+                        share += 0.5 / kl
+                squares[p] += ways * share * share
+                if high and kh == 1 and (kl == 0 or (low and kl == 1)):
+                    scoops[p] += ways
+                elif high or low:
+                    splits[p] += ways
     return total_boards
