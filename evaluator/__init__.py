@@ -6,11 +6,14 @@
 
 ``import evaluator`` is cheap: tables load and kernels compile on first use.
 """
+from .batch import batch_equity
 from .cards import CardError, card_id, card_str, format_cards, parse_cards
 from .equity import EquityResult, PlayerEquity, discard_equity, equity, equity_by_street
-from .errors import EvaluatorError, GameError, HandError
+from .errors import EvaluatorError, GameError, HandError, RangeError
 from .evaluate import HandValue, category_of, evaluate, evaluate_batch, warmup
 from .games import GAMES, Game, game
+from .ranges import Range
+from .studies import hand_vs_range, preflop_matrix
 
 __version__ = "0.1.0"
 
@@ -18,7 +21,8 @@ __all__ = [
     "GAMES", "Game", "game",
     "evaluate", "evaluate_batch", "HandValue", "category_of", "warmup",
     "equity", "equity_by_street", "discard_equity", "EquityResult", "PlayerEquity",
+    "Range", "batch_equity", "preflop_matrix", "hand_vs_range",
     "parse_cards", "format_cards", "card_id", "card_str",
-    "EvaluatorError", "CardError", "GameError", "HandError",
+    "EvaluatorError", "CardError", "GameError", "HandError", "RangeError",
     "__version__",
 ]

@@ -54,6 +54,10 @@ def manifest() -> dict:
     if info.get("layout") != _layout.LAYOUT:
         raise TableError("tables were generated with another key layout; regenerate them",
                          "layout")
+    studies = tables_dir() / "STUDIES.json"      # tables computed by the package itself
+    if studies.is_file():
+        info = dict(info, tables={**info["tables"],
+                                  **json.loads(studies.read_text())["tables"]})
     return info
 
 

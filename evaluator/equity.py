@@ -23,9 +23,10 @@ import numpy as np
 from . import _tables
 from ._parallel import resolve_threads
 from .cards import format_cards, parse_cards
-from .errors import CardError, EvaluatorError, HandError
+from .errors import CardError, EvaluatorError, HandError, RangeError
 from .games import Game
 from .games import game as _game
+from .ranges import Range
 
 __all__ = ["PlayerEquity", "EquityResult", "equity", "equity_by_street", "discard_equity"]
 
@@ -70,7 +71,7 @@ class EquityResult:
     @property
     def fractions(self) -> tuple[Fraction, ...] | None:
         """Exact pot shares (only when enumerated), from the integer counts."""
-        if not self.exact:
+        if not self.exact or self.counts.get("weighted"):
             return None
         c = self.counts
         shares = []
@@ -89,20 +90,43 @@ class EquityResult:
         return out
 
 
-def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int]]:
-    """Known cards and the number of unknown cards (``?``, ``*``, ``random``) per hand."""
+def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Range | None]]:
+    """Per hand: the known cards, the number of unknown cards (``?``, ``*``,
+    ``random``) and the range, for hands given as ranges (else None)."""
+    from .ranges import Range
     if isinstance(hands, str):
         raise HandError("hands is a list with one entry per player, e.g. ['AsKs', 'QhQd']",
                         hands)
-    parsed, unknown = [], []
+    parsed, unknown, ranges = [], [], []
     for i, hand in enumerate(hands, start=1):
         missing = 0
+        if isinstance(hand, Range):
+            if hand.game.hole != g.hole:
+                raise HandError(f"hand {i} is a {hand.game.name} range; {g.name} hands have "
+                                f"{g.hole} cards", hand.text)
+            parsed.append(np.empty(0, np.uint8))
+            unknown.append(0)
+            ranges.append(hand)
+            continue
         if isinstance(hand, str):
             if hand.strip().lower() == "random":
                 hand, missing = "", g.hole
             else:
+                text = hand
                 missing = hand.count("?") + hand.count("*")
                 hand = hand.replace("?", " ").replace("*", " ")
+                try:
+                    loose = parse_cards(hand, what=f"hand {i}", allow_duplicates=True)
+                except CardError:
+                    if "?" in text:         # a partly known hand, not a range
+                        raise
+                    loose = None            # range notation: "QQ+,AKs", "AA**", "AxAyxy"
+                if loose is None or (not missing and len(loose) != g.hole and "," in text):
+                    # range notation, or a list of exact combos: "QhQd,AcAd"
+                    parsed.append(np.empty(0, np.uint8))
+                    unknown.append(0)
+                    ranges.append(Range(text, g))
+                    continue
         cards = parse_cards(hand, what=f"hand {i}")
         if len(cards) + missing != g.hole:
             extra = " (after the discard)" if g.dealt > g.hole else ""
@@ -111,9 +135,10 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int]]:
                             f"got {len(cards) + missing}: {shown.strip() or 'none'}", hand)
         parsed.append(cards)
         unknown.append(missing)
+        ranges.append(None)
     if len(parsed) < 2:
         raise HandError(f"equity needs at least two hands, got {len(parsed)}", len(parsed))
-    return parsed, unknown
+    return parsed, unknown, ranges
 
 
 def _check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
@@ -160,19 +185,22 @@ def _values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> 
 class _Counts:
     """Integer tallies of one or more chunks of boards."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, weighted: bool = False) -> None:
+        kind = np.float64 if weighted else np.int64
+        self.weighted = weighted
         self.boards = 0
-        self.scoops = np.zeros(players, np.int64)
-        self.splits = np.zeros(players, np.int64)
-        self.hi_full = np.zeros((players, players + 1), np.int64)
-        self.hi_half = np.zeros((players, players + 1), np.int64)
-        self.lo_half = np.zeros((players, players + 1), np.int64)
+        self.scoops = np.zeros(players, kind)
+        self.splits = np.zeros(players, kind)
+        self.hi_full = np.zeros((players, players + 1), kind)
+        self.hi_half = np.zeros((players, players + 1), kind)
+        self.lo_half = np.zeros((players, players + 1), kind)
         self.squares = np.zeros(players, np.float64)
 
-    def add(self, other: _Counts) -> None:
-        self.boards += other.boards
+    def add(self, other: _Counts, weight: int | float = 1) -> None:
+        """Add another tally, each of its deals counted ``weight`` times."""
+        self.boards += other.boards * weight
         for name in ("scoops", "splits", "hi_full", "hi_half", "lo_half", "squares"):
-            getattr(self, name).__iadd__(getattr(other, name))
+            getattr(self, name).__iadd__(getattr(other, name) * weight)
 
     def finish_high(self) -> None:
         """Fill scoops, splits and squares from ``hi_full`` (high-only games)."""
@@ -281,6 +309,13 @@ def _assignments(hands: list[np.ndarray], unknown: list[int], live: np.ndarray):
 
 
 @cache
+def _class_tables() -> tuple[np.ndarray, ...]:
+    """The constant tables of the rank-multiset kernels, made once."""
+    from .kernels import equity as kernels
+    return kernels.class_tables()
+
+
+@cache
 def _multisets(size: int) -> np.ndarray:
     """Every sorted multiset of ``size`` ranks, each rank at most four times."""
     rows = [c for c in itertools.combinations_with_replacement(range(13), size)
@@ -297,7 +332,7 @@ def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
     if g.rule == "best5" and _fused(g) and need >= 1:
         counts = _Counts(len(hands))
         boards = kernels.best5_exact(np.stack(hands), board, live, _multisets(need),
-                                     *_tables.high(), counts.hi_full)
+                                     *_tables.high(), counts.hi_full, _class_tables())
         if boards >= 0:
             counts.boards = boards
             counts.finish_high()
@@ -310,7 +345,7 @@ def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
         boards = kernels.omaha_exact(
             np.stack(hands), board, live, _multisets(need), g.pot == "hilo", *tables,
             counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
-            counts.squares)
+            counts.squares, _class_tables())
         if boards >= 0:
             counts.boards = boards
             return counts
@@ -360,14 +395,16 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     ----------
     game : str or Game
     hands : list
-        One entry per player: that player's hole cards (all known).
+        One entry per player: known cards (``"AsKs"``), partly known cards
+        (``"As?"``), ``"random"``, range text (``"QQ+,AKs:0.5"``, Omaha
+        ``"AA**"``) or a ``Range``.
     board, dead : cards
         The board so far (a street of the game) and cards out of the deck.
     exact : bool, optional
-        ``True`` enumerates every board, ``False`` samples; ``None`` enumerates
-        when there are at most 5 million boards.
+        ``True`` enumerates every deal, ``False`` samples; ``None`` enumerates
+        when that takes a few seconds at most.
     trials : int, optional
-        Monte Carlo boards (default 1,048,576 unless ``target_stderr`` stops first).
+        Monte Carlo deals (default 1,048,576 unless ``target_stderr`` stops first).
     target_stderr : float, optional
         Stop sampling once every player's standard error is below this.
     seed : int, optional
@@ -377,13 +414,26 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     Returns
     -------
     EquityResult
+
+    Examples
+    --------
+    >>> round(equity("holdem", ["AsKs", "QhQd"], "2c7d9h").players[0].equity, 4)
+    0.2394
+    >>> equity("holdem", ["AsKs", "AsQd"])
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.CardError: duplicate card 'As' in hand 1 and hand 2
     """
-    from .kernels import equity as kernels
     g = _game(game)
-    parsed, unknown = _parse_hands(g, hands)
+    parsed, unknown, ranges = _parse_hands(g, hands)
     board_ids = parse_cards(board, what="the board")
     dead_ids = parse_cards(dead, what="the dead cards")
     live = _check_spot(g, parsed, board_ids, dead_ids)
+    sampling = _check_options(exact, trials, target_stderr, seed)
+    if any(r is not None for r in ranges):
+        return _range_equity(g, parsed, unknown, ranges, board_ids, dead_ids, exact, trials,
+                             target_stderr, seed, threads)
+    from .kernels import equity as kernels
     need = max(g.streets) - len(board_ids)
     hidden = sum(unknown)
     # deals: ways to give every unknown hole card, times the ways to finish the board
@@ -392,18 +442,6 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         deals *= math.comb(left, u)
         left -= u
     deals *= math.comb(left, need)
-    sampling = trials is not None or target_stderr is not None
-    if trials is not None and (not isinstance(trials, (int, np.integer)) or trials < 1):
-        raise EvaluatorError(f"trials must be a positive integer, got {trials!r}", trials)
-    if target_stderr is not None and not (isinstance(target_stderr, (int, float))
-                                          and 0 < target_stderr < 1):
-        raise EvaluatorError(f"target_stderr must be between 0 and 1, got {target_stderr!r}",
-                             target_stderr)
-    if seed is not None and not isinstance(seed, (int, np.integer)):
-        raise EvaluatorError(f"seed must be an integer, got {seed!r}", seed)
-    if exact and sampling:
-        raise EvaluatorError("exact=True cannot be combined with trials or target_stderr",
-                             "exact")
     if exact is None:
         exact = deals <= EXACT_LIMIT and not sampling
     elif exact and deals > EXACT_LIMIT * 20:
@@ -412,22 +450,20 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
                              deals)
     threads = resolve_threads(threads, max(deals if exact else (trials or DEFAULT_TRIALS), 1)
                               * 4)
-    counts = _Counts(len(parsed))
     used_seed = None
     if exact and not hidden:
         counts = _exact_counts(g, parsed, board_ids, live, need, threads)
         method = f"exact enumeration of {deals:,} boards"
     elif exact:
+        counts = _Counts(len(parsed))
         for hands_now, live_now in _assignments(parsed, unknown, live):
             counts.add(_exact_counts(g, hands_now, board_ids, live_now, need, threads))
-        method = f"exact enumeration of {deals:,} {'deals' if hidden else 'boards'}"
+        method = f"exact enumeration of {deals:,} deals"
     else:
-        used_seed = int(np.random.SeedSequence(seed).entropy) if seed is None else int(seed)
-        limit = trials if trials is not None else (None if target_stderr else DEFAULT_TRIALS)
+        used_seed = _seed(seed)
 
-        def run(index: int) -> _Counts:
+        def run(index: int, size: int) -> _Counts:
             state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
-            size = CHUNK if limit is None else min(CHUNK, limit - index * CHUNK)
             if g.rule == "best5" and _fused(g):
                 return _sampled_best5(parsed, unknown, board_ids, live, need, size, state)
             if hidden == 0 and _fused(g):
@@ -449,36 +485,311 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
             boards[:, len(board_ids):] = cards[:, column:]
             return _tally_chunk(g, holes, boards)
 
-        index = 0
-        while True:
-            stop = index + ROUND
-            if limit is not None:
-                stop = min(stop, -(-limit // CHUNK))
-            for part in _map(run, list(range(index, stop)), threads):
-                counts.add(part)
-            index = stop
-            if limit is not None and index * CHUNK >= limit:
-                break
-            if target_stderr is not None and max(counts.stderr()) <= target_stderr:
-                break
+        counts = _sample(run, len(parsed), trials, target_stderr, threads)
         method = f"Monte Carlo, {counts.boards:,} {'deals' if hidden else 'boards'}"
+    names = [format_cards(h) for h in parsed]
+    return _result(g, names, board_ids, dead_ids, counts, bool(exact), method, used_seed)
+
+
+def _check_options(exact, trials, target_stderr, seed) -> bool:
+    """Validate the sampling options; True when sampling was asked for."""
+    if trials is not None and (not isinstance(trials, (int, np.integer)) or trials < 1):
+        raise EvaluatorError(f"trials must be a positive integer, got {trials!r}", trials)
+    if target_stderr is not None and not (isinstance(target_stderr, (int, float))
+                                          and 0 < target_stderr < 1):
+        raise EvaluatorError(f"target_stderr must be between 0 and 1, got {target_stderr!r}",
+                             target_stderr)
+    if seed is not None and not isinstance(seed, (int, np.integer)):
+        raise EvaluatorError(f"seed must be an integer, got {seed!r}", seed)
+    sampling = trials is not None or target_stderr is not None
+    if exact and sampling:
+        raise EvaluatorError("exact=True cannot be combined with trials or target_stderr",
+                             "exact")
+    return sampling
+
+
+def _seed(seed: int | None) -> int:
+    return int(np.random.SeedSequence(seed).entropy) if seed is None else int(seed)
+
+
+def _sample(run, players: int, trials: int | None, target_stderr: float | None,
+            threads: int) -> _Counts:
+    """Monte Carlo chunks ``run(index, size)`` until ``trials`` or ``target_stderr``.
+
+    Chunk ``index`` always holds the same deals (its stream is seeded from
+    the index), so the answer does not depend on how chunks meet threads.
+    """
+    limit = trials if trials is not None else (None if target_stderr else DEFAULT_TRIALS)
+    counts = _Counts(players)
+    index = 0
+    while True:
+        stop = index + ROUND
+        if limit is not None:
+            stop = min(stop, -(-limit // CHUNK))
+        sizes = [CHUNK if limit is None else min(CHUNK, limit - i * CHUNK)
+                 for i in range(index, stop)]
+        for part in _map(lambda item: run(*item), list(zip(range(index, stop), sizes)),
+                         threads):
+            counts.add(part)
+        index = stop
+        if limit is not None and index * CHUNK >= limit:
+            break
+        if target_stderr is not None and max(counts.stderr()) <= target_stderr:
+            break
+    return counts
+
+
+def _result(g: Game, names: list[str], board_ids: np.ndarray, dead_ids: np.ndarray,
+            counts: _Counts, exact: bool, method: str, used_seed: int | None) -> EquityResult:
     eq, hi, lo = counts.shares()
     errors = None if exact else counts.stderr()
     hilo = g.pot == "hilo"
     n = counts.boards
     scoops, splits = counts.scoops.tolist(), counts.splits.tolist()
     players = tuple(
-        PlayerEquity(format_cards(h), eq[p], scoops[p] / n, splits[p] / n,
+        PlayerEquity(name, eq[p], scoops[p] / n, splits[p] / n,
                      scoop=scoops[p] / n if hilo else None,
                      hi=hi[p] if hilo else None, lo=lo[p] if hilo else None,
                      stderr=None if errors is None else errors[p])
-        for p, h in enumerate(parsed))
+        for p, name in enumerate(names))
     raw = {name: getattr(counts, name).tolist()
            for name in ("scoops", "splits", "hi_full", "hi_half", "lo_half")}
     raw["share_squares"] = counts.squares.tolist()
     raw["boards"] = counts.boards
+    raw["weighted"] = counts.weighted
     return EquityResult(g.name, format_cards(board_ids), format_cards(dead_ids), players,
-                        bool(exact), counts.boards, method, used_seed, raw)
+                        exact, counts.boards, method, used_seed, raw)
+
+
+RANGE_TUPLE_LIMIT = 3_000_000      # combo tuples listed for an exact range equity
+EXACT_SECONDS = 3.0                # exact=None enumerates when it should take about this
+EXACT_SECONDS_MAX = 600.0          # exact=True refuses spots longer than this
+
+
+def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, trials,
+                  target_stderr, seed, threads) -> EquityResult:
+    """Equity where some hands are ranges: every player becomes a weighted range."""
+    from ._suits import canonical_classes, stabilizer
+    from .kernels import equity as kernels
+    players = len(parsed)
+    out = np.concatenate([board_ids, dead_ids])
+    names, rows, weights = [], [], []
+    for i, (cards, missing, rng) in enumerate(zip(parsed, unknown, ranges), start=1):
+        if rng is None:
+            rng = _partial_range(g, cards, missing)
+        names.append(rng.text if ranges[i - 1] is not None or missing else format_cards(cards))
+        alive = rng.live(out)
+        if not len(alive):
+            raise RangeError(f"the range of hand {i} ({rng.text!r}) has no live combos once "
+                             "the board and dead cards are out", rng.text)
+        rows.append(alive.combos)
+        weights.append(alive.weights)
+    masks = [(np.uint64(1) << r.astype(np.uint64)).sum(axis=1, dtype=np.uint64) for r in rows]
+    need = max(g.streets) - len(board_ids)
+    left = 52 - len(out) - players * g.hole
+    boards = math.comb(left, need)
+    threads = resolve_threads(threads, 1 << 30)
+    used_seed = None
+    sampling = trials is not None or target_stderr is not None
+    # how many combo tuples could be dealt, before listing them
+    upper = math.prod(len(r) for r in rows)
+    tuples = None
+    if exact or (exact is None and not sampling and upper <= RANGE_TUPLE_LIMIT * 4):
+        tuples, tuple_weights = _combo_tuples(rows, weights, masks,
+                                              RANGE_TUPLE_LIMIT if exact is None else None)
+        if tuples is not None and not len(tuples):
+            raise RangeError("no deal fits the ranges: every combination of them shares a "
+                             "card", names)
+    if tuples is not None:
+        reps, classes = canonical_classes(tuples, players, stabilizer(board_ids, dead_ids))
+        per_class = _class_seconds(g, need, left)
+        estimate = len(reps) * per_class
+        if exact is None:
+            exact = estimate <= EXACT_SECONDS
+        elif estimate > EXACT_SECONDS_MAX:
+            raise EvaluatorError(f"exact=True would enumerate {len(tuples):,} combo tuples "
+                                 f"({len(reps):,} after suit symmetry) on {boards:,} boards "
+                                 "each, too many to finish in reasonable time; use trials= or "
+                                 "target_stderr= to sample", len(tuples))
+    elif exact:
+        raise EvaluatorError(f"exact=True would enumerate up to {upper:,} combo tuples, too "
+                             "many to finish in reasonable time; use trials= or "
+                             "target_stderr= to sample", upper)
+    else:
+        exact = False
+    if exact:
+        weight = np.bincount(classes, weights=tuple_weights)
+        integral = bool(np.all(tuple_weights == 1))
+        if integral:
+            weight = np.rint(weight).astype(np.int64)
+        holes = tuples[reps].reshape(len(reps), players, g.hole)
+        counts = _Counts(players, weighted=not integral)
+        spans = _spans(len(reps), threads)
+        for part in _map(lambda span: _weighted_exact(g, holes[span[0]:span[1]],
+                                                      weight[span[0]:span[1]], board_ids,
+                                                      dead_ids, need, not integral),
+                         spans, threads):
+            counts.add(part)
+        method = (f"exact enumeration of {len(tuples):,} combo tuples "
+                  f"({len(reps):,} up to suit symmetry) x {boards:,} boards")
+        return _result(g, names, board_ids, dead_ids, counts, True, method, None)
+    # Monte Carlo over weighted combos
+    used_seed = _seed(seed)
+    combos = np.ascontiguousarray(np.concatenate(rows))
+    starts = np.zeros(players + 1, np.int64)
+    starts[1:] = np.cumsum([len(r) for r in rows])
+    cumulative = np.concatenate([np.cumsum(w) for w in weights])
+    uniform = np.array([bool(np.all(w == w[0])) for w in weights])
+    combo_masks = np.concatenate(masks)
+    taken = np.uint64(0)
+    for c in out.tolist():
+        taken |= np.uint64(1) << np.uint64(c)
+    _check_dealable(combo_masks, starts, int(taken), names)
+    fused = g.rule == "best5" and _fused(g)
+
+    def run(index: int, size: int) -> _Counts:
+        state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
+        if fused:
+            part = _Counts(players)
+            kernels.best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
+                                        board_ids, need, size, state, *_tables.high(),
+                                        part.hi_full)
+            part.boards = size
+            part.finish_high()
+            return part
+        holes = np.empty((players, size, g.hole), np.uint8)
+        new = np.empty((size, need), np.uint8)
+        kernels.sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken,
+                                   state, holes, new)
+        full = np.empty((size, max(g.streets)), np.uint8)
+        full[:, :len(board_ids)] = board_ids
+        full[:, len(board_ids):] = new
+        return _tally_chunk(g, list(holes), full)
+
+    counts = _sample(run, players, trials, target_stderr, threads)
+    method = f"Monte Carlo, {counts.boards:,} deals from the ranges"
+    return _result(g, names, board_ids, dead_ids, counts, False, method, used_seed)
+
+
+def _spans(n: int, parts: int) -> list[tuple[int, int]]:
+    """Split range(n) into ``parts`` contiguous spans of nearly equal size."""
+    cuts = [n * k // parts for k in range(parts + 1)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+
+def _weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: np.ndarray,
+                    dead_ids: np.ndarray, need: int, weighted: bool) -> _Counts:
+    """Exact counts summed over deals ``holes`` (n, P, H), deal k counted ``weight[k]`` times."""
+    from .kernels import equity as kernels
+    n, players, _ = holes.shape
+    counts = _Counts(players, weighted=weighted)
+    todo = np.arange(n)
+    if need and (g.rule == "omaha" or (g.rule == "best5" and _fused(g))):
+        shape = (n, players, players + 1)
+        parts = {"scoops": np.zeros((n, players), np.int64),
+                 "splits": np.zeros((n, players), np.int64),
+                 "hi_full": np.zeros(shape, np.int64), "hi_half": np.zeros(shape, np.int64),
+                 "lo_half": np.zeros(shape, np.int64),
+                 "squares": np.zeros((n, players), np.float64)}
+        boards = np.zeros(n, np.int64)
+        if g.rule == "omaha":
+            kernels.omaha_exact_batch(
+                holes, board_ids, dead_ids, _multisets(need), g.pot == "hilo",
+                *_omaha_tables(), *parts.values(), boards)
+        else:
+            kernels.best5_exact_batch(holes, board_ids, dead_ids, _multisets(need),
+                                      *_tables.high(), parts["hi_full"], boards)
+        done = boards >= 0
+        for name, values in parts.items():
+            total = np.tensordot(weight[done], values[done], axes=1)
+            getattr(counts, name).__iadd__(total)
+        counts.boards += int(weight[done] @ boards[done]) if not weighted \
+            else float(weight[done] @ boards[done])
+        if g.rule != "omaha":
+            counts.finish_high()
+        todo = np.flatnonzero(~done)
+    for k in todo.tolist():
+        hands = list(holes[k])
+        used = set(holes[k].ravel().tolist()) | set(board_ids.tolist()) | set(dead_ids.tolist())
+        live = np.array([c for c in range(52) if c not in used], np.uint8)
+        counts.add(_exact_counts(g, hands, board_ids, live, need, 1), weight[k].item())
+    return counts
+
+
+def _omaha_tables() -> list[np.ndarray]:
+    return [_tables.load(name) for name in (
+        "card_keys", "omaha_board_offsets", "omaha_board_index", "omaha_pairs",
+        "omaha_flush", "low_card_bits", "omaha_low")]
+
+
+def _partial_range(g: Game, cards: np.ndarray, missing: int) -> Range:
+    """A hand with ``missing`` unknown cards as the range of its completions."""
+    rest = [c for c in range(52) if c not in set(cards.tolist())]
+    combos = [sorted(cards.tolist() + list(extra))
+              for extra in itertools.combinations(rest, missing)]
+    text = (format_cards(cards, sep="") + "?" * missing) if len(cards) else "random"
+    return Range._from_combos(g, text, np.array(combos, np.uint8).reshape(-1, g.hole))
+
+
+def _combo_tuples(rows, weights, masks, limit):
+    """Every tuple of one combo per player with no card shared, and its weight.
+
+    Returns (uint8 (n, players * hole), float64 (n,)), or (None, None) when
+    there are more than ``limit`` tuples.
+    """
+    index = np.arange(len(rows[0]))[:, None]
+    mask = masks[0].copy()
+    weight = weights[0].copy()
+    for p in range(1, len(rows)):
+        ok = (mask[:, None] & masks[p][None, :]) == 0
+        a, b = np.nonzero(ok)
+        if limit is not None and len(a) > limit:
+            return None, None
+        index = np.concatenate([index[a], b[:, None]], axis=1)
+        mask = mask[a] | masks[p][b]
+        weight = weight[a] * weights[p][b]
+    tuples = np.concatenate([rows[p][index[:, p]] for p in range(len(rows))], axis=1)
+    return tuples, weight
+
+
+def _class_seconds(g: Game, need: int, live: int) -> float:
+    """Rough seconds for one exact spot, to decide between enumerating and sampling."""
+    if need and (g.rule == "omaha" or (g.rule == "best5" and _fused(g))):
+        return 4e-5 + 2.5e-7 * len(_multisets(need))
+    return 4e-5 + 3e-8 * math.comb(live, need)
+
+
+def _check_dealable(combo_masks, starts, taken, names, budget: int = 100_000) -> None:
+    """Refuse ranges that can never be dealt together (sampling would never end).
+
+    A depth-first search for one tuple of combos without a shared card, over
+    distinct card masks; it gives up (and trusts the ranges) after ``budget``
+    steps, which only very wide ranges need, and those always fit.
+    """
+    players = len(starts) - 1
+    masks = [list(dict.fromkeys(m for m in combo_masks[starts[p]:starts[p + 1]].tolist()
+                                if not m & taken)) for p in range(players)]
+    for p in range(players):
+        if not masks[p]:
+            raise RangeError(f"the range of hand {p + 1} ({names[p]!r}) has no live combos",
+                             names[p])
+    steps = 0
+
+    def search(p: int, used: int) -> bool:
+        nonlocal steps
+        if p == players:
+            return True
+        for m in masks[p]:
+            steps += 1
+            if steps > budget:
+                return True
+            if not m & used and search(p + 1, used | m):
+                return True
+        return False
+
+    if not search(0, int(taken)):
+        raise RangeError("no deal fits the ranges: every combination of them shares a card",
+                         ", ".join(names))
 
 
 def equity_by_street(game: str | Game, hands, board, dead="", **options) -> list[EquityResult]:

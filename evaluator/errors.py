@@ -5,7 +5,7 @@ scripts can catch ``ValueError`` and users read what was wrong.
 """
 from __future__ import annotations
 
-__all__ = ["EvaluatorError", "CardError", "GameError", "HandError"]
+__all__ = ["EvaluatorError", "CardError", "GameError", "HandError", "RangeError"]
 
 
 class EvaluatorError(ValueError):
@@ -26,3 +26,7 @@ class GameError(EvaluatorError):
 
 class HandError(EvaluatorError):
     """A hand or batch that does not fit the game (wrong size, shape or dtype)."""
+
+
+class RangeError(EvaluatorError):
+    """Range text that cannot be read, or a range left with no combo."""

@@ -387,8 +387,36 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
 
 
 @kernel
+def class_tables():
+    """Constant tables of the rank-multiset kernels.
+
+    Returns (binom, bits, subsets, count): binomials C(n, k) for n, k <= 4;
+    the number of set bits of 0..31; and ``subsets[n, t, :count[n, t]]``, the
+    subsets of n distinct ranks with at least t members.
+    """
+    binom = np.zeros((5, 5), np.int64)
+    for n in range(5):
+        binom[n, 0] = 1
+        for j in range(1, n + 1):
+            binom[n, j] = binom[n - 1, j - 1] + binom[n - 1, j]
+    bits = np.zeros(32, np.int64)
+    for sub in range(32):
+        for d in range(5):
+            bits[sub] += (sub >> d) & 1
+    subsets = np.empty((6, 6, 32), np.int64)
+    count = np.zeros((6, 6), np.int64)
+    for n in range(6):
+        for t in range(6):
+            for sub in range(1 << n):
+                if bits[sub] >= t:
+                    subsets[n, t, count[n, t]] = sub
+                    count[n, t] += 1
+    return binom, bits, subsets, count
+
+
+@kernel
 def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_values,
-                flush_values, hi_full):
+                flush_values, hi_full, consts):
     """Exact counts for best-five games by board *rank multisets* and flush classes.
 
     A board's non-flush values depend only on the ranks it adds, so every
@@ -403,18 +431,15 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
 
     multisets : uint8 (K, need) each row a sorted multiset of new-card ranks
     hi_full : int64 (P, P + 1) incremented as in ``tally``
+    consts : the tuple ``class_tables()`` returns
 
     Returns the number of boards counted, or -1 when two suits can both flush
     (the caller enumerates boards instead).
     """
+    binom, bits, subsets, count = consts
     players, hole = holes.shape
     k = known.shape[0]
     need = multisets.shape[1]
-    binom = np.zeros((5, 5), np.int64)
-    for n in range(5):
-        binom[n, 0] = 1
-        for j in range(1, n + 1):
-            binom[n, j] = binom[n - 1, j - 1] + binom[n - 1, j]
     alive = np.zeros((13, 4), np.int64)
     per_rank = np.zeros(13, np.int64)
     for j in range(live.shape[0]):
@@ -457,19 +482,6 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
         for b in range(a + 1, nsuits):
             if reach[a] + reach[b] <= need:
                 return -1
-    bits = np.zeros(32, np.int64)
-    for sub in range(32):
-        for d in range(5):
-            bits[sub] += (sub >> d) & 1
-    # subsets[n, t, :count[n, t]]: the subsets of n distinct ranks with at least t members
-    subsets = np.empty((6, 6, 32), np.int64)
-    count = np.zeros((6, 6), np.int64)
-    for n in range(6):
-        for t in range(6):
-            for sub in range(1 << n):
-                if bits[sub] >= t:
-                    subsets[n, t, count[n, t]] = sub
-                    count[n, t] += 1
     ranks = np.empty(need, np.int64)
     copies = np.empty(need, np.int64)
     inside = np.empty(need, np.int64)
@@ -748,7 +760,7 @@ def best5_sample_hidden(holes, hidden, known, live, need, samples, state, card_k
 @kernel
 def omaha_exact(holes, known, live, multisets, hilo, card_keys, board_offsets, board_index,
                 omaha_pairs, omaha_flush, low_card_bits, omaha_low, scoops, splits, hi_full,
-                hi_half, lo_half, squares):
+                hi_half, lo_half, squares, consts):
     """Exact Omaha counts by board rank multisets and flush classes (as ``best5_exact``).
 
     The non-flush high (the ``omaha_pairs`` row of the board's ranks) and the
@@ -758,20 +770,17 @@ def omaha_exact(holes, known, live, multisets, hilo, card_keys, board_offsets, b
     new cards come in ``s``; the boards split into classes by the exact new
     ranks dealt in that suit when no two suits can both get there.
 
-    Counts as in ``tally``.  Returns the boards counted, or -1 when two suits
-    could both flush (the caller walks the boards instead).
+    Counts as in ``tally``; ``consts`` is what ``class_tables()`` returns.
+    Returns the boards counted, or -1 when two suits could both flush (the
+    caller walks the boards instead).
     """
+    binom, bits, subsets, count = consts
     players, hole = holes.shape
     k = known.shape[0]
     need = multisets.shape[1]
     width = omaha_pairs.shape[1]
     pairs_flat = omaha_pairs.reshape(-1)
     npairs = hole * (hole - 1) // 2
-    binom = np.zeros((5, 5), np.int64)
-    for n in range(5):
-        binom[n, 0] = 1
-        for j in range(1, n + 1):
-            binom[n, j] = binom[n - 1, j - 1] + binom[n - 1, j]
     alive = np.zeros((13, 4), np.int64)
     per_rank = np.zeros(13, np.int64)
     for j in range(live.shape[0]):
@@ -821,18 +830,6 @@ def omaha_exact(holes, known, live, multisets, hilo, card_keys, board_offsets, b
         for b in range(a + 1, nsuits):
             if reach[a] + reach[b] <= need:
                 return -1
-    bits = np.zeros(32, np.int64)
-    for sub in range(32):
-        for d in range(5):
-            bits[sub] += (sub >> d) & 1
-    subsets = np.empty((6, 6, 32), np.int64)
-    count = np.zeros((6, 6), np.int64)
-    for n in range(6):
-        for t in range(6):
-            for sub in range(1 << n):
-                if bits[sub] >= t:
-                    subsets[n, t, count[n, t]] = sub
-                    count[n, t] += 1
     ranks = np.empty(need, np.int64)
     copies = np.empty(need, np.int64)
     inside = np.empty(need, np.int64)
@@ -951,3 +948,233 @@ def omaha_exact(holes, known, live, multisets, hilo, card_keys, board_offsets, b
                 elif high or low:
                     splits[p] += ways
     return total_boards
+
+
+@kernel
+def next_u64(s0, s1):
+    """One xoroshiro128+ step: (64 random bits, s0, s1)."""
+    r = s0 + s1
+    s1 ^= s0
+    s0 = ((s0 << U64(24)) | (s0 >> U64(40))) ^ s1 ^ (s1 << U64(16))
+    s1 = (s1 << U64(37)) | (s1 >> U64(27))
+    return r, s0, s1
+
+
+@kernel
+def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, state, holes,
+                       boards):
+    """Random deals for players given by weighted ranges, for any game.
+
+    combos : uint8 (N, H) every player's combos, player after player
+    starts : int64 (P + 1,) player p's combos are rows starts[p] .. starts[p + 1] - 1
+    cumulative : float64 (N,) running sums of the weights within each player's rows
+    uniform : bool (P,) player p's combos all weigh the same
+    combo_masks : uint64 (N,) each combo's cards as a bit mask
+    taken : uint64 mask of the cards out of the deck (board so far, dead cards)
+    holes : uint8 (P, n, H) out; boards : uint8 (n, need) out, the new board cards
+
+    Each deal picks every player's combo by weight and starts over when two
+    share a card (so tuples come with probability proportional to the
+    product of their weights), then draws the new board cards from the rest.
+    """
+    players = starts.shape[0] - 1
+    hole = combos.shape[1]
+    need = boards.shape[1]
+    chosen = np.empty(players, np.int64)
+    s0 = state[0]
+    s1 = state[1]
+    for t in range(boards.shape[0]):
+        while True:
+            used = taken
+            ok = True
+            for p in range(players):
+                # a combo by weight: equal weights by multiply-shift, else the first
+                # running sum above a uniform draw, by a branch-free binary search
+                # (written inline: a helper taking arrays costs more than the search)
+                r, s0, s1 = next_u64(s0, s1)
+                x = starts[p]
+                size = starts[p + 1] - x
+                if uniform[p]:
+                    x += np.int64(((r >> U64(32)) * U64(size)) >> U64(32))
+                else:
+                    u = (np.float64(r >> U64(11)) * (1.0 / 9007199254740992.0)
+                         * cumulative[x + size - 1])
+                    while size > 1:
+                        half = size >> 1
+                        x += half * (cumulative[x + half - 1] <= u)
+                        size -= half
+                    x += cumulative[x] <= u
+                if combo_masks[x] & used:
+                    ok = False
+                    break
+                used |= combo_masks[x]
+                chosen[p] = x
+            if ok:
+                break
+        spare = U64(0)
+        have = False
+        for j in range(need):
+            while True:
+                c, s0, s1, spare, have = draw_pair(s0, s1, spare, have, 52)
+                bit = U64(1) << U64(c)
+                if not used & bit:
+                    break
+            used |= bit
+            boards[t, j] = c
+        for p in range(players):
+            for j in range(hole):
+                holes[p, t, j] = combos[chosen[p], j]
+    state[0] = s0
+    state[1] = s1
+
+
+@kernel
+def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken, known, need,
+                        samples, state, card_keys, rank_offsets, rank_values, flush_values,
+                        hi_full):
+    """Monte Carlo for best-five games with ranges: deals as in ``sample_range_deals``,
+    evaluated in place (as ``best5_sample``), counts into ``hi_full``."""
+    players = starts.shape[0] - 1
+    hole = combos.shape[1]
+    k = known.shape[0]
+    known_key = HAND_INIT
+    known_mask = np.zeros(4, np.int64)
+    for j in range(k):
+        known_key += card_keys[known[j]]
+        known_mask[known[j] & 3] |= 1 << (known[j] >> 2)
+    n = combos.shape[0]
+    combo_keys = np.empty(n, np.uint64)
+    for i in range(n):
+        combo_keys[i] = known_key
+        for j in range(hole):
+            combo_keys[i] += card_keys[combos[i, j]]
+    chosen = np.empty(players, np.int64)
+    drawn = np.empty(5, np.int64)
+    values = np.empty(players, np.int64)
+    s0 = state[0]
+    s1 = state[1]
+    for _ in range(samples):
+        while True:
+            used = taken
+            ok = True
+            for p in range(players):
+                # a combo by weight: equal weights by multiply-shift, else the first
+                # running sum above a uniform draw, by a branch-free binary search
+                # (written inline: a helper taking arrays costs more than the search)
+                r, s0, s1 = next_u64(s0, s1)
+                x = starts[p]
+                size = starts[p + 1] - x
+                if uniform[p]:
+                    x += np.int64(((r >> U64(32)) * U64(size)) >> U64(32))
+                else:
+                    u = (np.float64(r >> U64(11)) * (1.0 / 9007199254740992.0)
+                         * cumulative[x + size - 1])
+                    while size > 1:
+                        half = size >> 1
+                        x += half * (cumulative[x + half - 1] <= u)
+                        size -= half
+                    x += cumulative[x] <= u
+                if combo_masks[x] & used:
+                    ok = False
+                    break
+                used |= combo_masks[x]
+                chosen[p] = x
+            if ok:
+                break
+        board_key = U64(0)
+        spare = U64(0)
+        have = False
+        for j in range(need):
+            while True:
+                c, s0, s1, spare, have = draw_pair(s0, s1, spare, have, 52)
+                bit = U64(1) << U64(c)
+                if not used & bit:
+                    break
+            used |= bit
+            board_key += card_keys[c]
+            drawn[j] = c
+        best = 0
+        for p in range(players):
+            x = chosen[p]
+            key = combo_keys[x] + board_key
+            if key & FLUSH_BITS:
+                counters = (key & FLUSH_BITS) >> U64(SUIT_SHIFT_3)
+                suit = 0
+                while (counters & U64(1)) == 0:
+                    counters >>= U64(4)
+                    suit += 1
+                mask = known_mask[suit]
+                for j in range(hole):
+                    if combos[x, j] & 3 == suit:
+                        mask |= 1 << (combos[x, j] >> 2)
+                for j in range(need):
+                    if drawn[j] & 3 == suit:
+                        mask |= 1 << (drawn[j] >> 2)
+                v = np.int64(flush_values[mask])
+            else:
+                h = key & KEY_MASK
+                v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                         + (h & COL_MASK)])
+            values[p] = v
+            best = max(best, v)
+        winners = 0
+        for p in range(players):
+            winners += values[p] == best
+        for p in range(players):
+            hi_full[p, winners] += values[p] == best
+    state[0] = s0
+    state[1] = s1
+
+
+@kernel
+def _live_cards(holes, known, dead):
+    """The cards in none of ``holes`` (P, H), ``known`` and ``dead``, in id order."""
+    used = U64(0)
+    for p in range(holes.shape[0]):
+        for j in range(holes.shape[1]):
+            used |= U64(1) << U64(holes[p, j])
+    for j in range(known.shape[0]):
+        used |= U64(1) << U64(known[j])
+    for j in range(dead.shape[0]):
+        used |= U64(1) << U64(dead[j])
+    count = 0
+    for c in range(52):
+        count += not (used >> U64(c)) & U64(1)
+    live = np.empty(count, np.uint8)
+    count = 0
+    for c in range(52):
+        if not (used >> U64(c)) & U64(1):
+            live[count] = c
+            count += 1
+    return live
+
+
+@kernel
+def best5_exact_batch(holes, known, dead, multisets, card_keys, rank_offsets, rank_values,
+                      flush_values, hi_full, boards):
+    """``best5_exact`` for many deals in one call (a range's suit classes).
+
+    holes : uint8 (n, P, H) the hands of each deal
+    hi_full : int64 (n, P, P + 1) out, zeroed by the caller
+    boards : int64 (n,) out: boards counted, -1 where the deal needs walking
+    """
+    consts = class_tables()
+    for i in range(holes.shape[0]):
+        live = _live_cards(holes[i], known, dead)
+        boards[i] = best5_exact(holes[i], known, live, multisets, card_keys, rank_offsets,
+                                rank_values, flush_values, hi_full[i], consts)
+
+
+@kernel
+def omaha_exact_batch(holes, known, dead, multisets, hilo, card_keys, board_offsets,
+                      board_index, omaha_pairs, omaha_flush, low_card_bits, omaha_low, scoops,
+                      splits, hi_full, hi_half, lo_half, squares, boards):
+    """``omaha_exact`` for many deals in one call; every count array gains a
+    leading axis of length n, and ``boards`` (n,) is -1 where the deal needs walking."""
+    consts = class_tables()
+    for i in range(holes.shape[0]):
+        live = _live_cards(holes[i], known, dead)
+        boards[i] = omaha_exact(holes[i], known, live, multisets, hilo, card_keys,
+                                board_offsets, board_index, omaha_pairs, omaha_flush,
+                                low_card_bits, omaha_low, scoops[i], splits[i], hi_full[i],
+                                hi_half[i], lo_half[i], squares[i], consts)

@@ -1,0 +1,199 @@
+"""Built-in studies: the 169 x 169 pre-flop matrix and hand-vs-range over every class.
+
+Both list every heads-up deal they cover, group the deals by suit symmetry
+(``_suits``), compute one exact equity per group with the rank-multiset
+kernels, and add the groups back up by class.
+
+>>> m = preflop_matrix()                      # the shipped table: instant
+>>> round(m.equity("AA", "KK"), 4), round(m.equity("AKs", "QQ"), 4)
+(0.8195, 0.4615)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from . import _tables
+from ._parallel import resolve_threads
+from ._suits import canonical_classes, stabilizer
+from .cards import parse_cards
+from .errors import HandError
+from .games import Game
+from .games import game as _game
+from .ranges import _CLASS_INDEX, CLASS_NAMES, Range, class_combos
+
+__all__ = ["PreflopMatrix", "preflop_matrix", "hand_vs_range"]
+
+CHUNK = 256        # deals per kernel call (and per progress step)
+
+
+@dataclass(frozen=True)
+class PreflopMatrix:
+    """Exact heads-up pre-flop equities between the 169 hold'em classes.
+
+    ``shares[a, b, 0] / shares[a, b, 1]`` is class a's exact pot share
+    against class b, averaged over every pair of combos without a shared
+    card (0 / 0 where none exists, e.g. AA vs AA has one).  Classes are in
+    the grid order of ``ranges.CLASS_NAMES``.
+    """
+    shares: np.ndarray        # int64 (169, 169, 2): twice the pot won, twice the deals
+
+    def equity(self, a: str, b: str) -> float:
+        num, den = self.shares[_CLASS_INDEX[a], _CLASS_INDEX[b]].tolist()
+        return num / den if den else float("nan")
+
+    def matrix(self) -> np.ndarray:
+        """float64 (169, 169): row class's equity against column class (nan: never dealt)."""
+        num, den = self.shares[..., 0], self.shares[..., 1]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(den > 0, num / np.maximum(den, 1), np.nan)
+
+    def vs_random(self) -> np.ndarray:
+        """float64 (169,): each class's exact equity against a random hand."""
+        return self.shares[..., 0].sum(axis=1) / self.shares[..., 1].sum(axis=1)
+
+    def to_rows(self) -> list[dict]:
+        m = self.matrix()
+        return [{"hand": a, "versus": b, "equity": float(m[i, j])}
+                for i, a in enumerate(CLASS_NAMES) for j, b in enumerate(CLASS_NAMES)
+                if not math.isnan(m[i, j])]
+
+
+def _progress(total: int, label: str, show: bool):
+    """A rich progress bar on a terminal (stderr), else a no-op."""
+    import sys
+    if not show or not sys.stderr.isatty():
+        return None
+    from rich.progress import BarColumn, Progress, TimeRemainingColumn
+    bar = Progress("[progress.description]{task.description}", BarColumn(),
+                   "{task.completed}/{task.total}", TimeRemainingColumn(), transient=True)
+    bar.start()
+    bar.task = bar.add_task(label, total=total)
+    return bar
+
+
+def _class_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
+                  threads: int, progress: bool, label: str) -> tuple[np.ndarray, np.ndarray]:
+    """Exact heads-up counts of many deals: (hi_full (n, 2, 3), boards (n,))."""
+    from .equity import _class_tables, _exact_counts, _map, _multisets
+    from .kernels import equity as kernels
+    n = len(holes)
+    need = max(g.streets) - len(board)
+    hi_full = np.zeros((n, 2, 3), np.int64)
+    boards = np.zeros(n, np.int64)
+    spans = [(a, min(a + CHUNK, n)) for a in range(0, n, CHUNK)]
+    bar = _progress(n, label, progress)
+    _class_tables()
+
+    def run(span: tuple[int, int]) -> None:
+        a, b = span
+        kernels.best5_exact_batch(holes[a:b], board, dead, _multisets(need), *_tables.high(),
+                                  hi_full[a:b], boards[a:b])
+        if bar is not None:
+            bar.advance(bar.task, b - a)
+
+    try:
+        _map(run, spans, threads)
+    finally:
+        if bar is not None:
+            bar.stop()
+    for k in np.flatnonzero(boards < 0).tolist():         # two suits could flush: walk
+        used = set(holes[k].ravel().tolist()) | set(board.tolist()) | set(dead.tolist())
+        live = np.array([c for c in range(52) if c not in used], np.uint8)
+        counts = _exact_counts(g, list(holes[k]), board, live, need, 1)
+        hi_full[k], boards[k] = counts.hi_full, counts.boards
+    return hi_full, boards
+
+
+def _heads_up(g: Game, first: np.ndarray, second: np.ndarray, board: np.ndarray,
+              dead: np.ndarray, threads: int | None, progress: bool, label: str):
+    """Every deal of one combo from ``first`` and one from ``second`` (rows of card ids)
+    with no shared card: (index into first, index into second, twice the pot share won by
+    the first, twice the deals)."""
+    if g.rule != "best5" or g.hole != 2 or g.pot != "high":
+        raise HandError(f"this study is for hold'em; {g.name} is not supported", g.name)
+    if len(board) not in g.streets:
+        raise HandError(f"a board of {len(board)} cards is not a street of {g.name}", len(board))
+    out = set(board.tolist()) | set(dead.tolist())
+    mask_a = _masks(first)
+    mask_b = _masks(second)
+    blocked = np.uint64(sum(1 << c for c in out))
+    a, b = np.nonzero(((mask_a[:, None] & mask_b[None, :]) == 0)
+                      & ((mask_a[:, None] & blocked) == 0) & ((mask_b[None, :] & blocked) == 0))
+    tuples = np.concatenate([first[a], second[b]], axis=1)
+    reps, classes = canonical_classes(tuples, 2, stabilizer(board, dead))
+    holes = np.ascontiguousarray(tuples[reps].reshape(len(reps), 2, 2))
+    threads = resolve_threads(threads, len(reps) * 100_000)
+    hi_full, boards = _class_counts(g, holes, board, dead, threads, progress, label)
+    won = 2 * hi_full[:, 0, 1] + hi_full[:, 0, 2]
+    return a, b, won[classes], 2 * boards[classes]
+
+
+def _masks(rows: np.ndarray) -> np.ndarray:
+    return (np.uint64(1) << rows.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
+
+
+def _all_combos() -> tuple[np.ndarray, np.ndarray]:
+    """Every hold'em combo (1326, 2) and its class index in the grid."""
+    rows, cls = [], []
+    for k, name in enumerate(CLASS_NAMES):
+        for combo in class_combos(name):
+            rows.append(sorted(combo))
+            cls.append(k)
+    return np.array(rows, np.uint8), np.array(cls, np.int64)
+
+
+def preflop_matrix(game: str | Game = "holdem", *, recompute: bool = False,
+                   threads: int | None = None, progress: bool = True) -> PreflopMatrix:
+    """The exact 169 x 169 heads-up pre-flop matrix.
+
+    The package ships it (``tables/preflop_holdem.npy``, written by
+    ``tables/preflop.py``); ``recompute=True`` computes it again: about
+    67,000 suit classes of the 1.6 million ordered combo pairs, a minute or
+    two on two cores.
+    """
+    g = _game(game)
+    if g.name != "holdem":
+        raise HandError(f"the pre-flop matrix is for hold'em, not {g.name}", g.name)
+    if not recompute:
+        return _shipped_matrix()
+    combos, cls = _all_combos()
+    none = np.empty(0, np.uint8)
+    a, b, won, deals = _heads_up(g, combos, combos, none, none, threads, progress,
+                                 "169 x 169 pre-flop matrix")
+    shares = np.zeros((169, 169, 2), np.int64)
+    flat = cls[a] * 169 + cls[b]
+    shares[..., 0] = np.bincount(flat, weights=won, minlength=169 * 169).reshape(169, 169)
+    shares[..., 1] = np.bincount(flat, weights=deals, minlength=169 * 169).reshape(169, 169)
+    return PreflopMatrix(shares)
+
+
+@cache
+def _shipped_matrix() -> PreflopMatrix:
+    return PreflopMatrix(_tables.load("preflop_holdem"))
+
+
+def hand_vs_range(against, board="", dead="", *, game: str | Game = "holdem",
+                  threads: int | None = None, progress: bool = True) -> dict[str, float]:
+    """Exact equity of each of the 169 hold'em classes against a range.
+
+    Returns {class name: equity} in grid order; a class with no combo that
+    can face the range (every combo blocked) gets nan.  Weights of the range
+    are honoured.
+    """
+    g = _game(game)
+    rng = Range(against, g)
+    board_ids = parse_cards(board, what="the board")
+    dead_ids = parse_cards(dead, what="the dead cards")
+    combos, cls = _all_combos()
+    a, b, won, deals = _heads_up(g, combos, np.ascontiguousarray(rng.combos), board_ids,
+                                 dead_ids, threads, progress, f"169 classes vs {rng.text}")
+    w = rng.weights[b]
+    num = np.bincount(cls[a], weights=w * won, minlength=169)
+    den = np.bincount(cls[a], weights=w * deals, minlength=169)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        eq = np.where(den > 0, num / np.maximum(den, 1e-300), np.nan)
+    return dict(zip(CLASS_NAMES, eq.tolist()))

@@ -1,0 +1,127 @@
+"""Batch equity: files, seeds, studies, and running on a Dask cluster."""
+import json
+import math
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from evaluator import EvaluatorError, RangeError, batch_equity, equity, hand_vs_range
+from evaluator.batch import write_rows
+
+QUERIES = [
+    {"hands": "AsKs vs QhQd", "board": "2c7d9h"},
+    {"game": "omaha8", "hands": ["Ah2h3sKs", "AdKdQcJc"], "board": "4c5d9sTh"},
+    {"hands": "QQ+,AKs | random", "trials": 50_000},
+    {"hands": "AA; KK; QQ", "board": "2c7d9hTs", "id": "three"},
+    {"game": "teen_patti", "hands": "AsKsQs vs random", "trials": 20_000, "seed": 7},
+]
+
+
+def test_rows_match_direct_calls_and_keep_order():
+    rows = batch_equity(QUERIES, progress=False)
+    assert [r["id"] for r in rows] == [1, 2, 3, "three", 5]
+    direct = equity("holdem", ["AsKs", "QhQd"], "2c7d9h")
+    assert rows[0]["p1_equity"] == direct.players[0].equity and rows[0]["exact"]
+    assert rows[1]["p1_hi"] + rows[1]["p1_lo"] == pytest.approx(rows[1]["p1_equity"])
+    assert rows[2]["method"].startswith("Monte Carlo") and rows[2]["p1_stderr"] > 0
+    assert rows[3]["p3_hand"] == "QQ"
+    again = equity("teen_patti", ["AsKsQs", "random"], trials=20_000, seed=7)
+    assert rows[4]["p1_equity"] == again.players[0].equity
+
+
+def test_seeds_make_batches_repeatable_whatever_the_threads():
+    one = batch_equity(QUERIES, threads=1, progress=False)
+    two = batch_equity(QUERIES, threads=2, progress=False)
+    assert one == two
+    other = batch_equity(QUERIES, seed=1, threads=2, progress=False)
+    assert other[2]["p1_equity"] != one[2]["p1_equity"]
+
+
+def test_files_in_and_out(tmp_path):
+    csv_in = tmp_path / "queries.csv"
+    csv_in.write_text("game,hands,board,trials,seed\n"
+                      "holdem,AsKs vs QhQd,2c7d9h,,\n"
+                      "omaha,AA** vs KsKhQsQh,2c7d9hTs,20000,3\n")
+    jsonl = tmp_path / "queries.jsonl"
+    jsonl.write_text("\n".join(json.dumps(q) for q in QUERIES[:2]) + "\n")
+    rows = batch_equity(csv_in, progress=False)
+    assert len(rows) == 2 and rows[0]["p1_equity"] == pytest.approx(0.2393939, abs=1e-6)
+    assert rows[1]["seed"] == 3
+    assert batch_equity(jsonl, progress=False)[0] == rows[0]
+    for name in ("out.csv", "out.jsonl"):
+        write_rows(rows, tmp_path / name)
+        assert (tmp_path / name).stat().st_size > 100
+    back = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert back == rows
+
+
+@pytest.mark.parametrize("queries, error, match", [
+    ("missing-file.csv", EvaluatorError, "no such file"),
+    ([{"hands": "AsKs"}], EvaluatorError, "two or more hands"),
+    ([{"hands": "AsKs vs QQ", "colour": 1}], EvaluatorError, "unknown field 'colour'"),
+    ([{"hands": "AsKs vs QQ", "trials": "many"}], EvaluatorError, "trials must be"),
+    ([{"hands": "AsKs vs QQ++"}], RangeError, "QQ\\+\\+"),
+])
+def test_bad_batches(queries, error, match):
+    with pytest.raises(error, match=match):
+        batch_equity(queries, progress=False)
+
+
+def test_hand_vs_range_study():
+    shares = hand_vs_range("QQ+,AKs", board="2c7d9hTs", progress=False)
+    assert len(shares) == 169
+    direct = equity("holdem", ["T9s", "QQ+,AKs"], "2c7d9hTs")
+    assert shares["T9s"] == pytest.approx(direct.players[0].equity, abs=1e-12)
+    assert math.isnan(shares["22"]) is False and 0 <= shares["AA"] <= 1
+
+
+# --- Dask -------------------------------------------------------------------
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from distributed import LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None, silence_logs=50) as local:
+        yield local
+
+
+def test_cluster_gives_the_local_rows(cluster):
+    local = batch_equity(QUERIES, progress=False)
+    for chunk in (1, 2, 5):
+        remote = batch_equity(QUERIES, scheduler=cluster.scheduler_address, chunk_size=chunk,
+                              progress=False)
+        assert remote == local
+
+
+def test_batch_survives_a_killed_worker(cluster):
+    from distributed import Client
+    queries = [{"hands": "QQ+,AKs vs random", "board": "2c4c5h", "trials": 1_000_000 + i}
+               for i in range(24)]
+    local = batch_equity(queries, progress=False)
+    with Client(cluster.scheduler_address, set_as_default=False) as client:
+        client.wait_for_workers(2)
+        pids = client.run(os.getpid)
+        result: dict = {}
+        runner = threading.Thread(target=lambda: result.setdefault(
+            "rows", batch_equity(queries, scheduler=client, chunk_size=1, progress=False)))
+        runner.start()
+        time.sleep(0.5)
+        os.kill(next(iter(pids.values())), signal.SIGKILL)      # a worker dies mid-batch
+        runner.join(timeout=240)
+        assert not runner.is_alive()
+        client.wait_for_workers(2, timeout=60)
+        assert set(client.run(os.getpid).values()) != set(pids.values())   # it was replaced
+    assert result["rows"] == local                               # nothing lost or doubled
+
+
+def test_unreachable_scheduler_fails_fast():
+    start = time.monotonic()
+    with pytest.raises(EvaluatorError, match="cannot reach the Dask scheduler"):
+        batch_equity(QUERIES[:1], scheduler="tcp://127.0.0.1:9", progress=False)
+    assert time.monotonic() - start < 15

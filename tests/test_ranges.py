@@ -1,0 +1,166 @@
+"""Ranges: parsing, card removal, weighted and multiway range equity."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from evaluator import EvaluatorError, Range, RangeError, equity, format_cards, parse_cards
+from evaluator.ranges import CLASS_NAMES, class_combos, class_of, preflop_order
+
+
+@pytest.mark.parametrize("text, combos", [
+    ("QQ+,AKs", 22), ("random", 1326), ("22-55", 24), ("KTo+", 36), ("A2s+", 48),
+    ("T9s-65s", 20), ("A2s-A5s", 16), ("AKs-QJs", 12), ("55-22", 24), ("AK", 16),
+    ("AKo", 12), ("AA", 6),
+    ("AhKh", 1), ("AhKh, AKs", 4), ("AA,KK:0.5,0.25(QQ)", 18), ("any", 1326),
+    ("ak", 16), ("qq+", 18),
+])
+def test_combo_counts(text, combos):
+    r = Range(text)
+    assert len(r) == combos
+    assert r.combos.dtype == np.uint8 and r.combos.shape == (combos, 2)
+    assert (np.diff(r.combos, axis=1) > 0).all()                # each combo sorted
+    assert len({tuple(c) for c in r.combos.tolist()}) == combos  # no combo twice
+
+
+@pytest.mark.parametrize("text, bad", [
+    ("AKx", "AKx"), ("QQ++", "QQ++"), ("99-JJ-KK", "99-JJ-KK"), ("AAs", "AAs"),
+    ("ZZ", "ZZ"), ("AK:-1", "AK:-1"), ("QQ+,,AKs", "QQ+,,AKs"), ("AKs-T9o", "AKs-T9o"),
+    ("AKs-Q9s", "AKs-Q9s"), ("AhAh", "Ah"), ("AhKhQh", "AhKhQh"), ("150%", "150%"),
+    ("", ""),
+])
+def test_bad_ranges_name_the_part(text, bad):
+    with pytest.raises(EvaluatorError) as info:      # RangeError, or CardError for a card
+        Range(text)
+    assert bad in str(info.value) or bad in str(info.value.token)
+
+
+def test_weights_and_repeats():
+    r = Range("AKs:0.5, 0.25(QQ), JJ")
+    weights = dict(r)
+    assert weights["QcQd"] == 0.25 and weights["JcJd"] == 1.0
+    assert weights[next(k for k in weights if k.startswith("K"))] == 0.5
+    # a combo listed again keeps the last weight; weight 0 drops it
+    assert dict(Range("AhKh, AKs:0.5"))["KhAh"] == 0.5
+    assert len(Range("AKs, AhKh:0")) == 3
+
+
+def test_classes_and_grid():
+    assert len(CLASS_NAMES) == 169 and CLASS_NAMES[0] == "AA" and CLASS_NAMES[1] == "AKs"
+    assert CLASS_NAMES[13] == "AKo" and CLASS_NAMES[168] == "22"
+    assert sum(len(class_combos(n)) for n in CLASS_NAMES) == 1326
+    assert class_of("AhKh") == "AKs" and class_of("2c7d") == "72o" and class_of("TsTd") == "TT"
+    shares = Range("AKs:0.5,QQ").classes()
+    assert shares["AKs"] == 0.5 and shares["QQ"] == 1 and shares["AA"] == 0
+
+
+def test_top_percent_ordering():
+    order = preflop_order()
+    assert order[0] == "AA" and order[1] == "KK" and order[-1] == "32o"
+    assert len(set(order)) == 169
+    five, ten = Range("5%"), Range("10%")
+    assert abs(len(five) - 66) <= 8 and abs(len(ten) - 133) <= 8
+    assert {tuple(c) for c in five.combos.tolist()} <= {tuple(c) for c in ten.combos.tolist()}
+    assert len(Range("100%")) == 1326
+
+
+def test_omaha_patterns():
+    assert len(Range("AA**", "omaha")) == 6961              # at least two aces
+    assert len(Range("AA", "omaha")) == 6961                # short patterns pad with *
+    assert len(Range("AxAyxy", "omaha")) == 864             # double-suited aces
+    assert len(Range("AsAh**", "omaha")) == 1225
+    assert len(Range("AsAhKsKh", "omaha")) == 1
+    assert len(Range("random", "omaha")) == 270725
+    ds = Range("AxAyxy", "omaha")
+    for combo in ds.combos.tolist():
+        suits = sorted(c & 3 for c in combo)
+        assert suits[0] == suits[1] and suits[2] == suits[3] and suits[1] != suits[2]
+        assert sum(c >> 2 == 12 for c in combo) == 2
+    assert len(Range("AAA", "teen_patti")) == 4 and len(Range("AA*", "teen_patti")) == 292
+    with pytest.raises(RangeError, match="AAAAA"):
+        Range("AAAAA", "omaha")
+    with pytest.raises(RangeError, match="matches no hand"):
+        Range("AAAAA", "omaha5")
+
+
+def test_card_removal():
+    r = Range("AA").live(parse_cards("As"))
+    assert len(r) == 3
+    by_range = equity("holdem", ["AA", "AsKs"], "2c7d9h")
+    one = [equity("holdem", [c, "AsKs"], "2c7d9h") for c, _ in r]
+    assert by_range.exact
+    assert by_range.fractions[0] == sum(x.fractions[0] for x in one) / 3
+    with pytest.raises(RangeError, match="no live combos"):
+        equity("holdem", ["AsAh,AsAd", "KK"], "As Kd 2c")
+    with pytest.raises(RangeError, match="no live combos"):
+        equity("holdem", ["AA", "KK"], "Ac Ad 2c", dead="AhAs")
+    with pytest.raises(RangeError, match="no deal fits"):
+        equity("holdem", ["AA", "AA", "AA"])
+    with pytest.raises(RangeError, match="no deal fits"):
+        equity("holdem", ["AA", "AA", "AA"], trials=1000)
+
+
+def test_weighted_equity_against_a_hand_computation():
+    board = "2c7d9h"
+    r = equity("holdem", ["AKs:0.5, QQ", "JhJd"], board)
+    combos = [(c, w) for c, w in Range("AKs:0.5, QQ") if c[:2] not in ("Jh", "Jd")]
+    parts = [(equity("holdem", [c, "JhJd"], board), w) for c, w in combos]
+    total = sum(w for _, w in parts)
+    expect = sum(w * float(p.fractions[0]) for p, w in parts) / total
+    assert r.exact and r.fractions is None          # weighted: counts are not integers
+    assert r.players[0].equity == pytest.approx(expect, abs=1e-12)
+    assert r.counts["weighted"]
+    # integer weights keep exact integer counts
+    plain = equity("holdem", ["AKs, QQ", "JhJd"], board)
+    assert plain.fractions is not None and sum(plain.fractions) == 1
+
+
+def test_multiway_ranges_exact_and_sampled():
+    hands, board = ["QQ+", "AKs,AKo", "JhTh"], "2c7d9hKs"
+    exact = equity("holdem", hands, board)
+    assert exact.exact and sum(exact.fractions) == 1
+    # the same by listing every combo tuple by hand
+    shares, deals = [Fraction(0)] * 3, 0
+    for a, _ in Range("QQ+"):
+        for b, _ in Range("AKs,AKo"):
+            cards = parse_cards(a + b + "JhTh" + board, allow_duplicates=True).tolist()
+            if len(set(cards)) < len(cards):
+                continue
+            one = equity("holdem", [a, b, "JhTh"], board)
+            shares = [s + f for s, f in zip(shares, one.fractions)]
+            deals += 1
+    assert list(exact.fractions) == [s / deals for s in shares]
+    sampled = equity("holdem", hands, board, trials=200_000, seed=5)
+    for e, s in zip(exact.players, sampled.players):
+        assert abs(e.equity - s.equity) < 4 * s.stderr
+
+
+def test_range_monte_carlo_is_thread_independent_and_near_exact():
+    hands = ["QQ+,AKs:0.5", "random"]
+    one = equity("holdem", hands, "2c4c5h", trials=300_000, seed=9, threads=1)
+    two = equity("holdem", hands, "2c4c5h", trials=300_000, seed=9, threads=2)
+    assert one.counts == two.counts
+    exact = equity("holdem", hands, "2c4c5h", exact=True)
+    assert abs(exact.players[0].equity - one.players[0].equity) < 4 * one.players[0].stderr
+
+
+def test_omaha_and_other_games_take_ranges():
+    r = equity("omaha", ["AA**", "KsKhQsQh"], "2c7d9hTs", trials=100_000, seed=1)
+    exact = equity("omaha", ["AA**", "KsKhQsQh"], "2c7d9hTs", exact=True)
+    assert exact.exact and sum(exact.fractions) == 1
+    assert abs(r.players[0].equity - exact.players[0].equity) < 4 * r.players[0].stderr
+    hilo = equity("omaha8", ["A2**", "random"], "3c4d9h", trials=50_000, seed=2)
+    assert hilo.players[0].hi + hilo.players[0].lo == pytest.approx(hilo.players[0].equity)
+    teen = equity("teen_patti", ["AA*", "KK*"], exact=True)
+    assert teen.exact and teen.players[0].equity > 0.9
+
+
+def test_partly_known_hands_mix_with_ranges():
+    board = "2c7d9hTd"
+    mixed = equity("holdem", ["As?", "KK"], board)
+    seen = set(parse_cards("As" + board).tolist())
+    listed = ",".join("As" + c for c in
+                      (format_cards([x]) for x in range(52) if x not in seen))
+    by_list = equity("holdem", [listed, "KK"], board)
+    assert mixed.exact and mixed.players[0].hand == "As?"
+    assert mixed.fractions == by_list.fractions
