@@ -591,6 +591,9 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
     threads = resolve_threads(threads, 1 << 30)
     used_seed = None
     sampling = trials is not None or target_stderr is not None
+    if (players == 2 and g.rule == "best5" and _fused(g) and need <= 2 and exact is not False
+            and not sampling):
+        return _heads_up_by_boards(g, names, rows, weights, board_ids, dead_ids, need)
     # how many combo tuples could be dealt, before listing them
     upper = math.prod(len(r) for r in rows)
     tuples = None
@@ -669,6 +672,54 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
     counts = _sample(run, players, trials, target_stderr, threads)
     method = f"Monte Carlo, {counts.boards:,} deals from the ranges"
     return _result(g, names, board_ids, dead_ids, counts, False, method, used_seed)
+
+
+def _integer_weights(weights: list[np.ndarray], pairs: int) -> tuple[list[np.ndarray], int]:
+    """Weights as int64 multiples of 1/scale when exact and safe from overflow, else ([], 0)."""
+    for bits in range(11):
+        scale = 1 << bits
+        scaled = [w * scale for w in weights]
+        if all(np.array_equal(x, np.rint(x)) for x in scaled):
+            top = math.prod(float(x.max()) for x in scaled)
+            if top * pairs < 2.0 ** 62:
+                return [np.rint(x).astype(np.int64) for x in scaled], scale
+            break
+    return [], 0
+
+
+def _heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
+                        need: int) -> EquityResult:
+    """Range against range on the flop, turn or river: walk the few boards and
+    compare every pair of combos on each (``best5_range_boards``)."""
+    from .kernels import equity as kernels
+    out_cards = set(board_ids.tolist()) | set(dead_ids.tolist())
+    live = np.array([c for c in range(52) if c not in out_cards], np.uint8)
+    boards = math.comb(len(live), need)
+    ints, scale = _integer_weights(weights, len(rows[0]) * len(rows[1]) * boards)
+    if scale:
+        out = np.zeros(4, np.int64)
+        first_w, second_w = ints
+    else:
+        out = np.zeros(4, np.float64)
+        first_w, second_w = weights
+    kernels.best5_range_boards(np.ascontiguousarray(rows[0]), first_w,
+                               np.ascontiguousarray(rows[1]), second_w, board_ids, live, need,
+                               *_tables.high(), out)
+    if not out[3]:
+        raise RangeError("no deal fits the ranges: every combination of them shares a card",
+                         ", ".join(names))
+    weighted = scale != 1
+    counts = _Counts(2, weighted=weighted)
+    values = out if not weighted else out / float(scale * scale) if scale else out
+    win, tie, lose, total = (v.item() for v in values)
+    counts.hi_full[0, 1], counts.hi_full[0, 2] = win, tie
+    counts.hi_full[1, 1], counts.hi_full[1, 2] = lose, tie
+    counts.boards = total
+    counts.finish_high()
+    deals = "deals" if not weighted else "weighted deals"
+    method = (f"exact enumeration of {total:,.0f} {deals} ({len(rows[0]):,} x {len(rows[1]):,} "
+              f"combos on {boards:,} boards)")
+    return _result(g, names, board_ids, dead_ids, counts, True, method, None)
 
 
 def _spans(n: int, parts: int) -> list[tuple[int, int]]:

@@ -1178,3 +1178,113 @@ def omaha_exact_batch(holes, known, dead, multisets, hilo, card_keys, board_offs
                                 board_offsets, board_index, omaha_pairs, omaha_flush,
                                 low_card_bits, omaha_low, scoops[i], splits[i], hi_full[i],
                                 hi_half[i], lo_half[i], squares[i], consts)
+
+
+@kernel
+def best5_range_boards(first, first_weights, second, second_weights, known, live, need,
+                       card_keys, rank_offsets, rank_values, flush_values, out):
+    """Heads-up range against range for best-five games by walking the boards.
+
+    Every completion of the board (``need`` cards from ``live``) is dealt
+    once: all combos of both ranges are evaluated on it (combos holding a
+    board card sit it out), and every pair of combos without a shared card
+    is compared in a branch-free loop the compiler vectorises.
+
+    first, second : uint8 (n, H) combos; *_weights : (n,) int64 or float64
+    out : (4,) of the weights' type, incremented: weight of deals the first
+        wins, ties, the second wins, and in all (weights multiply, each board
+        counts once).  Integer weights keep exact counts and let the pair
+        loop vectorise; float sums would have to keep their order.
+    """
+    na, hole = first.shape
+    nb = second.shape[0]
+    k = known.shape[0]
+    m = live.shape[0]
+    known_key = HAND_INIT
+    for j in range(k):
+        known_key += card_keys[known[j]]
+    keys_a = np.empty(na, np.uint64)
+    masks_a = np.empty(na, np.uint64)
+    keys_b = np.empty(nb, np.uint64)
+    masks_b = np.empty(nb, np.uint64)
+    for i in range(na):
+        keys_a[i] = known_key
+        masks_a[i] = U64(0)
+        for j in range(hole):
+            keys_a[i] += card_keys[first[i, j]]
+            masks_a[i] |= U64(1) << U64(first[i, j])
+    for i in range(nb):
+        keys_b[i] = known_key
+        masks_b[i] = U64(0)
+        for j in range(hole):
+            keys_b[i] += card_keys[second[i, j]]
+            masks_b[i] |= U64(1) << U64(second[i, j])
+    known_mask = U64(0)
+    for j in range(k):
+        known_mask |= U64(1) << U64(known[j])
+    values_a = np.empty(na, np.int64)
+    values_b = np.empty(nb, np.int64)
+    weights_b = np.empty_like(second_weights)
+    zero = second_weights[0] * 0
+    idx = np.arange(need)
+    while True:
+        board_key = U64(0)
+        board_mask = known_mask
+        for j in range(need):
+            c = live[idx[j]]
+            board_key += card_keys[c]
+            board_mask |= U64(1) << U64(c)
+        for side in range(2):
+            n = na if side == 0 else nb
+            keys = keys_a if side == 0 else keys_b
+            masks = masks_a if side == 0 else masks_b
+            values = values_a if side == 0 else values_b
+            for i in range(n):
+                key = keys[i] + board_key
+                if key & FLUSH_BITS:
+                    counters = (key & FLUSH_BITS) >> U64(SUIT_SHIFT_3)
+                    suit = 0
+                    while (counters & U64(1)) == 0:
+                        counters >>= U64(4)
+                        suit += 1
+                    cards = board_mask | masks[i]
+                    mask = 0
+                    for r in range(13):
+                        if (cards >> U64(4 * r + suit)) & U64(1):
+                            mask |= 1 << r
+                    v = np.int64(flush_values[mask])
+                else:
+                    h = key & KEY_MASK
+                    v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                             + (h & COL_MASK)])
+                values[i] = v
+        for i in range(nb):
+            weights_b[i] = zero if masks_b[i] & board_mask else second_weights[i]
+        for i in range(na):
+            if masks_a[i] & board_mask:
+                continue
+            wa = first_weights[i]
+            va = values_a[i]
+            ma = masks_a[i]
+            win = zero
+            tie = zero
+            lose = zero
+            for j in range(nb):
+                w = weights_b[j] if (masks_b[j] & ma) == 0 else zero
+                vb = values_b[j]
+                win += w if va > vb else zero
+                tie += w if va == vb else zero
+                lose += w if va < vb else zero
+            out[0] += wa * win
+            out[1] += wa * tie
+            out[2] += wa * lose
+            out[3] += wa * (win + tie + lose)
+        # next combination of positions
+        j = need - 1
+        while j >= 0 and idx[j] == m - need + j:
+            j -= 1
+        if j < 0:
+            break
+        idx[j] += 1
+        for x in range(j + 1, need):
+            idx[x] = idx[x - 1] + 1

@@ -1,0 +1,36 @@
+"""Range equity and batch studies (issue: step 4), one thread unless said.
+
+    pytest benchmarks/test_bench_ranges.py --benchmark-columns=median,min,max,rounds
+
+Targets beside the peers measured on this machine: QQ+,AKs vs random pre-flop exact
+<= 2.6 s (OMPEval 2.6 s, poker-equity gave up); the same on the flop 2c4c5h <= 20 ms
+(OMPEval 19 ms); QQ+,AKs vs random Monte Carlo >= 40 M deals/s per thread (OMPEval
+42 M/s); the full 169 x 169 exact pre-flop matrix <= 2 minutes on 2 cores.
+"""
+from evaluator import equity, preflop_matrix
+
+from conftest import rate
+
+
+def test_range_vs_random_preflop_exact(benchmark):
+    benchmark.pedantic(equity, args=("holdem", ["QQ+,AKs", "random"]),
+                       kwargs={"exact": True, "threads": 1}, rounds=3, warmup_rounds=1)
+
+
+def test_range_vs_random_flop_exact(benchmark):
+    benchmark.pedantic(equity, args=("holdem", ["QQ+,AKs", "random"], "2c4c5h"),
+                       kwargs={"threads": 1}, rounds=20, warmup_rounds=2)
+
+
+def test_range_vs_random_monte_carlo(benchmark):
+    n = 2_000_000
+    benchmark.pedantic(equity, args=("holdem", ["QQ+,AKs", "random"]),
+                       kwargs={"trials": n, "seed": 1, "threads": 1}, rounds=5,
+                       warmup_rounds=1)
+    rate(benchmark, n, "deals/s")
+
+
+def test_preflop_matrix_two_threads(benchmark):
+    benchmark.pedantic(preflop_matrix, kwargs={"recompute": True, "threads": 2,
+                                               "progress": False},
+                       rounds=1, warmup_rounds=0)
