@@ -1,11 +1,17 @@
-"""Command line: argparse -> public API -> printed text or JSON; nothing else.
+"""Command line: argparse -> public API -> printed tables, JSON or CSV; nothing else.
 
+    evaluator equity holdem AsKs QhQd
     evaluator eval holdem AsKs "Qs Js Ts 2d 3c"
     evaluator tables verify
+
+Exit codes: 0 on success, 2 on a usage error or bad input (one line on
+stderr naming the problem), 1 when ``tables verify`` finds a problem.
 """
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import sys
 
@@ -13,27 +19,53 @@ from .errors import EvaluatorError
 
 EXAMPLES = """examples:
   evaluator equity holdem AsKs QhQd
+  evaluator equity holdem "QQ+,AKs" random --board 2c4c5h
   evaluator equity omaha8 Ah2h3sKs AdKdQcJc --board 4c5d9s --json
   evaluator equity holdem AsKs QhQd JcTc --trials 1000000 --seed 1
+  evaluator equity the 9c9d4s AhKhQh --board Ks4d2c7h --by-street
   evaluator eval holdem AsKs QsJsTs2d3c
-  evaluator eval holdem 9c9d "4s Kh 9s 4d 4c" --json
+  evaluator discard pineapple AsKsQd JhTh --board ""
+  evaluator batch queries.csv --out results.csv
+  evaluator matrix holdem --out matrix.csv
+  evaluator range "QQ+,AKs:0.5"
+  evaluator plot grid --against "QQ+,AKs" --out grid.png
+  evaluator plot streets holdem AsKs QhQd --board 2c7d9hTsJs --out streets.png
+  evaluator bench --quick
   evaluator tables verify
 """
 
+
+def _console():
+    from rich.console import Console
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _pct(x: float | None) -> str:
+    return "" if x is None else f"{x:.2%}"
+
+
+# --- eval ---------------------------------------------------------------------
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     from .evaluate import evaluate
     hand = evaluate(args.game, args.hole, args.board)
     if args.json:
         print(json.dumps({"game": args.game, **hand.to_dict()}))
-    else:
-        print(f"{hand.name}\n  best five: {' '.join(hand.best)}\n"
-              f"  category:  {hand.category}\n  value:     {hand.value}")
+        return 0
+    console = _console()
+    console.print(f"[bold]{hand.name}[/bold]")
+    console.print(f"  best five: {' '.join(hand.best)}\n  category:  {hand.category}\n"
+                  f"  value:     {hand.value}")
+    if hand.low is not None:
+        console.print(f"  low:       {hand.low.name} ({' '.join(hand.low.best)})")
+    elif args.game in ("omaha8",):
+        console.print("  low:       none")
     return 0
 
 
-def _cmd_equity(args: argparse.Namespace) -> int:
-    from .equity import equity, equity_by_street
+# --- equity ---------------------------------------------------------------------
+
+def _options(args: argparse.Namespace) -> dict:
     options = {"seed": args.seed, "threads": args.threads}
     if args.exact:
         options["exact"] = True
@@ -41,6 +73,50 @@ def _cmd_equity(args: argparse.Namespace) -> int:
         options["trials"] = args.trials
     if args.stderr is not None:
         options["target_stderr"] = args.stderr
+    return options
+
+
+CSV_FIELDS = ("board", "hand", "equity", "win", "tie", "scoop", "hi", "lo", "stderr",
+              "exact", "samples", "method")
+
+
+def _csv_rows(results) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    for r in results:
+        for p in r.players:
+            writer.writerow([r.board, p.hand, p.equity, p.win, p.tie,
+                             *("" if v is None else v for v in (p.scoop, p.hi, p.lo, p.stderr)),
+                             r.exact, r.samples, r.method])
+    return out.getvalue()
+
+
+def _equity_table(result, title: str | None = None):
+    from rich.table import Table
+    hilo = result.players[0].hi is not None
+    table = Table(title=title, title_justify="left", caption=result.method,
+                  caption_justify="left")
+    table.add_column("hand")
+    for name in ("equity", "win", "tie") + (("scoop", "high", "low") if hilo else ()):
+        table.add_column(name, justify="right")
+    if not result.exact:
+        table.add_column("stderr", justify="right")
+    best = max(p.equity for p in result.players)
+    for p in result.players:
+        cells = [p.hand, _pct(p.equity), _pct(p.win), _pct(p.tie)]
+        if hilo:
+            cells += [_pct(p.scoop), _pct(p.hi), _pct(p.lo)]
+        if not result.exact:
+            cells.append(f"{p.stderr:.4%}")
+        style = "bold green" if p.equity == best else None
+        table.add_row(*cells, style=style)
+    return table
+
+
+def _cmd_equity(args: argparse.Namespace) -> int:
+    from .equity import equity, equity_by_street
+    options = _options(args)
     if args.by_street:
         results = equity_by_street(args.game, args.hands, args.board, args.dead, **options)
     else:
@@ -48,30 +124,164 @@ def _cmd_equity(args: argparse.Namespace) -> int:
     if args.json:
         payload = [r.to_dict() for r in results]
         print(json.dumps(payload if args.by_street else payload[0]))
-        return 0
-    if args.csv:
-        print("board,hand,equity,win,tie,hi,lo,stderr,method")
+    elif args.csv:
+        sys.stdout.write(_csv_rows(results))
+    else:
+        console = _console()
         for r in results:
-            for p in r.players:
-                print(",".join(str(x) for x in (r.board, p.hand, p.equity, p.win, p.tie,
-                                                "" if p.hi is None else p.hi,
-                                                "" if p.lo is None else p.lo,
-                                                "" if p.stderr is None else p.stderr,
-                                                r.method)))
-        return 0
-    for r in results:
-        print(f"{r.game}  board: {r.board or '-'}  dead: {r.dead or '-'}  ({r.method})")
-        hilo = r.players[0].hi is not None
-        head = f"  {'hand':<20}{'equity':>9}{'win':>9}{'tie':>9}"
-        head += f"{'high':>9}{'low':>9}" if hilo else ""
-        head += f"{'stderr':>9}" if not r.exact else ""
-        print(head)
-        for p in r.players:
-            line = f"  {p.hand:<20}{p.equity:>9.2%}{p.win:>9.2%}{p.tie:>9.2%}"
-            line += f"{p.hi:>9.2%}{p.lo:>9.2%}" if hilo else ""
-            line += f"{p.stderr:>9.4f}" if not r.exact else ""
-            print(line)
+            title = (f"{r.game}  board: {r.board or '-'}" + (f"  dead: {r.dead}" if r.dead
+                                                              else ""))
+            console.print(_equity_table(r, title))
     return 0
+
+
+# --- discard ------------------------------------------------------------------
+
+def _cmd_discard(args: argparse.Namespace) -> int:
+    from .equity import discard_equity
+    keeps = discard_equity(args.game, args.hero, args.opponents, args.board, args.dead,
+                           **_options(args))
+    if args.json:
+        print(json.dumps([{"keep": keep, "discard": thrown, **result.to_dict()}
+                          for keep, thrown, result in keeps]))
+        return 0
+    from rich.table import Table
+    table = Table(title=f"{args.game}: keeps for {args.hero}, best first", title_justify="left",
+                  caption=keeps[0][2].method, caption_justify="left")
+    for name, justify in (("keep", "left"), ("discard", "left"), ("equity", "right"),
+                          ("win", "right"), ("tie", "right")):
+        table.add_column(name, justify=justify)
+    for k, (keep, thrown, result) in enumerate(keeps):
+        hero = result.players[0]
+        table.add_row(keep, thrown, _pct(hero.equity), _pct(hero.win), _pct(hero.tie),
+                      style="bold green" if k == 0 else None)
+    _console().print(table)
+    return 0
+
+
+# --- batch, matrix, range ---------------------------------------------------------
+
+def _cmd_batch(args: argparse.Namespace) -> int:
+    from .batch import batch_equity, write_rows
+    rows = batch_equity(args.file, scheduler=args.scheduler, threads=args.threads,
+                        progress=not args.no_progress, seed=args.seed)
+    if args.out:
+        write_rows(rows, args.out)
+        print(f"{len(rows)} results written to {args.out}", file=sys.stderr)
+    if args.json or not args.out:
+        for row in rows:
+            print(json.dumps(row))
+    return 0
+
+
+def _cmd_matrix(args: argparse.Namespace) -> int:
+    from .ranges import CLASS_NAMES
+    from .studies import preflop_matrix
+    m = preflop_matrix(args.game, recompute=args.recompute, threads=args.threads,
+                       progress=not args.no_progress)
+    if args.out:
+        from pathlib import Path
+        path = Path(args.out)
+        if path.suffix.lower() == ".csv":
+            with path.open("w", newline="") as handle:
+                writer = csv.writer(handle)
+                writer.writerow(["hand", *CLASS_NAMES])
+                for name, row in zip(CLASS_NAMES, m.matrix().tolist()):
+                    writer.writerow([name, *("" if x != x else f"{x:.6f}" for x in row)])
+        else:
+            path.write_text(json.dumps({"classes": CLASS_NAMES,
+                                        "equity": [[None if x != x else x for x in row]
+                                                   for row in m.matrix().tolist()],
+                                        "vs_random": m.vs_random().tolist()}))
+        print(f"169 x 169 matrix written to {args.out}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(dict(zip(CLASS_NAMES, m.vs_random().tolist()))))
+    elif not args.out:
+        _print_grid(dict(zip(CLASS_NAMES, m.vs_random().tolist())),
+                    "exact heads-up equity against a random hand")
+    return 0
+
+
+def _print_grid(values: dict[str, float], title: str) -> None:
+    from rich.table import Table
+
+    from .ranges import CLASS_NAMES
+    table = Table(title=title, title_justify="left", show_header=False, box=None,
+                  padding=(0, 1))
+    for _ in range(13):
+        table.add_column(justify="center")
+    for i in range(13):
+        cells = []
+        for j in range(13):
+            name = CLASS_NAMES[13 * i + j]
+            value = values.get(name)
+            if value is None or value != value:
+                cells.append(f"[dim]{name}\n-[/dim]")
+                continue
+            colour = "green" if value >= 0.6 else "yellow" if value >= 0.45 else "red"
+            cells.append(f"[{colour}]{name}\n{value:.0%}[/{colour}]")
+        table.add_row(*cells)
+    _console().print(table)
+
+
+def _cmd_range(args: argparse.Namespace) -> int:
+    from .ranges import Range
+    r = Range(args.text, args.game)
+    if args.dead:
+        r = r.live(args.dead)
+    if args.json:
+        print(json.dumps({"range": r.text, "game": r.game.name, "combos": len(r),
+                          "total_weight": r.total_weight,
+                          "hands": [{"hand": h, "weight": w} for h, w in r]}))
+        return 0
+    console = _console()
+    console.print(f"[bold]{r.text}[/bold]: {len(r):,} combos, weight {r.total_weight:g}"
+                  + (f" ({len(r) / 1326:.1%} of all hands)" if r.game.hole == 2 else ""))
+    if r.game.hole == 2 and r.game.rule == "best5":
+        _print_grid(r.classes(), "share of each class in the range")
+    else:
+        shown = [h for h, _ in r][:40]
+        console.print(" ".join(shown) + (" ..." if len(r) > 40 else ""))
+    return 0
+
+
+# --- plot -----------------------------------------------------------------------
+
+def _cmd_plot(args: argparse.Namespace) -> int:
+    from . import plots
+    if args.kind == "grid":
+        if args.against:
+            from .studies import hand_vs_range
+            values = hand_vs_range(args.against, args.board, args.dead,
+                                   progress=not args.no_progress)
+            title = f"equity of each hand against {args.against}" + (
+                f" on {args.board}" if args.board else "")
+            plots.grid(values, args.out, title=title)
+        elif args.range:
+            from .ranges import Range
+            plots.grid(Range(args.range).classes(), args.out,
+                       title=f"range {args.range}: share of each class", label="share")
+        else:
+            from .ranges import CLASS_NAMES
+            from .studies import preflop_matrix
+            values = dict(zip(CLASS_NAMES, preflop_matrix().vs_random().tolist()))
+            plots.grid(values, args.out, title="heads-up equity against a random hand")
+    else:
+        from .equity import equity_by_street
+        if not args.game or len(args.hands) < 2:
+            raise EvaluatorError("plot streets needs a game and two or more hands", "hands")
+        results = equity_by_street(args.game, args.hands, args.board, args.dead,
+                                   seed=args.seed)
+        plots.streets(results, args.out)
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+# --- bench, tables, warmup --------------------------------------------------------
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import main as bench_main
+    return bench_main(args)
 
 
 def _cmd_tables(args: argparse.Namespace) -> int:
@@ -83,53 +293,155 @@ def _cmd_tables(args: argparse.Namespace) -> int:
         if not problems:
             print(f"all tables match {_tables.tables_dir() / 'MANIFEST.json'}")
         return 1 if problems else 0
-    if args.action == "build":
-        import runpy
-        generate = _tables.tables_dir() / "generate.py"
-        module = runpy.run_path(str(generate))
-        return module["main"](["--out", args.out] if args.out else [])
-    return 2
+    import runpy
+    generate = _tables.tables_dir() / "generate.py"
+    module = runpy.run_path(str(generate))
+    return module["main"](["--out", args.out] if args.out else [])
 
 
 def _cmd_warmup(args: argparse.Namespace) -> int:
     from .evaluate import warmup
     warmup()
+    from .equity import warmup_equity
+    warmup_equity()
     print("kernels compiled and cached")
     return 0
 
 
-def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="evaluator", description="Fast poker hand evaluation.",
-                                  epilog=EXAMPLES,
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = top.add_subparsers(dest="command", required=True)
+def _add_method(p: argparse.ArgumentParser) -> None:
+    method = p.add_mutually_exclusive_group()
+    method.add_argument("--exact", action="store_true", help="enumerate every deal")
+    method.add_argument("--trials", type=int, help="Monte Carlo deals")
+    method.add_argument("--stderr", type=float, help="sample until this standard error")
+    p.add_argument("--seed", type=int, help="Monte Carlo seed (same seed, same answer)")
+    p.add_argument("--threads", type=int, help="threads (default: all cores)")
 
-    p = sub.add_parser("eval", help="evaluate one hand",
-                       description="Value, category and best five cards of one hand.")
+
+def parser() -> argparse.ArgumentParser:
+    raw = argparse.RawDescriptionHelpFormatter
+    top = argparse.ArgumentParser(prog="evaluator", formatter_class=raw, epilog=EXAMPLES,
+                                  description="Fast poker hand evaluation and equity.")
+    from . import __version__
+    top.add_argument("--version", action="version", version=f"evaluator {__version__}")
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("eval", help="evaluate one hand", formatter_class=raw,
+                       description="Value, category, best five cards and name of one hand.",
+                       epilog="example:\n  evaluator eval holdem AsKs 'Qs Js Ts 2d 3c'")
     p.add_argument("game", help="game name, e.g. holdem")
     p.add_argument("hole", help="hole cards, e.g. AsKs")
     p.add_argument("board", nargs="?", default="", help="board cards, e.g. 'Qs Js Ts'")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_eval)
 
-    p = sub.add_parser("equity", help="each hand's share of the pot",
-                       description="Exact or Monte Carlo equity of known hands.",
-                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser("equity", help="each hand's share of the pot", formatter_class=raw,
+                       description="Exact or Monte Carlo equity of hands or ranges.",
+                       epilog=EXAMPLES)
     p.add_argument("game", help="game name, e.g. holdem")
-    p.add_argument("hands", nargs="+", help="one hand per player, e.g. AsKs QhQd")
+    p.add_argument("hands", nargs="+",
+                   help="one per player: cards (AsKs), partly known (As?), random, or a "
+                        "range ('QQ+,AKs', 'AA**')")
     p.add_argument("--board", default="", help="board so far, e.g. 2c7d9h")
     p.add_argument("--dead", default="", help="cards out of the deck")
-    method = p.add_mutually_exclusive_group()
-    method.add_argument("--exact", action="store_true", help="enumerate every board")
-    method.add_argument("--trials", type=int, help="Monte Carlo boards")
-    method.add_argument("--stderr", type=float, help="sample until this standard error")
-    p.add_argument("--seed", type=int, help="Monte Carlo seed (same seed, same answer)")
-    p.add_argument("--threads", type=int, help="threads (default: all cores)")
+    _add_method(p)
     p.add_argument("--by-street", action="store_true", help="equity after each street")
     output = p.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print JSON")
     output.add_argument("--csv", action="store_true", help="print CSV")
     p.set_defaults(run=_cmd_equity)
+
+    p = sub.add_parser("discard", help="Pineapple keeps, best first", formatter_class=raw,
+                       description="Equity of each possible keep of a Pineapple or Crazy "
+                                   "Pineapple hand (the discard is dead).",
+                       epilog="examples:\n  evaluator discard pineapple AsKsQd JhTh\n"
+                              "  evaluator discard crazy_pineapple AsKsQd JhTh --board "
+                              "2c7d9h")
+    p.add_argument("game", help="pineapple or crazy_pineapple")
+    p.add_argument("hero", help="the three cards before the discard")
+    p.add_argument("opponents", nargs="+", help="opponents' two-card hands or ranges")
+    p.add_argument("--board", default="", help="the flop for crazy_pineapple")
+    p.add_argument("--dead", default="", help="cards out of the deck")
+    _add_method(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_discard)
+
+    p = sub.add_parser("batch", help="run many equity queries", formatter_class=raw,
+                       description="Equity queries from a CSV or JSON Lines file (fields: "
+                                   "game, hands, board, dead, exact, trials, target_stderr, "
+                                   "seed, id), locally or on a Dask cluster.",
+                       epilog="examples:\n  evaluator batch queries.csv --out results.csv\n"
+                              "  evaluator batch queries.jsonl --scheduler "
+                              "tcp://10.0.0.5:8786")
+    p.add_argument("file", help="queries: .csv or .jsonl")
+    p.add_argument("--scheduler", help="Dask scheduler address (default: this machine)")
+    p.add_argument("--out", help="write results to .csv or .jsonl (default: JSON lines "
+                                 "on stdout)")
+    p.add_argument("--threads", type=int, help="local threads (default: all cores)")
+    p.add_argument("--seed", type=int, default=0, help="seeds queries without their own")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="also print JSON lines")
+    p.set_defaults(run=_cmd_batch)
+
+    p = sub.add_parser("matrix", help="the 169 x 169 pre-flop matrix", formatter_class=raw,
+                       description="Exact heads-up pre-flop equity of every class against "
+                                   "every class (shipped; --recompute to compute it again).",
+                       epilog="examples:\n  evaluator matrix holdem\n"
+                              "  evaluator matrix holdem --out matrix.csv --recompute")
+    p.add_argument("game", help="holdem")
+    p.add_argument("--out", help="write the matrix to .csv or .json")
+    p.add_argument("--recompute", action="store_true", help="compute instead of reading")
+    p.add_argument("--threads", type=int, help="threads (default: all cores)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print each class's equity vs random")
+    p.set_defaults(run=_cmd_matrix)
+
+    p = sub.add_parser("range", help="list a range's combos", formatter_class=raw,
+                       description="Parse a range and show its combos (hold'em: as a grid).",
+                       epilog="examples:\n  evaluator range 'QQ+,AKs:0.5'\n"
+                              "  evaluator range AxAyxy --game omaha --json")
+    p.add_argument("text", help="range text")
+    p.add_argument("--game", default="holdem", help="game (default holdem)")
+    p.add_argument("--dead", default="", help="remove combos holding these cards")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_range)
+
+    p = sub.add_parser("plot", help="draw a starting-hand grid or equity by street",
+                       formatter_class=raw,
+                       description="grid: the 13 x 13 hold'em grid coloured by equity against "
+                                   "a range (--against), by a range's composition (--range), "
+                                   "or against a random hand.  streets: each hand's equity "
+                                   "after each street.",
+                       epilog="examples:\n  evaluator plot grid --against 'QQ+,AKs' --out "
+                              "grid.png\n  evaluator plot grid --range 'QQ+,AKs:0.5' --out "
+                              "range.svg\n  evaluator plot streets holdem AsKs QhQd --board "
+                              "2c7d9hTsJs --out streets.png")
+    p.add_argument("kind", choices=("grid", "streets"))
+    p.add_argument("game", nargs="?", help="streets: the game")
+    p.add_argument("hands", nargs="*", help="streets: the hands")
+    p.add_argument("--against", help="grid: colour by equity against this range")
+    p.add_argument("--range", help="grid: colour by this range's composition")
+    p.add_argument("--board", default="", help="board (grid: the flop/turn/river)")
+    p.add_argument("--dead", default="", help="cards out of the deck")
+    p.add_argument("--seed", type=int, help="seed where a street is sampled")
+    p.add_argument("--out", required=True, help="image file: .png, .svg or .pdf")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=_cmd_plot)
+
+    p = sub.add_parser("bench", help="compare evaluators on identical work",
+                       formatter_class=raw,
+                       description="Run the fixed, seeded benchmark suite on this package and "
+                                   "on every installed peer, cross-checking answers first.",
+                       epilog="examples:\n  evaluator bench --quick\n"
+                              "  evaluator bench --json bench.json --chart bench.png")
+    p.add_argument("--quick", action="store_true", help="small workloads (seconds)")
+    p.add_argument("--only", help="comma-separated workload names")
+    p.add_argument("--adapters", help="comma-separated adapter names (default: all)")
+    p.add_argument("--plugin", action="append", default=[],
+                   help="module:object of an extra adapter (repeatable)")
+    p.add_argument("--repeat", type=int, default=5, help="runs per measurement")
+    p.add_argument("--json", help="write the results as JSON to this file")
+    p.add_argument("--chart", help="write a bar chart (.png/.svg)")
+    p.set_defaults(run=_cmd_bench)
 
     p = sub.add_parser("tables", help="verify or rebuild the lookup tables")
     p.add_argument("action", choices=("verify", "build"))
@@ -148,3 +460,6 @@ def main(argv: list[str] | None = None) -> int:
     except EvaluatorError as error:
         print(f"evaluator: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("evaluator: interrupted", file=sys.stderr)
+        return 130

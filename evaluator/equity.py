@@ -887,3 +887,24 @@ def discard_equity(game: str | Game, hero, opponents, board="", dead="",
         results.append((format_cards(keep), format_cards(thrown), result))
     results.sort(key=lambda r: -r[2].players[0].equity)
     return results
+
+
+def warmup_equity() -> None:
+    """Compile (or load from Numba's cache) every equity kernel with tiny queries."""
+    equity("holdem", ["AsKs", "QhQd"], threads=1)                       # rank multisets
+    equity("holdem", ["AsKs", "QhQd"], "2c7d9h", threads=1)
+    equity("the", ["AcKcQc", "AhKhQh"], "2s", threads=1)                # walking boards
+    equity("holdem", ["AsKs", "QhQd"], trials=1000, seed=1, threads=1)   # sampling
+    equity("holdem", ["AsKs", "random"], trials=1000, seed=1, threads=1)
+    equity("holdem", ["QQ+,AKs:0.5", "random"], trials=1000, seed=1, threads=1)
+    equity("holdem", ["AA,KK", "QQ"], threads=1)                        # ranges, exact
+    equity("holdem", ["AA,KK", "QQ"], "2c7d9h", threads=1)
+    equity("holdem", ["AA,KK:0.3", "QQ"], "2c7d9h", threads=1)
+    for game in ("omaha", "omaha8"):
+        equity(game, ["AsAhKsKh", "QdQcJdTc"], threads=1)
+        equity(game, ["AsAhKsKh", "QdQcJdTc"], trials=1000, seed=1, threads=1)
+        equity(game, ["AsAhKsKh,AcAdKcKd", "QdQcJdTc"], "2c7d9h", threads=1)
+        equity(game, ["AsAh**", "QdQcJdTc"], "2c7d9h", trials=1000, seed=1, threads=1)
+    equity("tahoe", ["AsKsQs", "JhJdTc"], "2c7d9h", threads=1)
+    equity("teen_patti", ["AsKsQs", "random"], trials=1000, seed=1, threads=1)
+    equity("teen_patti", ["AsKsQs", "random"], threads=1)

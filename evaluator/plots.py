@@ -1,0 +1,92 @@
+"""Charts: the 13 x 13 starting-hand grid and equity by street (matplotlib, optional).
+
+    pip install "evaluator[plot]"
+
+The grid follows the usual layout: pairs on the diagonal, suited hands above
+it, offsuit below, aces top left.  Images are written headless (Agg), as PNG
+or SVG by the file's extension.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from .errors import EvaluatorError
+from .ranges import CLASS_NAMES
+
+__all__ = ["grid", "streets"]
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        raise EvaluatorError("plots need matplotlib: pip install 'evaluator[plot]'",
+                             "matplotlib") from None
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _save(fig, path: str | Path) -> Path:
+    path = Path(path)
+    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise EvaluatorError(f"unknown image type {path.suffix or path.name!r}: use .png, "
+                             ".svg or .pdf", str(path))
+    fig.savefig(path, dpi=150, bbox_inches="tight")
+    return path
+
+
+def grid(values: dict[str, float], path: str | Path, *, title: str = "",
+         label: str = "equity", percent: bool = True) -> Path:
+    """A 13 x 13 grid of the hold'em classes coloured by ``values`` (0..1; nan: blank)."""
+    plt = _pyplot()
+    cells = np.array([values.get(name, math.nan) for name in CLASS_NAMES]).reshape(13, 13)
+    fig, ax = plt.subplots(figsize=(8.4, 7.6))
+    shown = np.ma.masked_invalid(cells)
+    image = ax.imshow(shown, cmap="RdYlGn", vmin=0.0, vmax=1.0)
+    for k, name in enumerate(CLASS_NAMES):
+        i, j = divmod(k, 13)
+        value = cells[i, j]
+        text = name if math.isnan(value) else (
+            f"{name}\n{value:.0%}" if percent else f"{name}\n{value:.2f}")
+        dark = not math.isnan(value) and (value < 0.2 or value > 0.85)
+        ax.text(j, i, text, ha="center", va="center", fontsize=6.5,
+                color="white" if dark else "black")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(title)
+    bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    bar.set_label(label)
+    try:
+        return _save(fig, path)
+    finally:
+        plt.close(fig)
+
+
+def streets(results, path: str | Path, *, title: str = "") -> Path:
+    """Each player's equity after each street (``equity_by_street`` results), as lines."""
+    plt = _pyplot()
+    sizes = [len(r.board.split()) for r in results]
+    labels = ([f"{n} board cards" for n in sizes] if results[0].game == "the"
+              else [_street_name(n) for n in sizes])
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    for p, player in enumerate(results[0].players):
+        ax.plot(labels, [r.players[p].equity for r in results], marker="o",
+                label=player.hand)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("equity")
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    ax.set_title(title or f"{results[0].game}: equity by street")
+    try:
+        return _save(fig, path)
+    finally:
+        plt.close(fig)
+
+
+def _street_name(cards: int) -> str:
+    return {0: "pre-flop", 3: "flop", 4: "turn", 5: "river"}.get(cards, f"{cards} cards")

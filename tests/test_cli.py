@@ -1,0 +1,133 @@
+"""The command line, driven as a user would: a subprocess per command."""
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+
+import evaluator
+from evaluator.ranges import CLASS_NAMES
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "evaluator", *args], capture_output=True,
+                          text=True, timeout=300, cwd=cwd)
+
+
+def ok(*args, cwd=None):
+    done = run_cli(*args, cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_help_lists_every_command_with_examples():
+    done = ok("--help")
+    for command in ("eval", "equity", "discard", "batch", "matrix", "range", "plot", "bench",
+                    "tables", "warmup"):
+        assert command in done.stdout
+    assert "examples:" in done.stdout
+    assert "example" in ok("equity", "--help").stdout
+
+
+def test_equity_with_ranges_json_matches_api():
+    done = ok("equity", "holdem", "QQ+,AKs", "random", "--board", "2c4c5h", "--json")
+    api = evaluator.equity("holdem", ["QQ+,AKs", "random"], "2c4c5h").to_dict()
+    assert json.loads(done.stdout) == json.loads(json.dumps(api))
+    table = ok("equity", "holdem", "QQ+,AKs", "random", "--board", "2c4c5h").stdout
+    assert "QQ+,AKs" in table and "71.79%" in table
+
+
+def test_equity_by_street_json():
+    done = ok("equity", "holdem", "AsKs", "QhQd", "--board", "2c7d9hTs", "--by-street",
+              "--json")
+    streets = json.loads(done.stdout)
+    assert [len(s["board"].split()) for s in streets] == [0, 3, 4]
+
+
+def test_discard():
+    done = ok("discard", "pineapple", "AsKsQd", "JhTh", "--json")
+    keeps = json.loads(done.stdout)
+    api = evaluator.discard_equity("pineapple", "AsKsQd", ["JhTh"])
+    assert [k["keep"] for k in keeps] == [k for k, _, _ in api]
+    assert keeps[0]["players"][0]["equity"] == api[0][2].players[0].equity
+    assert "best first" in ok("discard", "pineapple", "AsKsQd", "JhTh").stdout
+
+
+def test_batch_file_to_csv_and_json(tmp_path):
+    queries = tmp_path / "queries.csv"
+    queries.write_text('hands,board,trials,seed\nAsKs vs QhQd,2c7d9h,,\n'
+                       '"QQ+,AKs vs random",2c4c5h,20000,4\n')
+    out = tmp_path / "results.csv"
+    ok("batch", str(queries), "--out", str(out), "--no-progress")
+    rows = list(csv.DictReader(out.read_text().splitlines()))
+    api = evaluator.batch_equity(queries, progress=False)
+    assert len(rows) == 2 and float(rows[0]["p1_equity"]) == pytest.approx(api[0]["p1_equity"])
+    lines = ok("batch", str(queries), "--no-progress").stdout.splitlines()
+    assert [json.loads(line) for line in lines] == json.loads(json.dumps(api))
+
+
+def test_matrix_and_range(tmp_path):
+    vs_random = json.loads(ok("matrix", "holdem", "--json").stdout)
+    assert vs_random["AA"] == pytest.approx(0.8520, abs=1e-4) and len(vs_random) == 169
+    out = tmp_path / "matrix.csv"
+    ok("matrix", "holdem", "--out", str(out))
+    rows = list(csv.reader(out.read_text().splitlines()))
+    assert rows[0][1:] == list(CLASS_NAMES) and len(rows) == 170
+    assert float(rows[1][2]) == pytest.approx(evaluator.preflop_matrix().equity("AA", "AKs"),
+                                              abs=1e-6)
+    listed = json.loads(ok("range", "QQ+,AKs:0.5", "--json").stdout)
+    assert listed["combos"] == 22 and listed["total_weight"] == 20
+    omaha = json.loads(ok("range", "AxAyxy", "--game", "omaha", "--json").stdout)
+    assert omaha["combos"] == 864
+    assert "AKs" in ok("range", "QQ+,AKs").stdout
+
+
+def _image_is_drawn(path, width_at_least=600):
+    import matplotlib.image as mpimg
+    pixels = mpimg.imread(path)
+    assert pixels.shape[1] >= width_at_least and pixels.shape[0] >= 300
+    assert pixels[..., :3].std() > 0.05             # not a blank canvas
+    return pixels
+
+
+def test_plots_render_headless(tmp_path):
+    pytest.importorskip("matplotlib")
+    grid = tmp_path / "grid.png"
+    ok("plot", "grid", "--against", "QQ+,AKs", "--board", "2c7d9hTs", "--out", str(grid),
+       "--no-progress")
+    _image_is_drawn(grid)
+    composition = tmp_path / "range.png"
+    ok("plot", "grid", "--range", "QQ+,AKs:0.5,T9s", "--out", str(composition))
+    _image_is_drawn(composition)
+    streets = tmp_path / "streets.png"
+    ok("plot", "streets", "holdem", "AsKs", "QhQd", "--board", "2c7d9hTsJs", "--out",
+       str(streets))
+    _image_is_drawn(streets)
+    svg = tmp_path / "grid.svg"
+    ok("plot", "grid", "--out", str(svg))
+    assert svg.read_text().lstrip().startswith("<?xml")
+
+
+@pytest.mark.parametrize("args, message", [
+    (("equity", "stud", "AsKs", "QdJd"), "unknown game 'stud'"),
+    (("equity", "holdem", "AsKx", "QdJd"), "AsKx"),
+    (("equity", "holdem", "AsKs", "AsQd"), "duplicate card 'As'"),
+    (("equity", "holdem", "QQ++", "random"), "QQ++"),
+    (("equity", "holdem", "AsKs", "QQ", "--board", "Qc Qd Qh"), "no live combos"),
+    (("batch", "no-such-file.csv"), "no such file"),
+    (("discard", "holdem", "AsKsQd", "JhTh"), "no discard"),
+    (("range", "AKx"), "AKx"),
+    (("matrix", "omaha"), "hold'em"),
+    (("plot", "grid", "--range", "QQ+", "--out", "grid.bmp"), "unknown image type"),
+    (("eval", "holdem", "AsKsQd", "QsJsTs"), "takes 2 hole cards"),
+])
+def test_bad_input_exits_2_with_one_line(args, message):
+    done = run_cli(*args)
+    assert done.returncode == 2, done.stdout
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_usage_errors_exit_2():
+    assert run_cli().returncode == 2
+    assert run_cli("equity", "holdem", "AsKs", "QdJd", "--trials", "x").returncode == 2
