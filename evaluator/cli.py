@@ -441,6 +441,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--repeat", type=int, default=5, help="runs per measurement")
     p.add_argument("--json", help="write the results as JSON to this file")
     p.add_argument("--chart", help="write a bar chart (.png/.svg)")
+    p.add_argument("--markdown", help="write the table as Markdown to this file")
     p.set_defaults(run=_cmd_bench)
 
     p = sub.add_parser("tables", help="verify or rebuild the lookup tables")

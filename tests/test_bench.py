@@ -1,0 +1,96 @@
+"""The benchmark harness: answers are cross-checked before speed counts."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from evaluator import bench
+from evaluator.bench import Adapter, Workload, run_suite, validate_report
+
+
+def tiny_suite():
+    rng = np.random.default_rng(3)
+    cards = np.array([rng.choice(52, 7, replace=False) for _ in range(300)], np.uint8)
+    return [Workload("eval7", "eval", "holdem", "tiny 7-card", len(cards), "hands", 2, cards),
+            Workload("hu_exact", "equity", "holdem", "flop spot", 990, "boards",
+                     spot={"hands": ["AsKs", "QhQd"], "board": "2c7d9h", "exact": True})]
+
+
+class Honest(Adapter):
+    """Our own evaluator through its one-hand API, values turned lower-is-better."""
+    name, bigger_is_better = "honest", False
+    workloads = {"eval7", "hu_exact"}
+
+    def run(self, workload, prepared):
+        from evaluator import equity, evaluate
+        if workload.kind == "equity":
+            spot = workload.spot
+            return [p.equity for p in equity("holdem", spot["hands"], spot["board"]).players]
+        return [-evaluate("holdem", row[:2], row[2:]).value for row in workload.cards.tolist()]
+
+
+class HighCardOnly(Adapter):
+    """Deliberately wrong: ranks a hand by its highest card."""
+    name = "high-card-only"
+    workloads = {"eval7", "hu_exact"}
+
+    def run(self, workload, prepared):
+        if workload.kind == "equity":
+            return [0.5, 0.5]
+        return [max(row) >> 2 for row in workload.cards.tolist()]
+
+
+def test_wrong_adapter_is_caught_and_named():
+    report = run_suite(tiny_suite(), [bench.Ours(), Honest(), HighCardOnly()], repeat=2)
+    validate_report(report)
+    by = {(w["name"], r["adapter"]): r for w in report["workloads"] for r in w["results"]}
+    assert by[("eval7", "honest")]["status"] == "ok"
+    assert by[("hu_exact", "honest")]["status"] == "ok"
+    wrong = by[("eval7", "high-card-only")]
+    assert wrong["status"] == "mismatch" and wrong["rate"] is None
+    assert wrong["note"].startswith("hand #") and "[" in wrong["note"]
+    assert by[("hu_exact", "high-card-only")]["status"] == "mismatch"
+    assert "player 1 (AsKs)" in by[("hu_exact", "high-card-only")]["note"]
+    ours = by[("eval7", "evaluator")]
+    assert ours["ratio_to_ours"] == 1 and ours["rate"] > 0
+    assert "honest" in bench.markdown(report) and "WRONG ANSWER" in bench.markdown(report)
+
+
+def test_schema_rejects_a_broken_report():
+    report = run_suite(tiny_suite()[:1], [bench.Ours()], repeat=1)
+    validate_report(json.loads(json.dumps(report)))
+    report["workloads"][0]["results"][0]["rate"] = "fast"
+    with pytest.raises(ValueError, match="rate"):
+        validate_report(report)
+    del report["machine"]
+    with pytest.raises(ValueError, match="machine"):
+        validate_report(report)
+
+
+def test_missing_peers_are_skipped_with_a_note():
+    class Missing(Adapter):
+        name, module = "missing", "no_such_module_anywhere"
+        workloads = {"eval7"}
+    report = run_suite(tiny_suite()[:1], [bench.Ours(), Missing()], repeat=1)
+    skipped = report["workloads"][0]["results"][1]
+    assert skipped["status"] == "skipped" and "not installed" in skipped["note"]
+
+
+def test_cli_bench_json_and_plugin(tmp_path):
+    out = tmp_path / "bench.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "evaluator", "bench", "--quick", "--only", "eval5,teen_patti",
+         "--adapters", "evaluator", "--plugin", "test_bench:Honest", "--repeat", "2", "--json",
+         str(out)], capture_output=True, text=True, timeout=300,
+        cwd=str(tmp_path), env={**__import__("os").environ,
+                                "PYTHONPATH": str(__import__("pathlib").Path(__file__).parent)})
+    assert done.returncode == 0, done.stderr
+    report = json.loads(out.read_text())
+    validate_report(report)
+    assert [w["name"] for w in report["workloads"]] == ["eval5", "teen_patti"]
+    assert "evaluator" in done.stdout
+    bad = subprocess.run([sys.executable, "-m", "evaluator", "bench", "--only", "eval9"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "unknown workload 'eval9'" in bad.stderr
