@@ -6,7 +6,7 @@ kernels, and add the groups back up by class.
 
 >>> m = preflop_matrix()                      # the shipped table: instant
 >>> round(m.equity("AA", "KK"), 4), round(m.equity("AKs", "QQ"), 4)
-(0.8195, 0.4615)
+(0.8195, 0.4605)
 """
 from __future__ import annotations
 

@@ -169,6 +169,8 @@ def test_cli_tables_verify():
 
 
 @pytest.mark.parametrize("module", ["evaluator.cards", "evaluator.games", "evaluator.evaluate",
+                                    "evaluator.ranges", "evaluator.batch", "evaluator.studies",
+                                    "evaluator.table", "evaluator.equity",
                                     "evaluator"])
 def test_docstring_examples(module):
     __import__(module)
