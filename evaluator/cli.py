@@ -116,11 +116,16 @@ def _equity_table(result, title: str | None = None):
 
 def _cmd_equity(args: argparse.Namespace) -> int:
     from .equity import equity, equity_by_street
+    module = sys.modules["evaluator.equity"]
     options = _options(args)
-    if args.by_street:
-        results = equity_by_street(args.game, args.hands, args.board, args.dead, **options)
-    else:
-        results = [equity(args.game, args.hands, args.board, args.dead, **options)]
+    module.ONE_SHOT = True                      # one answer: don't wait for Numba to load
+    try:
+        if args.by_street:
+            results = equity_by_street(args.game, args.hands, args.board, args.dead, **options)
+        else:
+            results = [equity(args.game, args.hands, args.board, args.dead, **options)]
+    finally:
+        module.ONE_SHOT = False
     if args.json:
         payload = [r.to_dict() for r in results]
         print(json.dumps(payload if args.by_street else payload[0]))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -31,6 +32,7 @@ from .ranges import Range
 __all__ = ["PlayerEquity", "EquityResult", "equity", "equity_by_street", "discard_equity"]
 
 EXACT_LIMIT = 5_000_000        # boards enumerated when exact=None
+ONE_SHOT = False               # set by the command line: prefer paths that need no Numba
 CHUNK = 1 << 16                # boards per chunk (and per Monte Carlo stream)
 ROUND = 16                     # Monte Carlo chunks between stopping checks
 DEFAULT_TRIALS = 1 << 20
@@ -328,6 +330,16 @@ def _multisets(size: int) -> np.ndarray:
 def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
                   need: int, threads: int) -> _Counts:
     """Counts over every completion of the board, for known hands."""
+    if g.rule == "best5" and _fused(g) and need >= 1 and ONE_SHOT and \
+            "numba" not in sys.modules:
+        # a one-shot query (the command line): NumPy answers before Numba could load
+        from ._exact_numpy import best5_exact
+        counts = _Counts(len(hands))
+        boards = best5_exact(np.stack(hands), board, live, _multisets(need), counts.hi_full)
+        if boards >= 0:
+            counts.boards = boards
+            counts.finish_high()
+            return counts
     from .kernels import equity as kernels
     if g.rule == "best5" and _fused(g) and need >= 1:
         counts = _Counts(len(hands))
@@ -433,7 +445,6 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     if any(r is not None for r in ranges):
         return _range_equity(g, parsed, unknown, ranges, board_ids, dead_ids, exact, trials,
                              target_stderr, seed, threads)
-    from .kernels import equity as kernels
     need = max(g.streets) - len(board_ids)
     hidden = sum(unknown)
     # deals: ways to give every unknown hole card, times the ways to finish the board
@@ -463,6 +474,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         used_seed = _seed(seed)
 
         def run(index: int, size: int) -> _Counts:
+            from .kernels import equity as kernels
             state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
             if g.rule == "best5" and _fused(g):
                 return _sampled_best5(parsed, unknown, board_ids, live, need, size, state)
