@@ -666,9 +666,10 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
         state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
         if fused:
             part = _Counts(players)
-            kernels.best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
-                                        board_ids, need, size, state, *_tables.high(),
-                                        part.hi_full)
+            sampler = (kernels.best5_sample_ranges_hu if players == 2
+                       else kernels.best5_sample_ranges)
+            sampler(combos, starts, cumulative, uniform, combo_masks, taken, board_ids, need,
+                    size, state, *_tables.high(), part.hi_full)
             part.boards = size
             part.finish_high()
             return part

@@ -1288,3 +1288,110 @@ def best5_range_boards(first, first_weights, second, second_weights, known, live
         idx[j] += 1
         for x in range(j + 1, need):
             idx[x] = idx[x - 1] + 1
+
+
+@kernel
+def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, taken, known,
+                           need, samples, state, card_keys, rank_offsets, rank_values,
+                           flush_values, hi_full):
+    """``best5_sample_ranges`` for two players, with every per-deal quantity in a
+    scalar (no small arrays in the loop): about 1.5x the speed of the general kernel.
+
+    One generator step picks both combos when both ranges have equal weights
+    (high and low 32 bits, multiply-shift each).
+    """
+    hole = combos.shape[1]
+    k = known.shape[0]
+    known_key = HAND_INIT
+    known_masks = np.zeros(4, np.int64)
+    for j in range(k):
+        known_key += card_keys[known[j]]
+        known_masks[known[j] & 3] |= 1 << (known[j] >> 2)
+    n = combos.shape[0]
+    combo_keys = np.empty(n, np.uint64)
+    for i in range(n):
+        combo_keys[i] = known_key
+        for j in range(hole):
+            combo_keys[i] += card_keys[combos[i, j]]
+    a0 = starts[0]
+    n0 = starts[1] - a0
+    a1 = starts[1]
+    n1 = starts[2] - a1
+    both_uniform = uniform[0] and uniform[1]
+    s0 = state[0]
+    s1 = state[1]
+    c0 = 0
+    c1 = 0
+    for _ in range(samples):
+        while True:
+            r, s0, s1 = next_u64(s0, s1)
+            if both_uniform:
+                c0 = a0 + np.int64(((r >> U64(32)) * U64(n0)) >> U64(32))
+                c1 = a1 + np.int64(((r & U64(0xFFFFFFFF)) * U64(n1)) >> U64(32))
+            else:
+                for p in range(2):
+                    if p == 1:
+                        r, s0, s1 = next_u64(s0, s1)
+                    x = a0 if p == 0 else a1
+                    size = n0 if p == 0 else n1
+                    if uniform[p]:
+                        x += np.int64(((r >> U64(32)) * U64(size)) >> U64(32))
+                    else:
+                        u = (np.float64(r >> U64(11)) * (1.0 / 9007199254740992.0)
+                             * cumulative[x + size - 1])
+                        while size > 1:
+                            half = size >> 1
+                            x += half * (cumulative[x + half - 1] <= u)
+                            size -= half
+                        x += cumulative[x] <= u
+                    if p == 0:
+                        c0 = x
+                    else:
+                        c1 = x
+            if (combo_masks[c0] & combo_masks[c1]) == 0:
+                break
+        used = taken | combo_masks[c0] | combo_masks[c1]
+        board_key = U64(0)
+        spare = U64(0)
+        have = False
+        board = U64(0)
+        for _ in range(need):
+            while True:
+                c, s0, s1, spare, have = draw_pair(s0, s1, spare, have, 52)
+                bit = U64(1) << U64(c)
+                if not used & bit:
+                    break
+            used |= bit
+            board |= bit
+            board_key += card_keys[c]
+        k0 = combo_keys[c0] + board_key
+        k1 = combo_keys[c1] + board_key
+        v0 = 0
+        v1 = 0
+        for p in range(2):
+            key = k0 if p == 0 else k1
+            if key & FLUSH_BITS:
+                counters = (key & FLUSH_BITS) >> U64(SUIT_SHIFT_3)
+                suit = 0
+                while (counters & U64(1)) == 0:
+                    counters >>= U64(4)
+                    suit += 1
+                cards = board | combo_masks[c0 if p == 0 else c1]
+                mask = known_masks[suit]
+                for r in range(13):
+                    mask |= np.int64((cards >> U64(4 * r + suit)) & U64(1)) << r
+                v = np.int64(flush_values[mask])
+            else:
+                h = key & KEY_MASK
+                v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                         + (h & COL_MASK)])
+            if p == 0:
+                v0 = v
+            else:
+                v1 = v
+        hi_full[0, 1] += v0 > v1
+        hi_full[1, 1] += v1 > v0
+        hi_full[0, 2] += v0 == v1
+        hi_full[1, 2] += v0 == v1
+    state[0] = s0
+    state[1] = s1
