@@ -128,6 +128,13 @@ def parse_cards(cards: str | Iterable[str | int] | np.ndarray, *, count: int | N
     return np.array(ids, dtype=np.uint8)
 
 
+_NAMES_256 = _NAMES + (None,) * (256 - len(_NAMES))     # uint8 ids: None past 51
+
+
 def format_cards(ids: Iterable[int] | np.ndarray, sep: str = " ") -> str:
     """Canonical text of card ids: ``format_cards([51, 45]) == 'As Kd'``."""
+    if isinstance(ids, np.ndarray) and ids.dtype == np.uint8:
+        names = [_NAMES_256[c] for c in ids.ravel().tolist()]
+        if None not in names:
+            return sep.join(names)
     return sep.join(card_str(c) for c in np.asarray(ids).ravel().tolist())

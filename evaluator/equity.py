@@ -110,26 +110,27 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Rang
             unknown.append(0)
             ranges.append(hand)
             continue
-        if isinstance(hand, str):
-            if hand.strip().lower() == "random":
-                hand, missing = "", g.hole
-            else:
-                text = hand
-                missing = hand.count("?") + hand.count("*")
-                hand = hand.replace("?", " ").replace("*", " ")
-                try:
-                    loose = parse_cards(hand, what=f"hand {i}", allow_duplicates=True)
-                except CardError:
-                    if "?" in text:         # a partly known hand, not a range
-                        raise
-                    loose = None            # range notation: "QQ+,AKs", "AA**", "AxAyxy"
-                if loose is None or (not missing and len(loose) != g.hole and "," in text):
-                    # range notation, or a list of exact combos: "QhQd,AcAd"
-                    parsed.append(np.empty(0, np.uint8))
-                    unknown.append(0)
-                    ranges.append(Range(text, g))
-                    continue
-        cards = parse_cards(hand, what=f"hand {i}")
+        if isinstance(hand, str) and hand.strip().lower() == "random":
+            cards, missing = np.empty(0, np.uint8), g.hole
+        elif isinstance(hand, str):
+            text = hand
+            missing = hand.count("?") + hand.count("*")
+            hand = hand.replace("?", " ").replace("*", " ")
+            try:
+                cards = parse_cards(hand, what=f"hand {i}")
+            except CardError:
+                # cards with a duplicate, or range notation ("QQ+,AKs", "AA**")
+                if "?" in text or (_all_cards(hand) and "," not in text):
+                    raise
+                cards = None
+            if cards is None or (not missing and len(cards) != g.hole and "," in text):
+                # range notation, or a list of exact combos: "QhQd,AcAd"
+                parsed.append(np.empty(0, np.uint8))
+                unknown.append(0)
+                ranges.append(Range(text, g))
+                continue
+        else:
+            cards = parse_cards(hand, what=f"hand {i}")
         if len(cards) + missing != g.hole:
             extra = " (after the discard)" if g.dealt > g.hole else ""
             shown = format_cards(cards) + " ?" * missing
@@ -141,6 +142,15 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Rang
     if len(parsed) < 2:
         raise HandError(f"equity needs at least two hands, got {len(parsed)}", len(parsed))
     return parsed, unknown, ranges
+
+
+def _all_cards(text: str) -> bool:
+    """True when ``text`` is only card names (possibly repeated)."""
+    try:
+        parse_cards(text, allow_duplicates=True)
+    except CardError:
+        return False
+    return True
 
 
 def _check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
@@ -277,7 +287,7 @@ def _sampled_best5(hands: list[np.ndarray], unknown: list[int], board: np.ndarra
     from .kernels import equity as kernels
     counts = _Counts(len(hands))
     if not any(unknown):
-        kernels.best5_sample(np.stack(hands), board, live, need, samples, state,
+        kernels.best5_sample(np.array(hands), board, live, need, samples, state,
                              *_tables.high(), counts.hi_full)
     else:
         width = len(hands[0]) + unknown[0]
@@ -343,7 +353,7 @@ def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
     from .kernels import equity as kernels
     if g.rule == "best5" and _fused(g) and need >= 1:
         counts = _Counts(len(hands))
-        boards = kernels.best5_exact(np.stack(hands), board, live, _multisets(need),
+        boards = kernels.best5_exact(np.array(hands), board, live, _multisets(need),
                                      *_tables.high(), counts.hi_full, _class_tables())
         if boards >= 0:
             counts.boards = boards
