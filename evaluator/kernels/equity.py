@@ -489,6 +489,9 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
     plain = np.empty(players, np.int64)
     values = np.empty(players, np.int64)
     total_boards = 0
+    win0 = 0
+    win1 = 0
+    split = 0
     for i in range(multisets.shape[0]):
         distinct = 0
         key = U64(0)
@@ -537,6 +540,21 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
                 if ways == 0:
                     continue
                 rest -= ways
+                if players == 2:
+                    # heads-up: three outcomes, kept in scalars (a third faster)
+                    in_suit = known_count[s] + bits[sub]
+                    v0 = plain[0]
+                    v1 = plain[1]
+                    if hole_count[0, s] + in_suit >= 5:
+                        v0 = max(v0, np.int64(flush_values[mask | hole_mask[0, s]
+                                                           | known_mask[s]]))
+                    if hole_count[1, s] + in_suit >= 5:
+                        v1 = max(v1, np.int64(flush_values[mask | hole_mask[1, s]
+                                                           | known_mask[s]]))
+                    win0 += ways if v0 > v1 else 0
+                    win1 += ways if v1 > v0 else 0
+                    split += ways if v0 == v1 else 0
+                    continue
                 best = 0
                 for p in range(players):
                     v = plain[p]
@@ -565,6 +583,11 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
         for p in range(players):
             if plain[p] == best:
                 hi_full[p, winners] += rest
+    if players == 2:
+        hi_full[0, 1] += win0
+        hi_full[1, 1] += win1
+        hi_full[0, 2] += split
+        hi_full[1, 2] += split
     return total_boards
 
 
