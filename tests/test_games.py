@@ -174,6 +174,23 @@ def test_tahoe_is_best_of_three_pairs(cards):
         tahoe_high(hole, board)
 
 
+def test_tahoe_batch_on_flush_heavy_hands():
+    """Rows drawn from two suits, so most hold a flush in some hole pair: the batch
+    kernel's inline flush path against the best of the three pairs."""
+    import numpy as np
+    rng = np.random.default_rng(8)
+    two_suits = np.array([c for c in range(52) if c & 3 in (1, 3)])
+    rows = np.array([rng.choice(two_suits, 8, replace=False) for _ in range(3000)], np.uint8)
+    values = batch("tahoe", rows)
+    for pair in combinations(range(3), 2):
+        sub = np.concatenate([rows[:, list(pair)], rows[:, 3:]], axis=1)
+        values_pair = batch("holdem", sub)
+        assert (values >= values_pair).all()
+    best = np.max([batch("holdem", np.concatenate([rows[:, list(p)], rows[:, 3:]], axis=1))
+                   for p in combinations(range(3), 2)], axis=0)
+    assert (values == best).all()
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True))
 def test_the_equals_seven_card_evaluator(cards):

@@ -59,6 +59,22 @@ def flush_mask(w, key):
 
 
 @kernel
+def flush_mask8(w, key):
+    """``flush_mask`` over all eight bytes of ``w`` (0xFF bytes hold no card)."""
+    counters = (key & FLUSH_BITS) >> (SUIT_SHIFT + THREE)
+    suit = U64(0)
+    while (counters & ONE) == 0:
+        counters >>= FOUR
+        suit += ONE
+    mask = 0
+    for j in range(8):
+        c = (w >> U64(8 * j)) & BYTE
+        if c < 52 and (c & THREE) == suit:
+            mask |= 1 << (c >> U64(2))
+    return mask
+
+
+@kernel
 def evaluate_one(cards, card_keys, rank_offsets, rank_values, flush_values):
     """Value of one hand: uint8 array of 5 to 7 card ids."""
     w = pad_mask(cards.shape[0])
@@ -154,16 +170,22 @@ def tahoe_rows(hands, out, card_keys, rank_offsets, rank_values, flush_values):
         key01 = board_key + k0 + k1
         key02 = board_key + k0 + k2
         key12 = board_key + k1 + k2
-        if (key01 | key02 | key12) & FLUSH_BITS:
-            tahoe_generic(hands, out, i, i + 1, card_keys, rank_offsets, rank_values,
-                          flush_values)
-            continue
         h = key01 & KEY_MASK
         v01 = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT) + (h & COL_MASK)]
         h = key02 & KEY_MASK
         v02 = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT) + (h & COL_MASK)]
         h = key12 & KEY_MASK
         v12 = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT) + (h & COL_MASK)]
+        if (key01 | key02 | key12) & FLUSH_BITS:
+            # a flush in some pair: that pair's seven cards (the third hole card's byte
+            # set to 0xFF) give the flush suit's rank mask; a flush beats its own pair's
+            # non-flush value, so it replaces it
+            if key01 & FLUSH_BITS:
+                v01 = flush_values[flush_mask8(w | (BYTE << S16), key01)]
+            if key02 & FLUSH_BITS:
+                v02 = flush_values[flush_mask8(w | (BYTE << S8), key02)]
+            if key12 & FLUSH_BITS:
+                v12 = flush_values[flush_mask8(w | BYTE, key12)]
         out[i] = max(v01, max(v02, v12))
     tahoe_generic(hands, out, fast, n, card_keys, rank_offsets, rank_values, flush_values)
 
