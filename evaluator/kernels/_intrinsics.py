@@ -1,13 +1,18 @@
-"""Low-level helpers Numba does not offer: an unaligned 8-byte load.
+"""Low-level helpers Numba does not offer: an unaligned 8-byte load and bit selection.
 
 A 7-card row of a C-contiguous ``uint8`` array is read with one 64-bit load
 instead of seven byte loads; the kernels take the bytes apart with shifts,
 which the CPU does on its ALUs while the load ports serve the table lookups.
 """
 import numpy as np
-from llvmlite import ir
+from llvmlite import binding, ir
 from numba.core import config, types
 from numba.extending import intrinsic
+
+try:
+    HAVE_PDEP = bool(binding.get_host_cpu_features().get("bmi2"))
+except Exception:  # noqa: BLE001 - an unknown host: the portable loop is always right
+    HAVE_PDEP = False
 
 
 @intrinsic
@@ -26,7 +31,80 @@ def load_u64(typingctx, array, offset):
     return signature, codegen
 
 
+def _llvm_function(builder, name, result, arguments):
+    return builder.module.globals.get(name) or ir.Function(
+        builder.module, ir.FunctionType(result, arguments), name)
+
+
+@intrinsic
+def _pdep(typingctx, source, mask):
+    signature = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, sig, args):
+        i64 = ir.IntType(64)
+        return builder.call(_llvm_function(builder, "llvm.x86.bmi.pdep.64", i64, [i64, i64]),
+                            args)
+
+    return signature, codegen
+
+
+@intrinsic
+def trailing_zeros(typingctx, x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    signature = types.uint64(types.uint64)
+
+    def codegen(context, builder, sig, args):
+        i64, i1 = ir.IntType(64), ir.IntType(1)
+        return builder.call(_llvm_function(builder, "llvm.cttz.i64", i64, [i64, i1]),
+                            [args[0], i1(1)])
+
+    return signature, codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of a uint64."""
+    signature = types.uint64(types.uint64)
+
+    def codegen(context, builder, sig, args):
+        i64 = ir.IntType(64)
+        return builder.call(_llvm_function(builder, "llvm.ctpop.i64", i64, [i64]), args)
+
+    return signature, codegen
+
+
+from .._jit import kernel  # noqa: E402 - after the intrinsics it wraps
+
+if HAVE_PDEP:
+    @kernel
+    def select_bit(mask, k):
+        """The k-th lowest set bit of ``mask`` (k from 0), as a one-bit mask.
+
+        One BMI2 ``pdep``: drawing a card uniformly from a 52-bit mask of the
+        cards left then needs no redraws and no branches.
+        """
+        return _pdep(np.uint64(1) << np.uint64(k), mask)
+else:
+    @kernel
+    def select_bit(mask, k):  # noqa: F811 - the portable version
+        """The k-th lowest set bit of ``mask`` (k from 0), as a one-bit mask."""
+        for _ in range(k):
+            mask &= mask - np.uint64(1)
+        return mask & (~mask + np.uint64(1))
+
+
 if config.DISABLE_JIT:  # plain-Python run of the kernels (debugging, tests)
+    def select_bit(mask, k):  # noqa: F811
+        bits = [b for b in range(64) if (int(mask) >> b) & 1]
+        return np.uint64(1 << bits[int(k)])
+
+    def trailing_zeros(x):  # noqa: F811
+        x = int(x)
+        return np.uint64((x & -x).bit_length() - 1)
+
+    def popcount(x):  # noqa: F811
+        return np.uint64(bin(int(x)).count("1"))
+
     def load_u64(array, offset):  # noqa: F811
         flat = array.reshape(-1)
         return np.uint64(int.from_bytes(flat[offset:offset + 8].tobytes(), "little"))

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _layout
 from .._jit import kernel
+from ._intrinsics import popcount, select_bit, trailing_zeros
 from .high import (
     BYTE,
     COL_MASK,
@@ -26,6 +27,7 @@ U64 = np.uint64
 # board suit counters start at 0 in omaha_equity: +5 sets bit 3 from three cards up
 FIVE_SUITS = U64(5) * SUIT_ONES
 SUIT_SHIFT_3 = _layout.SUIT_SHIFT + 3
+DECK_BITS = U64((1 << 52) - 1)
 
 
 @kernel
@@ -617,9 +619,10 @@ def best5_sample(holes, known, live, need, samples, state, card_keys, rank_offse
                  flush_values, hi_full):
     """Monte Carlo for best-five games with known hole cards: ``samples`` random boards.
 
-    Each board draws ``need`` distinct cards from ``live`` (uniform positions
-    from ``draw_pair``, redrawing a card already taken: exact sampling without
-    replacement that writes no deck).  Counts go to ``hi_full`` as in
+    Each board draws ``need`` distinct cards from ``live``: a uniform position
+    among the cards left (``draw_pair``) picks a bit out of their 52-bit mask
+    (``select_bit``, one BMI2 ``pdep``), so sampling without replacement needs
+    no redraws and no deck array.  Counts go to ``hi_full`` as in
     ``tally``; ``state`` is advanced in place.
     """
     players, hole = holes.shape
@@ -644,19 +647,19 @@ def best5_sample(holes, known, live, need, samples, state, card_keys, rank_offse
     values = np.empty(players, np.int64)
     s0 = state[0]
     s1 = state[1]
+    deck = U64(0)
+    for j in range(m):
+        deck |= U64(1) << U64(live[j])
     for _ in range(samples):
-        taken = U64(0)
+        free = deck
         board_key = U64(0)
         spare = U64(0)
         have = False
         for j in range(need):
-            while True:
-                x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, m)
-                c = live[x]
-                bit = U64(1) << U64(c)
-                if not taken & bit:
-                    break
-            taken |= bit
+            x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, m - j)
+            bit = select_bit(free, x)
+            free ^= bit
+            c = np.int64(trailing_zeros(bit))
             board_key += card_keys[c]
             drawn[j] = c
         best = 0
@@ -1034,15 +1037,16 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
                 chosen[p] = x
             if ok:
                 break
+        free = DECK_BITS & ~used
+        left = np.int64(popcount(free))
         spare = U64(0)
         have = False
         for j in range(need):
-            while True:
-                c, s0, s1, spare, have = draw_pair(s0, s1, spare, have, 52)
-                bit = U64(1) << U64(c)
-                if not used & bit:
-                    break
-            used |= bit
+            x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, left)
+            bit = select_bit(free, x)
+            free ^= bit
+            left -= 1
+            c = np.int64(trailing_zeros(bit))
             boards[t, j] = c
         for p in range(players):
             for j in range(hole):
@@ -1105,15 +1109,16 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
             if ok:
                 break
         board_key = U64(0)
+        free = DECK_BITS & ~used
+        left = np.int64(popcount(free))
         spare = U64(0)
         have = False
         for j in range(need):
-            while True:
-                c, s0, s1, spare, have = draw_pair(s0, s1, spare, have, 52)
-                bit = U64(1) << U64(c)
-                if not used & bit:
-                    break
-            used |= bit
+            x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, left)
+            bit = select_bit(free, x)
+            free ^= bit
+            left -= 1
+            c = np.int64(trailing_zeros(bit))
             board_key += card_keys[c]
             drawn[j] = c
         best = 0
@@ -1373,20 +1378,21 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, tak
                         c1 = x
             if (combo_masks[c0] & combo_masks[c1]) == 0:
                 break
-        used = taken | combo_masks[c0] | combo_masks[c1]
+        # the board: uniform positions among the cards left, picked out of their mask
+        # (one pdep each): no redraws, no branches
+        free = DECK_BITS & ~(taken | combo_masks[c0] | combo_masks[c1])
+        left = np.int64(popcount(free))
         board_key = U64(0)
         spare = U64(0)
         have = False
         board = U64(0)
         for _ in range(need):
-            while True:
-                c, s0, s1, spare, have = draw_pair(s0, s1, spare, have, 52)
-                bit = U64(1) << U64(c)
-                if not used & bit:
-                    break
-            used |= bit
+            x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, left)
+            bit = select_bit(free, x)
+            free ^= bit
+            left -= 1
             board |= bit
-            board_key += card_keys[c]
+            board_key += card_keys[trailing_zeros(bit)]
         k0 = combo_keys[c0] + board_key
         k1 = combo_keys[c1] + board_key
         v0 = 0
