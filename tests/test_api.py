@@ -202,3 +202,26 @@ def test_cli_equity_bad_input(args, message):
     done = run_cli(*args)
     assert done.returncode == 2 and message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_bit_selection_paths_agree():
+    """The pdep path and the portable loop pick the same card."""
+    import numpy as np
+    from numba import njit
+
+    from evaluator.kernels import _intrinsics as bits
+
+    @njit
+    def both(mask, k):
+        return bits.select_bit_loop(mask, k), bits.trailing_zeros(bits.select_bit_loop(mask, k))
+
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        mask = np.uint64(int(rng.integers(1, 1 << 52)))
+        count = bin(int(mask)).count("1")
+        k = int(rng.integers(count))
+        expected = sorted(b for b in range(52) if (int(mask) >> b) & 1)[k]
+        loop_bit, index = both(mask, k)
+        assert int(loop_bit) == 1 << expected and int(index) == expected
+        if bits.HAVE_PDEP:
+            assert int(njit(lambda m, j: bits.select_bit_pdep(m, j))(mask, k)) == 1 << expected

@@ -9,6 +9,8 @@ from llvmlite import binding, ir
 from numba.core import config, types
 from numba.extending import intrinsic
 
+from .._jit import kernel
+
 try:
     HAVE_PDEP = bool(binding.get_host_cpu_features().get("bmi2"))
 except Exception:  # noqa: BLE001 - an unknown host: the portable loop is always right
@@ -73,24 +75,24 @@ def popcount(typingctx, x):
     return signature, codegen
 
 
-from .._jit import kernel  # noqa: E402 - after the intrinsics it wraps
 
-if HAVE_PDEP:
-    @kernel
-    def select_bit(mask, k):
-        """The k-th lowest set bit of ``mask`` (k from 0), as a one-bit mask.
+@kernel
+def select_bit_loop(mask, k):
+    """The k-th lowest set bit of ``mask`` (k from 0), as a one-bit mask (any CPU)."""
+    for _ in range(k):
+        mask &= mask - np.uint64(1)
+    return mask & (~mask + np.uint64(1))
 
-        One BMI2 ``pdep``: drawing a card uniformly from a 52-bit mask of the
-        cards left then needs no redraws and no branches.
-        """
-        return _pdep(np.uint64(1) << np.uint64(k), mask)
-else:
-    @kernel
-    def select_bit(mask, k):  # noqa: F811 - the portable version
-        """The k-th lowest set bit of ``mask`` (k from 0), as a one-bit mask."""
-        for _ in range(k):
-            mask &= mask - np.uint64(1)
-        return mask & (~mask + np.uint64(1))
+
+@kernel
+def select_bit_pdep(mask, k):
+    """``select_bit_loop`` in one BMI2 ``pdep`` (x86 with BMI2 only)."""
+    return _pdep(np.uint64(1) << np.uint64(k), mask)
+
+
+# Drawing a card uniformly from a 52-bit mask of the cards left then needs no
+# redraws and no branches.
+select_bit = select_bit_pdep if HAVE_PDEP else select_bit_loop
 
 
 if config.DISABLE_JIT:  # plain-Python run of the kernels (debugging, tests)
