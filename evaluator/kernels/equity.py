@@ -647,14 +647,14 @@ def best5_sample(holes, known, live, need, samples, state, card_keys, rank_offse
     values = np.empty(players, np.int64)
     s0 = state[0]
     s1 = state[1]
+    spare = U64(0)            # the unused half of the last generator step
+    have = False
     deck = U64(0)
     for j in range(m):
         deck |= U64(1) << U64(live[j])
     for _ in range(samples):
         free = deck
         board_key = U64(0)
-        spare = U64(0)
-        have = False
         for j in range(need):
             x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, m - j)
             bit = select_bit(free, x)
@@ -732,10 +732,10 @@ def best5_sample_hidden(holes, hidden, known, live, need, samples, state, card_k
     values = np.empty(players, np.int64)
     s0 = state[0]
     s1 = state[1]
+    spare = U64(0)            # the unused half of the last generator step
+    have = False
     for _ in range(samples):
         taken = U64(0)
-        spare = U64(0)
-        have = False
         for j in range(total):
             while True:
                 x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, m)
@@ -1009,6 +1009,8 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
     chosen = np.empty(players, np.int64)
     s0 = state[0]
     s1 = state[1]
+    spare = U64(0)            # the unused half of the last generator step
+    have = False
     for t in range(boards.shape[0]):
         while True:
             used = taken
@@ -1039,8 +1041,6 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
                 break
         free = DECK_BITS & ~used
         left = np.int64(popcount(free))
-        spare = U64(0)
-        have = False
         for j in range(need):
             x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, left)
             bit = select_bit(free, x)
@@ -1080,6 +1080,8 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
     values = np.empty(players, np.int64)
     s0 = state[0]
     s1 = state[1]
+    spare = U64(0)            # the unused half of the last generator step
+    have = False
     for _ in range(samples):
         while True:
             used = taken
@@ -1111,8 +1113,6 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
         board_key = U64(0)
         free = DECK_BITS & ~used
         left = np.int64(popcount(free))
-        spare = U64(0)
-        have = False
         for j in range(need):
             x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, left)
             bit = select_bit(free, x)
@@ -1348,6 +1348,8 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, tak
     both_uniform = uniform[0] and uniform[1]
     s0 = state[0]
     s1 = state[1]
+    spare = U64(0)            # the unused half of the last generator step
+    have = False
     c0 = 0
     c1 = 0
     for _ in range(samples):
@@ -1383,8 +1385,6 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, tak
         free = DECK_BITS & ~(taken | combo_masks[c0] | combo_masks[c1])
         left = np.int64(popcount(free))
         board_key = U64(0)
-        spare = U64(0)
-        have = False
         board = U64(0)
         for _ in range(need):
             x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, left)
