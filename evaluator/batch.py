@@ -95,11 +95,17 @@ def _normalise(query: Mapping, index: int, seed: int) -> dict:
 
 
 def run_query(query: dict) -> dict:
-    """One normalised query -> one flat result row (the query, the method, per-player figures)."""
+    """One normalised query -> one flat result row (the query, the method, per-player figures).
+
+    Bad input raises the usual error with the query's id in front of the message.
+    """
     from .equity import equity
-    result = equity(query["game"], query["hands"], query["board"], query["dead"],
-                    exact=query["exact"], trials=query["trials"],
-                    target_stderr=query["target_stderr"], seed=query["seed"], threads=1)
+    try:
+        result = equity(query["game"], query["hands"], query["board"], query["dead"],
+                        exact=query["exact"], trials=query["trials"],
+                        target_stderr=query["target_stderr"], seed=query["seed"], threads=1)
+    except EvaluatorError as error:
+        raise type(error)(f"query {query['id']}: {error}", error.token) from None
     row = {"id": query["id"], "game": result.game, "hands": " vs ".join(query["hands"]),
            "board": result.board, "dead": result.dead, "method": result.method,
            "exact": result.exact, "samples": result.samples,

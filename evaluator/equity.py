@@ -619,6 +619,16 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
     # how many combo tuples could be dealt, before listing them
     upper = math.prod(len(r) for r in rows)
     tuples = None
+    if exact and upper > RANGE_TUPLE_LIMIT * 4:
+        raise EvaluatorError(f"exact=True would enumerate up to {upper:,} combo tuples, too "
+                             "many to finish in reasonable time; use trials= or "
+                             "target_stderr= to sample", upper)
+    group = stabilizer(board_ids, dead_ids)
+    # at least this many suit classes: half the tuples (the rest may share cards), each class
+    # at most as large as the group of suit renamings
+    at_least = upper / 2 / len(group) * _class_seconds(g, need, left)
+    if exact is None and at_least > EXACT_SECONDS:
+        exact = False                              # clearly too long: sample, list nothing
     if exact or (exact is None and not sampling and upper <= RANGE_TUPLE_LIMIT * 4):
         tuples, tuple_weights = _combo_tuples(rows, weights, masks,
                                               RANGE_TUPLE_LIMIT if exact is None else None)
@@ -626,7 +636,7 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
             raise RangeError("no deal fits the ranges: every combination of them shares a "
                              "card", names)
     if tuples is not None:
-        reps, classes = canonical_classes(tuples, players, stabilizer(board_ids, dead_ids))
+        reps, classes = canonical_classes(tuples, players, group)
         per_class = _class_seconds(g, need, left)
         estimate = len(reps) * per_class
         if exact is None:

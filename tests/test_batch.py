@@ -65,7 +65,9 @@ def test_files_in_and_out(tmp_path):
     ([{"hands": "AsKs"}], EvaluatorError, "two or more hands"),
     ([{"hands": "AsKs vs QQ", "colour": 1}], EvaluatorError, "unknown field 'colour'"),
     ([{"hands": "AsKs vs QQ", "trials": "many"}], EvaluatorError, "trials must be"),
-    ([{"hands": "AsKs vs QQ++"}], RangeError, "QQ\\+\\+"),
+    ([{"hands": "AsKs vs QQ++"}], RangeError, "query 1: .*QQ\\+\\+"),
+    ([{"hands": "AsKs vs QQ"}, {"game": "stud", "hands": "AsKs vs QQ", "id": "x7"}],
+     EvaluatorError, "query x7: unknown game 'stud'"),
 ])
 def test_bad_batches(queries, error, match):
     with pytest.raises(error, match=match):
