@@ -43,15 +43,16 @@ def pad_mask(k):
 
 
 @kernel
-def flush_mask(w, key):
-    """13-bit rank mask of the flush suit in word ``w`` (key has FLUSH_BITS set)."""
+def suit_ranks(w, key, count):
+    """13-bit rank mask of the flush suit among the first ``count`` bytes of word ``w``
+    (``key`` has FLUSH_BITS set; 0xFF bytes hold no card)."""
     counters = (key & FLUSH_BITS) >> (SUIT_SHIFT + THREE)
     suit = U64(0)
     while (counters & ONE) == 0:
         counters >>= FOUR
         suit += ONE
     mask = 0
-    for j in range(7):
+    for j in range(count):
         c = (w >> U64(8 * j)) & BYTE
         if c < 52 and (c & THREE) == suit:
             mask |= 1 << (c >> U64(2))
@@ -59,19 +60,15 @@ def flush_mask(w, key):
 
 
 @kernel
+def flush_mask(w, key):
+    """13-bit rank mask of the flush suit in the 7-card word ``w``."""
+    return suit_ranks(w, key, 7)
+
+
+@kernel
 def flush_mask8(w, key):
-    """``flush_mask`` over all eight bytes of ``w`` (0xFF bytes hold no card)."""
-    counters = (key & FLUSH_BITS) >> (SUIT_SHIFT + THREE)
-    suit = U64(0)
-    while (counters & ONE) == 0:
-        counters >>= FOUR
-        suit += ONE
-    mask = 0
-    for j in range(8):
-        c = (w >> U64(8 * j)) & BYTE
-        if c < 52 and (c & THREE) == suit:
-            mask |= 1 << (c >> U64(2))
-    return mask
+    """``flush_mask`` over all eight bytes of ``w`` (Tahoe: three hole cards and a board)."""
+    return suit_ranks(w, key, 8)
 
 
 @kernel
