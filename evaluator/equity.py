@@ -281,21 +281,13 @@ def _fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
     return counts
 
 
-def _sampled_best5(hands: list[np.ndarray], unknown: list[int], board: np.ndarray,
-                   live: np.ndarray, need: int, samples: int, state: np.ndarray) -> _Counts:
-    """Monte Carlo counts for best-five games, unknown hole cards dealt per sample."""
+def _sampled_best5(hands: list[np.ndarray], board: np.ndarray, live: np.ndarray, need: int,
+                   samples: int, state: np.ndarray) -> _Counts:
+    """Monte Carlo counts for best-five games with every hole card known."""
     from .kernels import equity as kernels
     counts = _Counts(len(hands))
-    if not any(unknown):
-        kernels.best5_sample(np.array(hands), board, live, need, samples, state,
-                             *_tables.high(), counts.hi_full)
-    else:
-        width = len(hands[0]) + unknown[0]
-        holes = np.full((len(hands), width), 255, np.uint8)
-        for p, hole in enumerate(hands):
-            holes[p, :len(hole)] = hole
-        kernels.best5_sample_hidden(holes, np.array(unknown, np.int64), board, live, need,
-                                    samples, state, *_tables.high(), counts.hi_full)
+    kernels.best5_sample(np.array(hands), board, live, need, samples, state, *_tables.high(),
+                         counts.hi_full)
     counts.boards = samples
     counts.finish_high()
     return counts
@@ -480,6 +472,11 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         for hands_now, live_now in _assignments(parsed, unknown, live):
             counts.add(_exact_counts(g, hands_now, board_ids, live_now, need, threads))
         method = f"exact enumeration of {deals:,} deals"
+    elif hidden and g.rule == "best5" and _fused(g):
+        # unknown hole cards are the ranges of their completions (at most 22,100 combos
+        # for three cards): the range sampler deals them
+        return _range_equity(g, parsed, unknown, [None] * len(parsed), board_ids, dead_ids,
+                             False, trials, target_stderr, seed, threads)
     else:
         used_seed = _seed(seed)
 
@@ -487,7 +484,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
             from .kernels import equity as kernels
             state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
             if g.rule == "best5" and _fused(g):
-                return _sampled_best5(parsed, unknown, board_ids, live, need, size, state)
+                return _sampled_best5(parsed, board_ids, live, need, size, state)
             if hidden == 0 and _fused(g):
                 return _fused_chunk(g, parsed, board_ids, live, need, size, state)
             cards = np.empty((size, hidden + need), np.uint8)
@@ -684,12 +681,11 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
 
     def run(index: int, size: int) -> _Counts:
         state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
-        if fused:
+        if fused and players == 2:
             part = _Counts(players)
-            sampler = (kernels.best5_sample_ranges_hu if players == 2
-                       else kernels.best5_sample_ranges)
-            sampler(combos, starts, cumulative, uniform, combo_masks, taken, board_ids, need,
-                    size, state, *_tables.high(), part.hi_full)
+            kernels.best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks,
+                                           taken, board_ids, need, size, state,
+                                           *_tables.high(), part.hi_full)
             part.boards = size
             part.finish_high()
             return part
@@ -697,6 +693,12 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
         new = np.empty((size, need), np.uint8)
         kernels.sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken,
                                    state, holes, new)
+        if fused:
+            part = _Counts(players)
+            kernels.tally_best5_deals(holes, new, board_ids, *_tables.high(), part.hi_full)
+            part.boards = size
+            part.finish_high()
+            return part
         full = np.empty((size, max(g.streets)), np.uint8)
         full[:, :len(board_ids)] = board_ids
         full[:, len(board_ids):] = new
@@ -930,6 +932,7 @@ def warmup_equity() -> None:
     equity("holdem", ["AsKs", "QhQd"], trials=1000, seed=1, threads=1)   # sampling
     equity("holdem", ["AsKs", "random"], trials=1000, seed=1, threads=1)
     equity("holdem", ["QQ+,AKs:0.5", "random"], trials=1000, seed=1, threads=1)
+    equity("holdem", ["AA,KK", "QQ", "random"], trials=1000, seed=1, threads=1)
     equity("holdem", ["AA,KK", "QQ"], threads=1)                        # ranges, exact
     equity("holdem", ["AA,KK", "QQ"], "2c7d9h", threads=1)
     equity("holdem", ["AA,KK:0.3", "QQ"], "2c7d9h", threads=1)

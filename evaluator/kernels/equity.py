@@ -692,98 +692,6 @@ def best5_sample(holes, known, live, need, samples, state, card_keys, rank_offse
 
 
 @kernel
-def best5_sample_hidden(holes, hidden, known, live, need, samples, state, card_keys, rank_offsets,
-                 rank_values, flush_values, hi_full):
-    """Monte Carlo for best-five games with unknown hole cards: ``samples`` random deals.
-
-    holes : uint8 (P, H) the known hole cards, unknown slots last and set to 255
-    hidden : int64 (P,) each player's unknown hole cards, dealt at random
-    known, need : the board so far and the cards still to come
-
-    A deal draws each player's unknown cards, then the board, all distinct and
-    from ``live`` as in ``best5_sample``.  Counts go to ``hi_full`` as in
-    ``tally``; ``state`` is advanced in place.
-    """
-    players, hole = holes.shape
-    k = known.shape[0]
-    m = live.shape[0]
-    known_key = HAND_INIT
-    known_mask = np.zeros(4, np.int64)
-    for j in range(k):
-        known_key += card_keys[known[j]]
-        known_mask[known[j] & 3] |= 1 << (known[j] >> 2)
-    hole_keys = np.empty(players, np.uint64)
-    masks = np.empty((players, 4), np.int64)     # rank mask per suit of hole + known board
-    first = np.empty(players + 1, np.int64)      # p's unknown cards: drawn[first[p]:first[p + 1]]
-    first[0] = 0
-    for p in range(players):
-        hole_keys[p] = known_key
-        for s in range(4):
-            masks[p, s] = known_mask[s]
-        for j in range(hole - hidden[p]):
-            c = holes[p, j]
-            hole_keys[p] += card_keys[c]
-            masks[p, c & 3] |= 1 << (c >> 2)
-        first[p + 1] = first[p] + hidden[p]
-    deal = first[players]
-    total = deal + need
-    drawn = np.empty(total, np.int64)
-    keys = np.empty(total, np.uint64)
-    values = np.empty(players, np.int64)
-    s0 = state[0]
-    s1 = state[1]
-    spare = U64(0)            # the unused half of the last generator step
-    have = False
-    for _ in range(samples):
-        taken = U64(0)
-        for j in range(total):
-            while True:
-                x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, m)
-                c = live[x]
-                bit = U64(1) << U64(c)
-                if not taken & bit:
-                    break
-            taken |= bit
-            drawn[j] = c
-            keys[j] = card_keys[c]
-        board_key = U64(0)
-        for j in range(deal, total):
-            board_key += keys[j]
-        best = 0
-        for p in range(players):
-            key = hole_keys[p] + board_key
-            for j in range(first[p], first[p + 1]):
-                key += keys[j]
-            if key & FLUSH_BITS:
-                counters = (key & FLUSH_BITS) >> U64(SUIT_SHIFT_3)
-                suit = 0
-                while (counters & U64(1)) == 0:
-                    counters >>= U64(4)
-                    suit += 1
-                mask = masks[p, suit]
-                for j in range(first[p], first[p + 1]):
-                    if drawn[j] & 3 == suit:
-                        mask |= 1 << (drawn[j] >> 2)
-                for j in range(deal, total):
-                    if drawn[j] & 3 == suit:
-                        mask |= 1 << (drawn[j] >> 2)
-                v = np.int64(flush_values[mask])
-            else:
-                h = key & KEY_MASK
-                v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                         + (h & COL_MASK)])
-            values[p] = v
-            best = max(best, v)
-        winners = 0
-        for p in range(players):
-            winners += values[p] == best
-        for p in range(players):
-            hi_full[p, winners] += values[p] == best
-    state[0] = s0
-    state[1] = s1
-
-
-@kernel
 def omaha_exact(holes, known, live, multisets, hilo, card_keys, board_offsets, board_index,
                 omaha_pairs, omaha_flush, low_card_bits, omaha_low, scoops, splits, hi_full,
                 hi_half, lo_half, squares, consts):
@@ -1056,88 +964,44 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
 
 
 @kernel
-def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken, known, need,
-                        samples, state, card_keys, rank_offsets, rank_values, flush_values,
-                        hi_full):
-    """Monte Carlo for best-five games with ranges: deals as in ``sample_range_deals``,
-    evaluated in place (as ``best5_sample``), counts into ``hi_full``."""
-    players = starts.shape[0] - 1
-    hole = combos.shape[1]
-    k = known.shape[0]
+def tally_best5_deals(holes, boards, known, card_keys, rank_offsets, rank_values,
+                      flush_values, hi_full):
+    """Evaluate dealt hands of a best-five game and count the winners (as ``tally``).
+
+    holes : uint8 (P, n, H) each player's cards in each deal
+    boards : uint8 (n, need) the new board cards; ``known`` the board before them
+    hi_full : int64 (P, P + 1) incremented
+    """
+    players, n, hole = holes.shape
+    need = boards.shape[1]
     known_key = HAND_INIT
-    known_mask = np.zeros(4, np.int64)
-    for j in range(k):
+    known_bits = U64(0)
+    for j in range(known.shape[0]):
         known_key += card_keys[known[j]]
-        known_mask[known[j] & 3] |= 1 << (known[j] >> 2)
-    n = combos.shape[0]
-    combo_keys = np.empty(n, np.uint64)
-    for i in range(n):
-        combo_keys[i] = known_key
-        for j in range(hole):
-            combo_keys[i] += card_keys[combos[i, j]]
-    chosen = np.empty(players, np.int64)
-    drawn = np.empty(5, np.int64)
+        known_bits |= U64(1) << U64(known[j])
     values = np.empty(players, np.int64)
-    s0 = state[0]
-    s1 = state[1]
-    spare = U64(0)            # the unused half of the last generator step
-    have = False
-    for _ in range(samples):
-        while True:
-            used = taken
-            ok = True
-            for p in range(players):
-                # a combo by weight: equal weights by multiply-shift, else the first
-                # running sum above a uniform draw, by a branch-free binary search
-                # (written inline: a helper taking arrays costs more than the search)
-                r, s0, s1 = next_u64(s0, s1)
-                x = starts[p]
-                size = starts[p + 1] - x
-                if uniform[p]:
-                    x += np.int64(((r >> U64(32)) * U64(size)) >> U64(32))
-                else:
-                    u = (np.float64(r >> U64(11)) * (1.0 / 9007199254740992.0)
-                         * cumulative[x + size - 1])
-                    while size > 1:
-                        half = size >> 1
-                        x += half * (cumulative[x + half - 1] <= u)
-                        size -= half
-                    x += cumulative[x] <= u
-                if combo_masks[x] & used:
-                    ok = False
-                    break
-                used |= combo_masks[x]
-                chosen[p] = x
-            if ok:
-                break
-        board_key = U64(0)
-        free = DECK_BITS & ~used
-        left = np.int64(popcount(free))
+    for t in range(n):
+        board_key = known_key
+        board_bits = known_bits
         for j in range(need):
-            x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, left)
-            bit = select_bit(free, x)
-            free ^= bit
-            left -= 1
-            c = np.int64(trailing_zeros(bit))
-            board_key += card_keys[c]
-            drawn[j] = c
+            board_key += card_keys[boards[t, j]]
+            board_bits |= U64(1) << U64(boards[t, j])
         best = 0
         for p in range(players):
-            x = chosen[p]
-            key = combo_keys[x] + board_key
+            key = board_key
+            cards = board_bits
+            for j in range(hole):
+                key += card_keys[holes[p, t, j]]
+                cards |= U64(1) << U64(holes[p, t, j])
             if key & FLUSH_BITS:
                 counters = (key & FLUSH_BITS) >> U64(SUIT_SHIFT_3)
                 suit = 0
                 while (counters & U64(1)) == 0:
                     counters >>= U64(4)
                     suit += 1
-                mask = known_mask[suit]
-                for j in range(hole):
-                    if combos[x, j] & 3 == suit:
-                        mask |= 1 << (combos[x, j] >> 2)
-                for j in range(need):
-                    if drawn[j] & 3 == suit:
-                        mask |= 1 << (drawn[j] >> 2)
+                mask = 0
+                for rank in range(13):
+                    mask |= np.int64((cards >> U64(4 * rank + suit)) & U64(1)) << rank
                 v = np.int64(flush_values[mask])
             else:
                 h = key & KEY_MASK
@@ -1150,8 +1014,6 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
             winners += values[p] == best
         for p in range(players):
             hi_full[p, winners] += values[p] == best
-    state[0] = s0
-    state[1] = s1
 
 
 @kernel
@@ -1322,8 +1184,9 @@ def best5_range_boards(first, first_weights, second, second_weights, known, live
 def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, taken, known,
                            need, samples, state, card_keys, rank_offsets, rank_values,
                            flush_values, hi_full):
-    """``best5_sample_ranges`` for two players, with every per-deal quantity in a
-    scalar (no small arrays in the loop): about 1.5x the speed of the general kernel.
+    """Heads-up Monte Carlo for best-five games with ranges (deals as in
+    ``sample_range_deals``), every per-deal quantity in a scalar and evaluated in place:
+    about 1.5x the speed of dealing into arrays and calling ``tally_best5_deals``.
 
     One generator step picks both combos when both ranges have equal weights
     (high and low 32 bits, multiply-shift each).
