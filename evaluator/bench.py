@@ -138,6 +138,7 @@ class Adapter:
     """
     name = "?"
     module = ""
+    distribution = ""            # the package's name for its version, when not the module's
     bigger_is_better = True
     workloads: set[str] = set()
     max_items: dict[str, int] = {}
@@ -156,7 +157,7 @@ class Adapter:
         if not self.module:
             return ""
         try:
-            return version(self.module.split(".")[0].replace("_", "-"))
+            return version(self.distribution or self.module.split(".")[0].replace("_", "-"))
         except PackageNotFoundError:
             return "?"
 
@@ -209,12 +210,9 @@ class Treys(Adapter):
 
 class PhEvaluator(Adapter):
     name, module, bigger_is_better = "phevaluator", "phevaluator.evaluator", False
+    distribution = "phevaluator"
     workloads = {"eval5", "eval6", "eval7", "eval7_seq", "omaha"}
     max_items = {"eval5": 300_000, "eval6": 300_000, "eval7": 300_000, "omaha": 100_000}
-
-    def version(self):
-        from importlib.metadata import version
-        return version("phevaluator")
 
     def prepare(self, workload):
         rows = workload.cards[:self.max_items.get(workload.name)].tolist()
@@ -288,15 +286,19 @@ class PokerKit(Adapter):
         return [kind.from_game(hole, board) for hole, board in prepared]
 
 
-class PokerEquity(Adapter):
-    name, module, bigger_is_better = "poker-equity", "poker_equity", False
-    workloads = {"eval5", "eval6", "eval7", "eval7_seq", "hu_exact", "3way_exact",
-                 "hu_monte_carlo", "plo_exact"}
+class TextAdapter(Adapter):
+    """Peers that take hands as card text ('AsKs...') and equity spots as text."""
 
     def prepare(self, workload):
         if workload.kind == "eval":
             return ["".join(r) for r in workload.card_names()]
         return workload.spot
+
+
+class PokerEquity(TextAdapter):
+    name, module, bigger_is_better = "poker-equity", "poker_equity", False
+    workloads = {"eval5", "eval6", "eval7", "eval7_seq", "hu_exact", "3way_exact",
+                 "hu_monte_carlo", "plo_exact"}
 
     def run(self, workload, prepared):
         import poker_equity as pe
@@ -313,9 +315,9 @@ class PokerEquity(Adapter):
         return [p["equity"] for p in result["players"]]
 
 
-class PokerFast(Adapter):
+class PokerFast(TextAdapter):
     """pokerfast ships OMPEval (C++) behind ctypes: its batch evaluator and exact equity."""
-    name, module = "pokerfast", "pokerfast.equity"
+    name, module, distribution = "pokerfast", "pokerfast.equity", "pokerfast"
     workloads = {"eval5", "eval6", "eval7", "eval7_seq", "hu_exact", "3way_exact",
                  "range_vs_random_flop"}
 
@@ -326,14 +328,6 @@ class PokerFast(Adapter):
         from pokerfast import equity
         return None if equity.available() else "its OMPEval library is missing"
 
-    def version(self):
-        from importlib.metadata import version
-        return version("pokerfast")
-
-    def prepare(self, workload):
-        if workload.kind == "eval":
-            return ["".join(r) for r in workload.card_names()]
-        return workload.spot
 
     def run(self, workload, prepared):
         from pokerfast import equity

@@ -795,11 +795,16 @@ def _weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: n
             counts.finish_high()
         todo = np.flatnonzero(~done)
     for k in todo.tolist():
-        hands = list(holes[k])
-        used = set(holes[k].ravel().tolist()) | set(board_ids.tolist()) | set(dead_ids.tolist())
-        live = np.array([c for c in range(52) if c not in used], np.uint8)
-        counts.add(_exact_counts(g, hands, board_ids, live, need, 1), weight[k].item())
+        counts.add(_deal_counts(g, holes[k], board_ids, dead_ids, need), weight[k].item())
     return counts
+
+
+def _deal_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
+                 need: int) -> _Counts:
+    """Exact counts of one deal, holes uint8 (P, H), on one thread (any method)."""
+    used = set(holes.ravel().tolist()) | set(board.tolist()) | set(dead.tolist())
+    live = np.array([c for c in range(52) if c not in used], np.uint8)
+    return _exact_counts(g, list(holes), board, live, need, 1)
 
 
 def _omaha_tables() -> list[np.ndarray]:

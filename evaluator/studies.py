@@ -10,7 +10,6 @@ kernels, and add the groups back up by class.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -55,12 +54,6 @@ class PreflopMatrix:
         """float64 (169,): each class's exact equity against a random hand."""
         return self.shares[..., 0].sum(axis=1) / self.shares[..., 1].sum(axis=1)
 
-    def to_rows(self) -> list[dict]:
-        m = self.matrix()
-        return [{"hand": a, "versus": b, "equity": float(m[i, j])}
-                for i, a in enumerate(CLASS_NAMES) for j, b in enumerate(CLASS_NAMES)
-                if not math.isnan(m[i, j])]
-
 
 def _progress(total: int, label: str, show: bool):
     """A rich progress bar on a terminal (stderr), else a no-op."""
@@ -78,7 +71,7 @@ def _progress(total: int, label: str, show: bool):
 def _class_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
                   threads: int, progress: bool, label: str) -> tuple[np.ndarray, np.ndarray]:
     """Exact heads-up counts of many deals: (hi_full (n, 2, 3), boards (n,))."""
-    from .equity import _class_tables, _exact_counts, _map, _multisets
+    from .equity import _class_tables, _deal_counts, _map, _multisets
     from .kernels import equity as kernels
     n = len(holes)
     need = max(g.streets) - len(board)
@@ -101,9 +94,7 @@ def _class_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarra
         if bar is not None:
             bar.stop()
     for k in np.flatnonzero(boards < 0).tolist():         # two suits could flush: walk
-        used = set(holes[k].ravel().tolist()) | set(board.tolist()) | set(dead.tolist())
-        live = np.array([c for c in range(52) if c not in used], np.uint8)
-        counts = _exact_counts(g, list(holes[k]), board, live, need, 1)
+        counts = _deal_counts(g, holes[k], board, dead, need)
         hi_full[k], boards[k] = counts.hi_full, counts.boards
     return hi_full, boards
 

@@ -91,6 +91,8 @@ def test_packing_forfeits_and_last_player_wins():
     t.act("pack")                                    # p0 packs: p1 is alone
     assert t.finished and t.winners == [1] and t.seats[1].won == 5
     assert t.seats[2].put_in == 1 and t.seats[2].won == 0
+    again = replay(t.to_json())                      # the history as JSON text
+    assert again.winners == [1] and again.pot == t.pot and again.history() == t.history()
 
 
 def test_show_needs_two_players_and_costs():
