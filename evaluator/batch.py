@@ -56,9 +56,10 @@ def read_queries(path: str | Path) -> list[dict]:
 
 def _normalise(query: Mapping, index: int, seed: int) -> dict:
     """A query with every field in its final type; errors name the query."""
-    where = f"query {query.get('id', index + 1)}"
     if not isinstance(query, Mapping):
-        raise EvaluatorError(f"{where}: a query is a mapping of equity arguments", query)
+        raise EvaluatorError(f"query {index + 1}: a query is a mapping of equity arguments, "
+                             f"got {query!r}", query)
+    where = f"query {query.get('id', index + 1)}"
     unknown = set(query) - set(FIELDS) - {"id"}
     if unknown:
         raise EvaluatorError(f"{where}: unknown field {sorted(unknown)[0]!r} "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import sys
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
@@ -104,8 +105,8 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Rang
         missing = 0
         if isinstance(hand, Range):
             if hand.game.hole != g.hole:
-                raise HandError(f"hand {i} is a {hand.game.name} range; {g.name} hands have "
-                                f"{g.hole} cards", hand.text)
+                raise HandError(f"hand {i} is a range for {hand.game.name}; {g.name} hands "
+                                f"have {g.hole} cards", hand.text)
             parsed.append(np.empty(0, np.uint8))
             unknown.append(0)
             ranges.append(hand)
@@ -116,18 +117,25 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Rang
             text = hand
             missing = hand.count("?") + hand.count("*")
             hand = hand.replace("?", " ").replace("*", " ")
+            card_error = None
             try:
                 cards = parse_cards(hand, what=f"hand {i}")
-            except CardError:
+            except CardError as error:
                 # cards with a duplicate, or range notation ("QQ+,AKs", "AA**")
                 if "?" in text or (_all_cards(hand) and "," not in text):
                     raise
-                cards = None
+                cards, card_error = None, error
             if cards is None or (not missing and len(cards) != g.hole and "," in text):
                 # range notation, or a list of exact combos: "QhQd,AcAd"
+                try:
+                    rng = Range(text, g)
+                except RangeError:
+                    if card_error is not None and _CARD_LIKE.fullmatch(text.strip()):
+                        raise card_error from None     # "AsKx": a mistyped hand
+                    raise
                 parsed.append(np.empty(0, np.uint8))
                 unknown.append(0)
-                ranges.append(Range(text, g))
+                ranges.append(rng)
                 continue
         else:
             cards = parse_cards(hand, what=f"hand {i}")
@@ -142,6 +150,10 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Rang
     if len(parsed) < 2:
         raise HandError(f"equity needs at least two hands, got {len(parsed)}", len(parsed))
     return parsed, unknown, ranges
+
+
+# text shaped like cards (rank then one letter, repeated): read as a hand, not a range
+_CARD_LIKE = re.compile(r"(?:(?:10|[2-9tjqka])[a-z]\s*)+", re.IGNORECASE)
 
 
 def _all_cards(text: str) -> bool:

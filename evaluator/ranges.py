@@ -62,7 +62,7 @@ CLASS_NAMES = tuple(
     for i in range(13) for j in range(13))
 _CLASS_INDEX = {name: k for k, name in enumerate(CLASS_NAMES)}
 
-_WEIGHT_SUFFIX = re.compile(r"^(.*?):\s*([0-9.eE+-]+)$")
+_WEIGHT_SUFFIX = re.compile(r"^(.*?):\s*(\S+)$")
 _WEIGHT_PREFIX = re.compile(r"^([0-9.eE+-]+)\s*\((.*)\)$")
 _CLASS = re.compile(r"^([2-9TJQKA])([2-9TJQKA])([so]?)$", re.IGNORECASE)
 _PERCENT = re.compile(r"^([0-9.]+)\s*%$")

@@ -179,7 +179,14 @@ class Table:
 def replay(history: dict | str):
     """Rebuild a table from ``history()`` (a dict or its JSON) by replaying every action."""
     if isinstance(history, str):
-        history = json.loads(history)
+        try:
+            history = json.loads(history)
+        except json.JSONDecodeError as error:
+            raise EvaluatorError(f"not a hand history: {error}", history[:40]) from None
+    missing = [key for key in ("game", "seats", "dealer", "deck", "actions")
+               if not isinstance(history, dict) or key not in history]
+    if missing:
+        raise EvaluatorError(f"not a hand history: no {missing[0]!r}", missing[0])
     kinds = {"teen_patti": TeenPattiTable, "the": TheTable}
     cls = kinds.get(history["game"], HoldemTable)
     config = dict(history.get("config", {}))

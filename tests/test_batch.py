@@ -63,6 +63,7 @@ def test_files_in_and_out(tmp_path):
 @pytest.mark.parametrize("queries, error, match", [
     ("missing-file.csv", EvaluatorError, "no such file"),
     ([{"hands": "AsKs"}], EvaluatorError, "two or more hands"),
+    (["AsKs vs QQ"], EvaluatorError, "query 1: a query is a mapping"),
     ([{"hands": "AsKs vs QQ", "colour": 1}], EvaluatorError, "unknown field 'colour'"),
     ([{"hands": "AsKs vs QQ", "trials": "many"}], EvaluatorError, "trials must be"),
     ([{"hands": "AsKs vs QQ++"}], RangeError, "query 1: .*QQ\\+\\+"),

@@ -111,7 +111,10 @@ def test_plots_render_headless(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (("equity", "stud", "AsKs", "QdJd"), "unknown game 'stud'"),
-    (("equity", "holdem", "AsKx", "QdJd"), "AsKx"),
+    (("equity", "holdem", "AsKx", "QdJd"), "unknown card 'Kx'"),
+    (("equity", "holdem", "AKs:x", "QdJd"), "bad weight"),
+    (("equity", "holdem", "AA", "AA", "AA"), "no deal fits"),
+    (("equity", "the", "AsKsQs", "2c3c4c"), "not a street of the"),
     (("equity", "holdem", "AsKs", "AsQd"), "duplicate card 'As'"),
     (("equity", "holdem", "QQ++", "random"), "QQ++"),
     (("equity", "holdem", "AsKs", "QQ", "--board", "Qc Qd Qh"), "no live combos"),

@@ -378,3 +378,11 @@ def test_simulator_reports_results():
     assert sum(run["net"].values()) == 0
     with pytest.raises(ValueError, match="unknown policy"):
         simulate("holdem", ["a", "b"], hands=1, policies={"a": "bluff"})
+
+
+def test_replay_rejects_what_is_not_a_history():
+    from evaluator import EvaluatorError
+    with pytest.raises(EvaluatorError, match="not a hand history"):
+        replay("not json")
+    with pytest.raises(EvaluatorError, match="no 'game'"):
+        replay("{}")
