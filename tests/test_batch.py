@@ -92,7 +92,7 @@ distributed = pytest.importorskip("distributed")
 def cluster():
     from distributed import LocalCluster
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None, silence_logs=50) as local:
+                      dashboard_address=":0", silence_logs=50) as local:
         yield local
 
 
