@@ -278,9 +278,7 @@ def _fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
     from .kernels import equity as kernels
     counts = _Counts(len(hands))
     if g.rule == "omaha":
-        tables = [_tables.load(name) for name in (
-            "card_keys", "omaha_board_offsets", "omaha_board_index", "omaha_pairs",
-            "omaha_flush", "low_card_bits", "omaha_low")]
+        tables = _omaha_tables()
         counts.boards = kernels.omaha_equity(
             np.stack(hands), board, live, need, samples, first_arr, state, g.pot == "hilo",
             *tables,
@@ -365,9 +363,7 @@ def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
             return counts
     if g.rule == "omaha" and need >= 1:
         counts = _Counts(len(hands))
-        tables = [_tables.load(name) for name in (
-            "card_keys", "omaha_board_offsets", "omaha_board_index", "omaha_pairs",
-            "omaha_flush", "low_card_bits", "omaha_low")]
+        tables = _omaha_tables()
         boards = kernels.omaha_exact(
             np.stack(hands), board, live, _multisets(need), g.pot == "hilo", *tables,
             counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
