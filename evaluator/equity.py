@@ -34,8 +34,9 @@ __all__ = ["PlayerEquity", "EquityResult", "equity", "equity_by_street", "discar
 
 EXACT_LIMIT = 5_000_000        # boards enumerated when exact=None
 ONE_SHOT = False               # set by the command line: prefer paths that need no Numba
-CHUNK = 1 << 16                # boards per chunk (and per Monte Carlo stream)
-ROUND = 16                     # Monte Carlo chunks between stopping checks
+CHUNK = 1 << 16                # boards per chunk of an exact enumeration
+SAMPLE_CHUNK = 1 << 18         # deals per Monte Carlo chunk (and per seeded stream)
+ROUND = 4                      # Monte Carlo chunks between stopping checks
 DEFAULT_TRIALS = 1 << 20
 
 
@@ -552,14 +553,14 @@ def _sample(run, players: int, trials: int | None, target_stderr: float | None,
     while True:
         stop = index + ROUND
         if limit is not None:
-            stop = min(stop, -(-limit // CHUNK))
-        sizes = [CHUNK if limit is None else min(CHUNK, limit - i * CHUNK)
+            stop = min(stop, -(-limit // SAMPLE_CHUNK))
+        sizes = [SAMPLE_CHUNK if limit is None else min(SAMPLE_CHUNK, limit - i * SAMPLE_CHUNK)
                  for i in range(index, stop)]
         for part in _map(lambda item: run(*item), list(zip(range(index, stop), sizes)),
                          threads):
             counts.add(part)
         index = stop
-        if limit is not None and index * CHUNK >= limit:
+        if limit is not None and index * SAMPLE_CHUNK >= limit:
             break
         if target_stderr is not None and max(counts.stderr()) <= target_stderr:
             break
@@ -823,11 +824,20 @@ def _omaha_tables() -> list[np.ndarray]:
 
 def _partial_range(g: Game, cards: np.ndarray, missing: int) -> Range:
     """A hand with ``missing`` unknown cards as the range of its completions."""
-    rest = [c for c in range(52) if c not in set(cards.tolist())]
-    combos = [sorted(cards.tolist() + list(extra))
-              for extra in itertools.combinations(rest, missing)]
-    text = (format_cards(cards, sep="") + "?" * missing) if len(cards) else "random"
-    return Range._from_combos(g, text, np.array(combos, np.uint8).reshape(-1, g.hole))
+    return _completions(g, tuple(cards.tolist()), missing)
+
+
+@cache
+def _completions(g: Game, cards: tuple[int, ...], missing: int) -> Range:
+    # cached: listing the 1,326 hold'em hands of "random" in Python costs more than a
+    # short Monte Carlo run; the arrays are read-only since every caller shares them
+    rest = [c for c in range(52) if c not in set(cards)]
+    combos = [sorted(cards + extra) for extra in itertools.combinations(rest, missing)]
+    text = (format_cards(cards, sep="") + "?" * missing) if cards else "random"
+    out = Range._from_combos(g, text, np.array(combos, np.uint8).reshape(-1, g.hole))
+    out.combos.setflags(write=False)
+    out.weights.setflags(write=False)
+    return out
 
 
 def _combo_tuples(rows, weights, masks, limit):

@@ -225,3 +225,43 @@ def test_bit_selection_paths_agree():
         assert int(loop_bit) == 1 << expected and int(index) == expected
         if bits.HAVE_PDEP:
             assert int(njit(lambda m, j: bits.select_bit_pdep(m, j))(mask, k)) == 1 << expected
+
+
+def test_suit_mask_paths_agree_and_wide_product():
+    """pext and the portable loop give the same rank mask of a suit; mul_wide is the
+    exact 128-bit product, and chained draws from it stay in range."""
+    import numpy as np
+    from numba import njit
+
+    from evaluator.kernels import _intrinsics as bits
+
+    loop = njit(lambda cards, suit: bits.suit_mask_loop(cards, suit))
+    fast = njit(lambda cards, suit: bits.suit_mask(cards, suit))
+    wide = njit(lambda x, m: bits.mul_wide(x, m))
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        cards = int(rng.integers(0, 1 << 52))
+        suit = int(rng.integers(4))
+        expected = sum(1 << r for r in range(13) if (cards >> (4 * r + suit)) & 1)
+        assert int(loop(np.uint64(cards), suit)) == expected
+        assert int(fast(np.uint64(cards), suit)) == expected
+        x, m = int(rng.integers(0, 1 << 63)) * 2 + 1, int(rng.integers(1, 1 << 63))
+        high, low = wide(np.uint64(x), np.uint64(m))
+        assert (int(high) << 64) | int(low) == x * m
+    # five positions from one 64-bit fraction: each below its range, and uniform in the
+    # first draw to within the sampling error
+    @njit
+    def chained(fractions, out):
+        for i in range(fractions.shape[0]):
+            r = fractions[i]
+            for j in range(5):
+                pos, r = bits.mul_wide(r, np.uint64(48 - j))
+                out[i, j] = pos
+
+    positions = np.empty((48_000, 5), np.uint64)
+    chained(rng.integers(0, 1 << 64, 48_000, dtype=np.uint64), positions)
+    assert (positions < np.arange(48, 43, -1, dtype=np.uint64)).all()
+    for j in range(5):
+        counts = np.bincount(positions[:, j].astype(np.int64), minlength=48 - j)
+        expected = 48_000 / (48 - j)
+        assert abs(counts - expected).max() < 5 * expected ** 0.5

@@ -1,4 +1,5 @@
-"""Low-level helpers Numba does not offer: an unaligned 8-byte load and bit selection.
+"""Low-level helpers Numba does not offer: an unaligned 8-byte load, bit selection
+and extraction, and a 64 x 64 -> 128-bit product.
 
 A 7-card row of a C-contiguous ``uint8`` array is read with one 64-bit load
 instead of seven byte loads; the kernels take the bytes apart with shifts,
@@ -75,6 +76,57 @@ def popcount(typingctx, x):
     return signature, codegen
 
 
+@intrinsic
+def mul_wide(typingctx, x, m):
+    """The 128-bit product of two uint64 as (high 64 bits, low 64 bits).
+
+    With ``x`` a uniform 64-bit fraction, the high part is a uniform position
+    in 0 .. m - 1 and the low part is the fraction left over for the next
+    draw: one generator step serves several small draws (each consumes about
+    log2(m) bits; after five draws from a deck over 36 bits remain, so the
+    bias stays below 1e-9).
+    """
+    signature = types.UniTuple(types.uint64, 2)(types.uint64, types.uint64)
+
+    def codegen(context, builder, sig, args):
+        i64, i128 = ir.IntType(64), ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
+        high = builder.trunc(builder.lshr(product, i128(64)), i64)
+        low = builder.trunc(product, i64)
+        return context.make_tuple(builder, sig.return_type, (high, low))
+
+    return signature, codegen
+
+
+@intrinsic
+def _pext(typingctx, source, mask):
+    signature = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, sig, args):
+        i64 = ir.IntType(64)
+        return builder.call(_llvm_function(builder, "llvm.x86.bmi.pext.64", i64, [i64, i64]),
+                            args)
+
+    return signature, codegen
+
+
+RANK_LANE = np.uint64(0x1111111111111)      # bit 4 * rank of a 52-bit card mask
+
+
+@kernel
+def suit_mask_loop(cards, suit):
+    """13-bit rank mask of suit ``suit`` in a 52-bit card mask (any CPU)."""
+    mask = np.uint64(0)
+    for rank in range(13):
+        mask |= ((cards >> np.uint64(4 * rank + suit)) & np.uint64(1)) << np.uint64(rank)
+    return mask
+
+
+@kernel
+def suit_mask_pext(cards, suit):
+    """``suit_mask_loop`` in one BMI2 ``pext`` (x86 with BMI2 only)."""
+    return _pext(cards >> np.uint64(suit), RANK_LANE)
+
 
 @kernel
 def select_bit_loop(mask, k):
@@ -93,6 +145,7 @@ def select_bit_pdep(mask, k):
 # Drawing a card uniformly from a 52-bit mask of the cards left then needs no
 # redraws and no branches.
 select_bit = select_bit_pdep if HAVE_PDEP else select_bit_loop
+suit_mask = suit_mask_pext if HAVE_PDEP else suit_mask_loop
 
 
 if config.DISABLE_JIT:  # plain-Python run of the kernels (debugging, tests)
@@ -103,6 +156,12 @@ if config.DISABLE_JIT:  # plain-Python run of the kernels (debugging, tests)
     def trailing_zeros(x):  # noqa: F811
         x = int(x)
         return np.uint64((x & -x).bit_length() - 1)
+
+    def mul_wide(x, m):  # noqa: F811
+        product = int(x) * int(m)
+        return np.uint64(product >> 64), np.uint64(product & ((1 << 64) - 1))
+
+    suit_mask = suit_mask_loop  # noqa: F811
 
     def popcount(x):  # noqa: F811
         return np.uint64(bin(int(x)).count("1"))

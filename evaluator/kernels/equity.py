@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _layout
 from .._jit import kernel
-from ._intrinsics import popcount, select_bit, trailing_zeros
+from ._intrinsics import mul_wide, popcount, select_bit, suit_mask, trailing_zeros
 from .high import (
     BYTE,
     COL_MASK,
@@ -17,6 +17,7 @@ from .high import (
     HAND_INIT,
     KEY_MASK,
     OFFSET_SHIFT,
+    ONE,
     ROW_SHIFT,
     SUIT_ONES,
     flush_mask,
@@ -594,88 +595,60 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
 
 
 @kernel
-def draw_pair(s0, s1, spare, have, m):
-    """A position in 0 .. m - 1 from xoroshiro128+ on (s0, s1), two per step.
-
-    Each generator step yields two 32-bit draws: the high half now, the low
-    half kept in ``spare`` for the next call (``have``).  Multiply-shift maps
-    a draw onto the range without a division.  Scalars only, so hot loops
-    call it for free.  Returns (position, s0, s1, spare, have).
-    """
-    if have:
-        r = spare
-    else:
-        r = s0 + s1
-        s1 ^= s0
-        s0 = ((s0 << U64(24)) | (s0 >> U64(40))) ^ s1 ^ (s1 << U64(16))
-        s1 = (s1 << U64(37)) | (s1 >> U64(27))
-        spare = r & U64(0xFFFFFFFF)
-        r >>= U64(32)
-    return np.int64((r * U64(m)) >> U64(32)), s0, s1, spare, not have
-
-
-@kernel
 def best5_sample(holes, known, live, need, samples, state, card_keys, rank_offsets, rank_values,
                  flush_values, hi_full):
     """Monte Carlo for best-five games with known hole cards: ``samples`` random boards.
 
     Each board draws ``need`` distinct cards from ``live``: a uniform position
-    among the cards left (``draw_pair``) picks a bit out of their 52-bit mask
-    (``select_bit``, one BMI2 ``pdep``), so sampling without replacement needs
-    no redraws and no deck array.  Counts go to ``hi_full`` as in
-    ``tally``; ``state`` is advanced in place.
+    among the cards left picks a bit out of their 52-bit mask (``select_bit``,
+    one BMI2 ``pdep``), so sampling without replacement needs no redraws and
+    no deck array.  One generator step gives the positions of five cards
+    (``mul_wide``).  Counts go to ``hi_full`` as in ``tally``; ``state`` is
+    advanced in place.
     """
     players, hole = holes.shape
     k = known.shape[0]
     m = live.shape[0]
     known_key = HAND_INIT
-    known_mask = np.zeros(4, np.int64)
+    known_bits = U64(0)
     for j in range(k):
         known_key += card_keys[known[j]]
-        known_mask[known[j] & 3] |= 1 << (known[j] >> 2)
+        known_bits |= ONE << U64(known[j])
     hole_keys = np.empty(players, np.uint64)
-    masks = np.empty((players, 4), np.int64)     # rank mask per suit of hole + known board
+    hole_bits = np.empty(players, np.uint64)     # hole and known board cards
     for p in range(players):
         hole_keys[p] = known_key
-        for s in range(4):
-            masks[p, s] = known_mask[s]
+        hole_bits[p] = known_bits
         for j in range(hole):
             c = holes[p, j]
             hole_keys[p] += card_keys[c]
-            masks[p, c & 3] |= 1 << (c >> 2)
-    drawn = np.empty(5, np.int64)
+            hole_bits[p] |= ONE << U64(c)
     values = np.empty(players, np.int64)
     s0 = state[0]
     s1 = state[1]
-    spare = U64(0)            # the unused half of the last generator step
-    have = False
     deck = U64(0)
     for j in range(m):
-        deck |= U64(1) << U64(live[j])
+        deck |= ONE << U64(live[j])
+    r = U64(0)
     for _ in range(samples):
         free = deck
+        left = U64(m)
         board_key = U64(0)
         for j in range(need):
-            x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, m - j)
+            if j % 5 == 0:
+                r, s0, s1 = next_u64(s0, s1)
+            x, r = mul_wide(r, left)
             bit = select_bit(free, x)
             free ^= bit
-            c = np.int64(trailing_zeros(bit))
-            board_key += card_keys[c]
-            drawn[j] = c
+            left -= ONE
+            board_key += card_keys[trailing_zeros(bit)]
+        board = deck ^ free
         best = 0
         for p in range(players):
             key = hole_keys[p] + board_key
             if key & FLUSH_BITS:
-                counters = (key & FLUSH_BITS) >> U64(SUIT_SHIFT_3)
-                suit = 0
-                while (counters & U64(1)) == 0:
-                    counters >>= U64(4)
-                    suit += 1
-                mask = masks[p, suit]
-                for j in range(need):
-                    if drawn[j] & 3 == suit:
-                        mask |= 1 << (drawn[j] >> 2)
-                v = np.int64(flush_values[mask])
+                suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
+                v = np.int64(flush_values[suit_mask(hole_bits[p] | board, suit)])
             else:
                 h = key & KEY_MASK
                 v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
@@ -917,8 +890,6 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
     chosen = np.empty(players, np.int64)
     s0 = state[0]
     s1 = state[1]
-    spare = U64(0)            # the unused half of the last generator step
-    have = False
     for t in range(boards.shape[0]):
         while True:
             used = taken
@@ -948,14 +919,16 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
             if ok:
                 break
         free = DECK_BITS & ~used
-        left = np.int64(popcount(free))
+        left = popcount(free)
+        r = U64(0)
         for j in range(need):
-            x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, left)
+            if j % 5 == 0:
+                r, s0, s1 = next_u64(s0, s1)
+            x, r = mul_wide(r, left)
             bit = select_bit(free, x)
             free ^= bit
-            left -= 1
-            c = np.int64(trailing_zeros(bit))
-            boards[t, j] = c
+            left -= ONE
+            boards[t, j] = trailing_zeros(bit)
         for p in range(players):
             for j in range(hole):
                 holes[p, t, j] = combos[chosen[p], j]
@@ -994,15 +967,8 @@ def tally_best5_deals(holes, boards, known, card_keys, rank_offsets, rank_values
                 key += card_keys[holes[p, t, j]]
                 cards |= U64(1) << U64(holes[p, t, j])
             if key & FLUSH_BITS:
-                counters = (key & FLUSH_BITS) >> U64(SUIT_SHIFT_3)
-                suit = 0
-                while (counters & U64(1)) == 0:
-                    counters >>= U64(4)
-                    suit += 1
-                mask = 0
-                for rank in range(13):
-                    mask |= np.int64((cards >> U64(4 * rank + suit)) & U64(1)) << rank
-                v = np.int64(flush_values[mask])
+                suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
+                v = np.int64(flush_values[suit_mask(cards, suit)])
             else:
                 h = key & KEY_MASK
                 v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
@@ -1194,10 +1160,10 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, tak
     hole = combos.shape[1]
     k = known.shape[0]
     known_key = HAND_INIT
-    known_masks = np.zeros(4, np.int64)
+    known_bits = U64(0)
     for j in range(k):
         known_key += card_keys[known[j]]
-        known_masks[known[j] & 3] |= 1 << (known[j] >> 2)
+        known_bits |= ONE << U64(known[j])
     n = combos.shape[0]
     combo_keys = np.empty(n, np.uint64)
     for i in range(n):
@@ -1211,10 +1177,11 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, tak
     both_uniform = uniform[0] and uniform[1]
     s0 = state[0]
     s1 = state[1]
-    spare = U64(0)            # the unused half of the last generator step
-    have = False
     c0 = 0
     c1 = 0
+    wins0 = 0
+    wins1 = 0
+    ties = 0
     for _ in range(samples):
         while True:
             r, s0, s1 = next_u64(s0, s1)
@@ -1244,16 +1211,19 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, tak
             if (combo_masks[c0] & combo_masks[c1]) == 0:
                 break
         # the board: uniform positions among the cards left, picked out of their mask
-        # (one pdep each): no redraws, no branches
+        # (one pdep each): no redraws, no branches; one generator step serves five
+        # positions (``mul_wide``)
         free = DECK_BITS & ~(taken | combo_masks[c0] | combo_masks[c1])
-        left = np.int64(popcount(free))
+        left = popcount(free)
         board_key = U64(0)
-        board = U64(0)
-        for _ in range(need):
-            x, s0, s1, spare, have = draw_pair(s0, s1, spare, have, left)
+        board = known_bits
+        for j in range(need):
+            if j % 5 == 0:
+                r, s0, s1 = next_u64(s0, s1)
+            x, r = mul_wide(r, left)
             bit = select_bit(free, x)
             free ^= bit
-            left -= 1
+            left -= ONE
             board |= bit
             board_key += card_keys[trailing_zeros(bit)]
         k0 = combo_keys[c0] + board_key
@@ -1263,16 +1233,9 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, tak
         for p in range(2):
             key = k0 if p == 0 else k1
             if key & FLUSH_BITS:
-                counters = (key & FLUSH_BITS) >> U64(SUIT_SHIFT_3)
-                suit = 0
-                while (counters & U64(1)) == 0:
-                    counters >>= U64(4)
-                    suit += 1
+                suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
                 cards = board | combo_masks[c0 if p == 0 else c1]
-                mask = known_masks[suit]
-                for r in range(13):
-                    mask |= np.int64((cards >> U64(4 * r + suit)) & U64(1)) << r
-                v = np.int64(flush_values[mask])
+                v = np.int64(flush_values[suit_mask(cards, suit)])
             else:
                 h = key & KEY_MASK
                 v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
@@ -1281,9 +1244,13 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, tak
                 v0 = v
             else:
                 v1 = v
-        hi_full[0, 1] += v0 > v1
-        hi_full[1, 1] += v1 > v0
-        hi_full[0, 2] += v0 == v1
-        hi_full[1, 2] += v0 == v1
+        # counted in scalars: increments of hi_full would wait on the last deal's store
+        wins0 += v0 > v1
+        wins1 += v1 > v0
+        ties += v0 == v1
+    hi_full[0, 1] += wins0
+    hi_full[1, 1] += wins1
+    hi_full[0, 2] += ties
+    hi_full[1, 2] += ties
     state[0] = s0
     state[1] = s1
