@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import _layout
 from .._jit import kernel
-from ._intrinsics import load_u64
+from ._intrinsics import load_u64, trailing_zeros
 
 U64 = np.uint64
 HAND_INIT = U64(_layout.HAND_INIT)
@@ -202,60 +202,133 @@ def check_rows(hands):
 
 
 @kernel
+def _completion_rows(card_keys, rank_offsets, rank_values):
+    """Tables for ``enumerate7``: the pairs (c5, c6) and a row store for 5-card prefixes.
+
+    Returns (pair_cell, pair_at, first_pair, row_of_slot, rows):
+    pair ``q`` lists (c5 < c6) by c5 then c6, so the pairs above a card c are
+    the tail from ``first_pair[c + 1]``; ``pair_cell[q]`` is 13 * rank(c5) +
+    rank(c6) and ``pair_at[c5, c6]`` is q.  ``rows`` has room for one row of 169
+    values per 5-card rank multiset (6,175), filled by ``enumerate7`` as it
+    meets them; ``row_of_slot`` maps a hash slot to its row (-1: not yet).
+    """
+    pair_cell = np.empty(1326, np.uint16)
+    pair_at = np.zeros((52, 52), np.int16)
+    first_pair = np.zeros(53, np.int64)
+    q = 0
+    for c5 in range(52):
+        first_pair[c5] = q
+        for c6 in range(c5 + 1, 52):
+            pair_cell[q] = 13 * (c5 >> 2) + (c6 >> 2)
+            pair_at[c5, c6] = q
+            q += 1
+    first_pair[52] = q
+    row_of_slot = np.full(rank_values.shape[0], -1, np.int32)
+    rows = np.zeros(6175 * 169, np.uint16)
+    return pair_cell, pair_at, first_pair, row_of_slot, rows
+
+
+@kernel
 def enumerate7(hist, card_keys, rank_offsets, rank_values, flush_values):
     """Evaluate every 7-card hand; return the sum of their values.
 
     hist : ndarray of int64, shape (4, values) or (0, values)
-        With four rows, every value is also counted: the innermost card picks
-        the row (``c6 & 3``) so that runs of equal values do not wait on each
-        other's increments, and ``hist.sum(0)`` is the histogram.  With zero
-        rows only the checksum is computed (the benchmark of raw speed).
+        With four rows, every value is also counted (row ``q & 3`` for the
+        hand's last two cards' pair number ``q``, so that runs of equal values
+        do not wait on each other's increments), and ``hist.sum(0)`` is the
+        histogram.  With zero rows only the checksum is computed (the benchmark
+        of raw speed).
 
-    Partial keys and words are kept per loop level: each hand costs one
-    addition and two lookups.  The flush test runs only under six-card
-    prefixes that hold four cards of a suit.
+    Every hand is looked up on its own, but the lookup is cheap: the five
+    lowest cards fix a rank multiset, whose row holds the non-flush value for
+    each pair of ranks the last two cards can add (one hash lookup per row,
+    built the first time the multiset comes up).  The 1,326 pairs of last cards
+    run as one flat loop with a row read each.  Flushes need three cards of a
+    suit among the first five; their hands are then visited again and
+    corrected to the flush value (about 3% of all hands).
     """
     counting = hist.shape[0] > 0
+    pair_cell, pair_at, first_pair, row_of_slot, rows = _completion_rows(
+        card_keys, rank_offsets, rank_values)
+    used = 0
     total = 0
     for c0 in range(46):
         k0 = HAND_INIT + card_keys[c0]
-        w0 = U64(c0) | (ALL_PAD << S8)
         for c1 in range(c0 + 1, 47):
             k1 = k0 + card_keys[c1]
-            w1 = (w0 & ~(BYTE << S8)) | (U64(c1) << S8)
             for c2 in range(c1 + 1, 48):
                 k2 = k1 + card_keys[c2]
-                w2 = (w1 & ~(BYTE << S16)) | (U64(c2) << S16)
                 for c3 in range(c2 + 1, 49):
                     k3 = k2 + card_keys[c3]
-                    w3 = (w2 & ~(BYTE << S24)) | (U64(c3) << S24)
                     for c4 in range(c3 + 1, 50):
                         k4 = k3 + card_keys[c4]
-                        w4 = (w3 & ~(BYTE << S32)) | (U64(c4) << S32)
-                        for c5 in range(c4 + 1, 51):
-                            k5 = k4 + card_keys[c5]
-                            # a seventh card can only make a flush if the six already
-                            # hold four of a suit: counter 3 + 4, plus one sets bit 3.
-                            if (k5 + SUIT_ONES) & FLUSH_BITS:
-                                w5 = (w4 & ~(BYTE << S40)) | (U64(c5) << S40)
-                                for c6 in range(c5 + 1, 52):
-                                    key = k5 + card_keys[c6]
-                                    if key & FLUSH_BITS:
-                                        w = (w5 & ~(BYTE << S48)) | (U64(c6) << S48)
-                                        v = flush_values[flush_mask(w, key)]
-                                    else:
-                                        h = key & KEY_MASK
-                                        v = rank_values[(U64(rank_offsets[h >> ROW_SHIFT])
-                                                         << OFFSET_SHIFT) + (h & COL_MASK)]
-                                    total += v
+                        h = k4 & KEY_MASK
+                        slot = (np.int64(rank_offsets[h >> ROW_SHIFT]) << 1) + np.int64(
+                            h & COL_MASK)
+                        row = row_of_slot[slot]
+                        if row < 0:
+                            row = used
+                            used += 1
+                            row_of_slot[slot] = row
+                            for ra in range(13):
+                                for rb in range(ra, 13):
+                                    # any card of the rank: suits do not touch the rank key
+                                    hk = (k4 + card_keys[4 * ra] + card_keys[4 * rb]) & KEY_MASK
+                                    rows[row * 169 + 13 * ra + rb] = rank_values[
+                                        (U64(rank_offsets[hk >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                        + (hk & COL_MASK)]
+                        # every completion as if it made no flush (unsigned indices: no
+                        # negative-index handling in the loop)
+                        base = U64(row) * U64(169)
+                        if counting:
+                            for q in range(U64(first_pair[c4 + 1]), U64(1326)):
+                                v = rows[base + pair_cell[q]]
+                                total += v
+                                hist[q & THREE, v] += 1
+                        else:
+                            for q in range(U64(first_pair[c4 + 1]), U64(1326)):
+                                total += rows[base + pair_cell[q]]
+                        # three or more of a suit among the five (at most one suit can):
+                        # correct the completions that make a flush
+                        flush3 = (k4 + SUIT_ONES + SUIT_ONES) & FLUSH_BITS
+                        if flush3 == 0:
+                            continue
+                        suit = (trailing_zeros(flush3) - (SUIT_SHIFT + THREE)) >> U64(2)
+                        have = np.int64((k4 >> (SUIT_SHIFT + FOUR * suit)) & U64(15)) - 3
+                        suit_ranks5 = 0
+                        for c in (c0, c1, c2, c3, c4):
+                            if (c & 3) == suit:
+                                suit_ranks5 |= 1 << (c >> 2)
+                        first = c4 + 1
+                        low = first + ((np.int64(suit) - first) & 3)   # the suit's first card
+                        for x in range(low, 52, 4):
+                            for y in range(first if have >= 4 else x + 4, 52):
+                                y_suited = (y & 3) == suit
+                                if y == x or (y_suited and y < x) or (have < 4 and not y_suited):
+                                    continue
+                                ranks = suit_ranks5 | (1 << (x >> 2))
+                                if y_suited:
+                                    ranks |= 1 << (y >> 2)
+                                q = np.int64(pair_at[min(x, y), max(x, y)])
+                                old = np.int64(rows[base + pair_cell[q]])
+                                v = np.int64(flush_values[ranks])
+                                total += v - old
+                                if counting:
+                                    hist[q & 3, old] -= 1
+                                    hist[q & 3, v] += 1
+                        if have == 5:
+                            # five of the suit already: pairs without a card of the suit too
+                            for x in range(first, 51):
+                                if (x & 3) == suit:
+                                    continue
+                                for y in range(x + 1, 52):
+                                    if (y & 3) == suit:
+                                        continue
+                                    q = np.int64(pair_at[x, y])
+                                    old = np.int64(rows[base + pair_cell[q]])
+                                    v = np.int64(flush_values[suit_ranks5])
+                                    total += v - old
                                     if counting:
-                                        hist[c6 & 3, v] += 1
-                            else:
-                                for c6 in range(c5 + 1, 52):
-                                    h = (k5 + card_keys[c6]) & KEY_MASK
-                                    v = rank_values[(U64(rank_offsets[h >> ROW_SHIFT])
-                                                     << OFFSET_SHIFT) + (h & COL_MASK)]
-                                    total += v
-                                    if counting:
-                                        hist[c6 & 3, v] += 1
+                                        hist[q & 3, old] -= 1
+                                        hist[q & 3, v] += 1
     return total
