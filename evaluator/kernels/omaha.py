@@ -95,13 +95,15 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
     """
     hole = hole_marker.ndim
     pairs = omaha_pairs.reshape(-1)
-    width = omaha_pairs.shape[1]
+    width = U64(omaha_pairs.shape[1])
     block = 64
-    bases = np.empty(block, np.int64)
+    bases = np.empty(block, np.uint64)
     flush_best = np.empty(block, np.int64)
-    n = hands.shape[0]
-    for start in range(0, n, block):
-        rows = min(block, n - start)
+    n = U64(hands.shape[0])
+    # unsigned row numbers and offsets: Numba adds negative-index handling to every
+    # read through a signed index, which costs more than the read in these loops
+    for start in range(U64(0), n, U64(block)):
+        rows = min(U64(block), n - start)
         # pass 1: the board's row, and the rare flushes (their branches stay
         # out of pass 2, whose table reads must not wait behind mispredictions)
         for q in range(rows):
@@ -110,8 +112,8 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
             for j in range(hole, hole + 5):
                 board_key += card_keys[hands[i, j]]
             h = board_key & KEY_MASK
-            bases[q] = np.int64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                            + (h & COL_MASK)]) * width
+            bases[q] = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                       + (h & COL_MASK)]) * width
             best = 0
             # a flush needs 3+ board cards of a suit: counter 3 + 3, plus 2, sets bit 3
             counters = (board_key + SUIT_ONES + SUIT_ONES) & FLUSH_BITS
@@ -141,9 +143,9 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
             base = bases[q]
             best = flush_best[q]
             for a in range(hole - 1):
-                ra = base + np.int64(hands[i, a] >> 2) * 13
+                ra = base + U64(hands[i, a] >> 2) * U64(13)
                 for b in range(a + 1, hole):
-                    v = pairs[ra + (hands[i, b] >> 2)]
+                    v = pairs[ra + U64(hands[i, b] >> 2)]
                     if v > best:
                         best = v
             out[i] = best
