@@ -91,6 +91,17 @@ def test_omaha_high_random(name, hole, rng):
         assert_same_order(values, refs)
 
 
+@pytest.mark.parametrize("name, hole", [("omaha", 4), ("omaha5", 5), ("omaha6", 6)])
+def test_omaha_high_flush_heavy(name, hole, rng):
+    """Cards from two suits only: most boards hold three of a suit and many holes
+    three or more of it, the cases the flush path must pair up correctly."""
+    two_suits = np.array([c for c in range(52) if c & 3 in (1, 3)])
+    rows = two_suits[np.argsort(rng.random((600, 26)), axis=1)[:, :hole + 5]].astype(np.uint8)
+    values = evaluate_batch(name, rows).tolist()
+    refs = [omaha_high(r[:hole], r[hole:]) for r in rows.tolist()]
+    assert_same_order(values, refs)
+
+
 ADVERSARIAL = [  # (hole, board): boards where hold'em reading would be wrong
     ("As2c3d4h", "Ks Qs Js 9s 8d"),   # four-flush board, one suited hole card: no flush
     ("AsKs2c3d", "Qs Js 9s 8d 2h"),   # two suited hole cards: flush

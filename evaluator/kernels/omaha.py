@@ -14,9 +14,21 @@ import numpy as np
 
 from .. import _layout
 from .._jit import kernel
-from .high import COL_MASK, FLUSH_BITS, HAND_INIT, KEY_MASK, OFFSET_SHIFT, ROW_SHIFT, SUIT_ONES, U64
+from ._intrinsics import suit_mask, trailing_zeros
+from .high import (
+    COL_MASK,
+    FLUSH_BITS,
+    HAND_INIT,
+    KEY_MASK,
+    OFFSET_SHIFT,
+    ONE,
+    ROW_SHIFT,
+    SUIT_ONES,
+    U64,
+)
 
 SUIT_SHIFT_3 = _layout.SUIT_SHIFT + 3
+
 
 
 @kernel
@@ -95,6 +107,7 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
     """
     hole = hole_marker.ndim
     pairs = omaha_pairs.reshape(-1)
+    flush_table = omaha_flush.reshape(-1)
     width = U64(omaha_pairs.shape[1])
     block = 64
     bases = np.empty(block, np.uint64)
@@ -114,28 +127,35 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
             h = board_key & KEY_MASK
             bases[q] = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
                                        + (h & COL_MASK)]) * width
+            # a flush needs three board cards and two hole cards of one suit: the board's
+            # counters (from 3) plus 2 and the hole's (from 3) plus 3 both set bit 3
+            hole_key = HAND_INIT
+            for j in range(hole):
+                hole_key += card_keys[hands[i, j]]
+            both = ((board_key + SUIT_ONES + SUIT_ONES)
+                    & (hole_key + SUIT_ONES + SUIT_ONES + SUIT_ONES) & FLUSH_BITS)
             best = 0
-            # a flush needs 3+ board cards of a suit: counter 3 + 3, plus 2, sets bit 3
-            counters = (board_key + SUIT_ONES + SUIT_ONES) & FLUSH_BITS
-            if counters:
-                suit = 0
-                while (counters >> U64(SUIT_SHIFT_3 + 4 * suit)) & U64(1) == 0:
-                    suit += 1
-                board_mask = 0
+            if both:
+                suit = (trailing_zeros(both) - U64(SUIT_SHIFT_3)) >> U64(2)
+                board_cards = U64(0)
                 for j in range(hole, hole + 5):
-                    c = hands[i, j]
-                    if c & 3 == suit:
-                        board_mask |= 1 << (c >> 2)
-                for a in range(hole - 1):
-                    ca = hands[i, a]
-                    if ca & 3 != suit:
-                        continue
-                    for b in range(a + 1, hole):
-                        cb = hands[i, b]
-                        if cb & 3 == suit:
-                            v = omaha_flush[board_mask, 13 * (ca >> 2) + (cb >> 2)]
-                            if v > best:
-                                best = v
+                    board_cards |= ONE << U64(hands[i, j])
+                hole_cards = U64(0)
+                for j in range(hole):
+                    hole_cards |= ONE << U64(hands[i, j])
+                board_mask = suit_mask(board_cards, suit) * U64(169)
+                # every pair of the suit's hole ranks (usually just one pair)
+                m = suit_mask(hole_cards, suit)
+                while m:
+                    ra = trailing_zeros(m)
+                    m &= m - ONE
+                    others = m
+                    while others:
+                        rb = trailing_zeros(others)
+                        others &= others - ONE
+                        v = np.int64(flush_table[board_mask + U64(13) * ra + rb])
+                        if v > best:
+                            best = v
             flush_best[q] = best
         # pass 2: one entry of the board's row per hole pair
         for q in range(rows):
