@@ -31,5 +31,6 @@ def test_peer(benchmark, workload, adapter_class):
     answer = adapter.run(workload, prepared)
     problem = bench.check(workload, REFERENCE[workload.name], answer, adapter)
     assert problem is None, f"{adapter.name} disagrees on {workload.name}: {problem}"
-    benchmark.extra_info["items"] = len(answer) if workload.kind == "eval" else workload.items
+    benchmark.extra_info["items"] = (len(answer) if workload.kind == "eval"
+                                     else adapter.items_done or workload.items)
     benchmark.pedantic(adapter.run, args=(workload, prepared), rounds=5, warmup_rounds=0)

@@ -114,6 +114,10 @@ def workloads(quick: bool = False) -> list[Workload]:
                  200_000 if quick else 2_000_000, "deals",
                  spot={"hands": ["AsKs", "QhQd"], "board": "",
                        "trials": 200_000 if quick else 2_000_000}),
+        Workload("range_monte_carlo", "equity", "holdem",
+                 "QQ+,AKs vs random pre-flop, Monte Carlo", 200_000 if quick else 2_000_000,
+                 "deals", spot={"hands": ["QQ+,AKs", "random"], "board": "",
+                                "trials": 200_000 if quick else 2_000_000}),
         Workload("range_vs_random_flop", "equity", "holdem",
                  "QQ+,AKs vs random on 2c4c5h, exact", 23_544_180, "deals",
                  spot={"hands": ["QQ+,AKs", "random"], "board": "2c4c5h", "exact": True}),
@@ -134,9 +138,12 @@ class Adapter:
     cap on hands for slow evaluators: it then runs on that many of the same
     hands).  Methods: ``version()``; ``available()`` (None, or why not);
     ``prepare(workload)`` (untimed conversion); ``run(workload, prepared)``
-    (timed: hand values, or for equity workloads each player's equity).
+    (timed: hand values, or for equity workloads each player's equity).  A
+    sampler that decides itself how many deals to make sets ``items_done`` in
+    ``run``; its rate is then counted from that.
     """
     name = "?"
+    items_done: int | None = None
     module = ""
     distribution = ""            # the package's name for its version, when not the module's
     bigger_is_better = True
@@ -316,10 +323,11 @@ class PokerEquity(TextAdapter):
 
 
 class PokerFast(TextAdapter):
-    """pokerfast ships OMPEval (C++) behind ctypes: its batch evaluator and exact equity."""
+    """pokerfast ships OMPEval (C++) behind ctypes: its batch evaluator, exact equity and
+    Monte Carlo."""
     name, module, distribution = "pokerfast", "pokerfast.equity", "pokerfast"
     workloads = {"eval5", "eval6", "eval7", "eval7_seq", "hu_exact", "3way_exact",
-                 "range_vs_random_flop"}
+                 "range_monte_carlo", "range_vs_random_flop"}
 
     def available(self):
         reason = super().available()
@@ -333,8 +341,29 @@ class PokerFast(TextAdapter):
         from pokerfast import equity
         if workload.kind == "eval":
             return equity.evaluate(prepared)
+        if "trials" in prepared:
+            return self._monte_carlo(prepared)
         return equity.equity(prepared["hands"], board=prepared["board"], exact=True,
                              threads=1)
+
+    def _monte_carlo(self, spot):
+        """OMPEval samples until a standard error, not for a number of deals: ask for
+        about the error our deals give (equity near 0.8: 0.4 / sqrt(trials)) and count
+        the deals it made (its library reports them; pokerfast's wrapper drops them)."""
+        import ctypes
+
+        from pokerfast import equity
+        lib = equity._load()
+        hands = spot["hands"]
+        texts = (ctypes.c_char_p * len(hands))(*[h.encode("ascii") for h in hands])
+        out = (ctypes.c_double * len(hands))()
+        deals = ctypes.c_uint64()
+        rc = lib.pf_equity(texts, len(hands), equity._cards(spot["board"], "board"),
+                           equity._cards("", "dead"), 0, 0.4 / math.sqrt(spot["trials"]), 1,
+                           0.0, out, ctypes.byref(deals))
+        equity._check(rc, "equity")
+        self.items_done = deals.value
+        return list(out)
 
 
 ADAPTERS: list[type[Adapter]] = [Ours, PokerFast, PkrBot, PhEvaluator, Eval7, Treys,
@@ -438,10 +467,13 @@ def run_suite(suite: list[Workload], adapters: list[Adapter], *, repeat: int = 5
             if workload.name not in adapter.workloads:
                 continue
             try:
+                adapter.items_done = None
                 prepared = adapter.prepare(workload)
                 answer = adapter.run(workload, prepared)
                 problem = check(workload, reference, answer, adapter)
-                items = len(answer) if workload.kind == "eval" else workload.items
+                # a sampler that stops at a standard error says how many deals it made
+                items = (len(answer) if workload.kind == "eval"
+                         else getattr(adapter, "items_done", None) or workload.items)
                 if problem:
                     entry["results"].append(Measurement(adapter.name, version, "mismatch",
                                                         items, note=problem))
@@ -450,6 +482,8 @@ def run_suite(suite: list[Workload], adapters: list[Adapter], *, repeat: int = 5
                             f"{problem}[/bold red]")
                     continue
                 times = _time(lambda a=adapter, w=workload, p=prepared: a.run(w, p), repeat)
+                if workload.kind == "equity":
+                    items = getattr(adapter, "items_done", None) or items
                 entry["results"].append(Measurement(adapter.name, version, "ok", items,
                                                     statistics.median(times), min(times),
                                                     max(times)))
