@@ -34,6 +34,24 @@ def load_u64(typingctx, array, offset):
     return signature, codegen
 
 
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Hint the cache line holding ``array.flat[index]`` into the cache (no effect on results)."""
+    signature = types.void(array, types.uint64)
+
+    def codegen(context, builder, sig, args):
+        data = context.make_array(sig.args[0])(context, builder, args[0]).data
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        pointer = builder.bitcast(builder.gep(data, [args[1]]), i8p)
+        function = _llvm_function(builder, "llvm.prefetch.p0i8", ir.VoidType(),
+                                  [i8p, i32, i32, i32])
+        builder.call(function, [pointer, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
 def _llvm_function(builder, name, result, arguments):
     return builder.module.globals.get(name) or ir.Function(
         builder.module, ir.FunctionType(result, arguments), name)
@@ -162,6 +180,9 @@ if config.DISABLE_JIT:  # plain-Python run of the kernels (debugging, tests)
         return np.uint64(product >> 64), np.uint64(product & ((1 << 64) - 1))
 
     suit_mask = suit_mask_loop  # noqa: F811
+
+    def prefetch(array, index):  # noqa: F811
+        return None
 
     def popcount(x):  # noqa: F811
         return np.uint64(bin(int(x)).count("1"))

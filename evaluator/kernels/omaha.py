@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _layout
 from .._jit import kernel
-from ._intrinsics import suit_mask, trailing_zeros
+from ._intrinsics import prefetch, suit_mask, trailing_zeros
 from .high import (
     COL_MASK,
     FLUSH_BITS,
@@ -97,9 +97,12 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
     """out[i] = Omaha high value of hands[i]: 4 to 6 hole cards, then 5 board cards.
 
     The board's rank multiset picks a row of ``omaha_pairs``; each hole pair
-    reads one entry of that row (the row is 338 bytes, so a hand costs one
-    cache miss).  When the board holds three cards of a suit and the hole two
-    of the same suit, each suited hole pair also reads ``omaha_flush``.
+    reads one entry of that row.  The table (2 MB) does not fit the L2 cache,
+    so rows are read in blocks of 16 hands: the first pass finds each hand's
+    row and asks the cache for the entries its pairs will read (a prefetch
+    each); the second pass reads them, by then mostly arrived.  When the board
+    holds three cards of a suit and the hole two of the same suit, each suited
+    hole pair also reads ``omaha_flush``.
 
     ``hole_marker`` is any array with one dimension per hole card
     (``hole_marker(4)``): its ``ndim`` is a compile-time constant, so Numba
@@ -109,7 +112,7 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
     pairs = omaha_pairs.reshape(-1)
     flush_table = omaha_flush.reshape(-1)
     width = U64(omaha_pairs.shape[1])
-    block = 64
+    block = 16
     bases = np.empty(block, np.uint64)
     flush_best = np.empty(block, np.int64)
     n = U64(hands.shape[0])
@@ -117,16 +120,22 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
     # read through a signed index, which costs more than the read in these loops
     for start in range(U64(0), n, U64(block)):
         rows = min(U64(block), n - start)
-        # pass 1: the board's row, and the rare flushes (their branches stay
-        # out of pass 2, whose table reads must not wait behind mispredictions)
+        # pass 1: the board's row (its entries prefetched), and the rare flushes
+        # (their branches stay out of pass 2, whose reads must not wait behind
+        # mispredictions)
         for q in range(rows):
             i = start + q
             board_key = HAND_INIT
             for j in range(hole, hole + 5):
                 board_key += card_keys[hands[i, j]]
             h = board_key & KEY_MASK
-            bases[q] = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                       + (h & COL_MASK)]) * width
+            base = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                   + (h & COL_MASK)]) * width
+            bases[q] = base
+            for a in range(hole - 1):
+                ra = base + U64(hands[i, a] >> 2) * U64(13)
+                for b in range(a + 1, hole):
+                    prefetch(pairs, ra + U64(hands[i, b] >> 2))
             # a flush needs three board cards and two hole cards of one suit: the board's
             # counters (from 3) plus 2 and the hole's (from 3) plus 3 both set bit 3
             hole_key = HAND_INIT
