@@ -57,16 +57,24 @@ def _llvm_function(builder, name, result, arguments):
         builder.module, ir.FunctionType(result, arguments), name)
 
 
-@intrinsic
-def _pdep(typingctx, source, mask):
-    signature = types.uint64(types.uint64, types.uint64)
+def _bmi2(operation):
+    """An intrinsic for the BMI2 instruction ``operation`` ("pdep" or "pext") on two uint64."""
+    def typer(typingctx, source, mask):
+        signature = types.uint64(types.uint64, types.uint64)
 
-    def codegen(context, builder, sig, args):
-        i64 = ir.IntType(64)
-        return builder.call(_llvm_function(builder, "llvm.x86.bmi.pdep.64", i64, [i64, i64]),
-                            args)
+        def codegen(context, builder, sig, args):
+            i64 = ir.IntType(64)
+            name = f"llvm.x86.bmi.{operation}.64"
+            return builder.call(_llvm_function(builder, name, i64, [i64, i64]), args)
 
-    return signature, codegen
+        return signature, codegen
+
+    typer.__name__ = typer.__qualname__ = f"_{operation}"
+    return intrinsic(typer)
+
+
+_pdep = _bmi2("pdep")       # deposit the low bits of source at the set bits of mask
+_pext = _bmi2("pext")       # gather the bits of source at the set bits of mask
 
 
 @intrinsic
@@ -112,18 +120,6 @@ def mul_wide(typingctx, x, m):
         high = builder.trunc(builder.lshr(product, i128(64)), i64)
         low = builder.trunc(product, i64)
         return context.make_tuple(builder, sig.return_type, (high, low))
-
-    return signature, codegen
-
-
-@intrinsic
-def _pext(typingctx, source, mask):
-    signature = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context, builder, sig, args):
-        i64 = ir.IntType(64)
-        return builder.call(_llvm_function(builder, "llvm.x86.bmi.pext.64", i64, [i64, i64]),
-                            args)
 
     return signature, codegen
 

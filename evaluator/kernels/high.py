@@ -250,6 +250,8 @@ def enumerate7(hist, card_keys, rank_offsets, rank_values, flush_values):
     counting = hist.shape[0] > 0
     pair_cell, pair_at, first_pair, row_of_slot, rows = _completion_rows(
         card_keys, rank_offsets, rank_values)
+    flush_pairs = np.empty(1326, np.int64)
+    flush_ranks = np.empty(1326, np.int64)
     used = 0
     total = 0
     for c0 in range(46):
@@ -299,8 +301,10 @@ def enumerate7(hist, card_keys, rank_offsets, rank_values, flush_values):
                         for c in (c0, c1, c2, c3, c4):
                             if (c & 3) == suit:
                                 suit_ranks5 |= 1 << (c >> 2)
+                        # the flush completions: (pair, flush-suit ranks) listed, then counted
                         first = c4 + 1
                         low = first + ((np.int64(suit) - first) & 3)   # the suit's first card
+                        flushes = 0
                         for x in range(low, 52, 4):
                             for y in range(first if have >= 4 else x + 4, 52):
                                 y_suited = (y & 3) == suit
@@ -309,26 +313,23 @@ def enumerate7(hist, card_keys, rank_offsets, rank_values, flush_values):
                                 ranks = suit_ranks5 | (1 << (x >> 2))
                                 if y_suited:
                                     ranks |= 1 << (y >> 2)
-                                q = np.int64(pair_at[min(x, y), max(x, y)])
-                                old = np.int64(rows[base + pair_cell[q]])
-                                v = np.int64(flush_values[ranks])
-                                total += v - old
-                                if counting:
-                                    hist[q & 3, old] -= 1
-                                    hist[q & 3, v] += 1
+                                flush_pairs[flushes] = pair_at[min(x, y), max(x, y)]
+                                flush_ranks[flushes] = ranks
+                                flushes += 1
                         if have == 5:
                             # five of the suit already: pairs without a card of the suit too
                             for x in range(first, 51):
-                                if (x & 3) == suit:
-                                    continue
                                 for y in range(x + 1, 52):
-                                    if (y & 3) == suit:
-                                        continue
-                                    q = np.int64(pair_at[x, y])
-                                    old = np.int64(rows[base + pair_cell[q]])
-                                    v = np.int64(flush_values[suit_ranks5])
-                                    total += v - old
-                                    if counting:
-                                        hist[q & 3, old] -= 1
-                                        hist[q & 3, v] += 1
+                                    if (x & 3) != suit and (y & 3) != suit:
+                                        flush_pairs[flushes] = pair_at[x, y]
+                                        flush_ranks[flushes] = suit_ranks5
+                                        flushes += 1
+                        for f in range(flushes):
+                            q = np.int64(flush_pairs[f])
+                            old = np.int64(rows[base + pair_cell[q]])
+                            v = np.int64(flush_values[flush_ranks[f]])
+                            total += v - old
+                            if counting:
+                                hist[q & 3, old] -= 1
+                                hist[q & 3, v] += 1
     return total
