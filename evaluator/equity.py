@@ -7,8 +7,9 @@
 >>> round(r.players[0].equity, 6)
 0.462145
 
-Hands may hold unknown cards: ``"As?"``, ``"AA**"`` (Omaha) or ``"random"``.
-Ranges come with a later step.
+Hands may hold unknown cards (``"As?"``, ``"AA**"`` in Omaha, ``"random"``) or be
+ranges (``"QQ+,AKs"``, ``"AxAyxy"``, weighted parts, ``Range`` objects): every
+player is then a weighted list of combos, dealt with card removal.
 """
 from __future__ import annotations
 
