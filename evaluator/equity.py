@@ -689,12 +689,14 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
     _check_dealable(combo_masks, starts, int(taken), names)
     fused = g.rule == "best5" and _fused(g)
 
+    marker = kernels.weights_marker(not uniform.all())
+
     def run(index: int, size: int) -> _Counts:
         state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
         if fused and players == 2:
             part = _Counts(players)
-            kernels.best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks,
-                                           taken, board_ids, need, size, state,
+            kernels.best5_sample_ranges_hu(combos, starts, cumulative, uniform, marker,
+                                           combo_masks, taken, board_ids, need, size, state,
                                            *_tables.high(), part.hi_full)
             part.boards = size
             part.finish_high()

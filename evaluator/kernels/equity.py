@@ -29,6 +29,7 @@ U64 = np.uint64
 FIVE_SUITS = U64(5) * SUIT_ONES
 SUIT_SHIFT_3 = _layout.SUIT_SHIFT + 3
 DECK_BITS = U64((1 << 52) - 1)
+MAX_NEW_CARDS = 5           # board cards a best-five Monte Carlo deal draws at most
 
 
 @kernel
@@ -629,19 +630,18 @@ def best5_sample(holes, known, live, need, samples, state, card_keys, rank_offse
     deck = U64(0)
     for j in range(m):
         deck |= ONE << U64(live[j])
-    r = U64(0)
     for _ in range(samples):
         free = deck
         left = U64(m)
         board_key = U64(0)
-        for j in range(need):
-            if j % 5 == 0:
-                r, s0, s1 = next_u64(s0, s1)
-            x, r = mul_wide(r, left)
-            bit = select_bit(free, x)
-            free ^= bit
-            left -= ONE
-            board_key += card_keys[trailing_zeros(bit)]
+        r, s0, s1 = next_u64(s0, s1)
+        for j in range(MAX_NEW_CARDS):       # a fixed count, so that the loop unrolls
+            if j < need:
+                x, r = mul_wide(r, left)
+                bit = select_bit(free, x)
+                free ^= bit
+                left -= ONE
+                board_key += card_keys[trailing_zeros(bit)]
         board = deck ^ free
         best = 0
         for p in range(players):
@@ -1146,16 +1146,24 @@ def best5_range_boards(first, first_weights, second, second_weights, known, live
             idx[x] = idx[x - 1] + 1
 
 
+def weights_marker(weighted):
+    """The ``weights_marker`` argument of ``best5_sample_ranges_hu``."""
+    return np.zeros((1, 1) if weighted else (1,), np.uint8)
+
+
 @kernel
-def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, taken, known,
-                           need, samples, state, card_keys, rank_offsets, rank_values,
-                           flush_values, hi_full):
+def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, combo_masks,
+                           taken, known, need, samples, state, card_keys, rank_offsets,
+                           rank_values, flush_values, hi_full):
     """Heads-up Monte Carlo for best-five games with ranges (deals as in
     ``sample_range_deals``), every per-deal quantity in a scalar and evaluated in place:
     about 1.5x the speed of dealing into arrays and calling ``tally_best5_deals``.
 
     One generator step picks both combos when both ranges have equal weights
-    (high and low 32 bits, multiply-shift each).
+    (high and low 32 bits, multiply-shift each).  ``weights_marker`` says
+    whether some range has unequal weights (``weights_marker(flag)``): its
+    ``ndim`` is a compile-time constant, so the equal-weights loop is compiled
+    without the weighted search, which would otherwise crowd its registers.
     """
     hole = combos.shape[1]
     k = known.shape[0]
@@ -1174,11 +1182,13 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, tak
     n0 = starts[1] - a0
     a1 = starts[1]
     n1 = starts[2] - a1
-    both_uniform = uniform[0] and uniform[1]
+    both_uniform = weights_marker.ndim == 1
     s0 = state[0]
     s1 = state[1]
-    c0 = 0
-    c1 = 0
+    c0 = U64(0)
+    c1 = U64(0)
+    m0 = U64(0)
+    m1 = U64(0)
     wins0 = 0
     wins1 = 0
     ties = 0
@@ -1186,8 +1196,9 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, tak
         while True:
             r, s0, s1 = next_u64(s0, s1)
             if both_uniform:
-                c0 = a0 + np.int64(((r >> U64(32)) * U64(n0)) >> U64(32))
-                c1 = a1 + np.int64(((r & U64(0xFFFFFFFF)) * U64(n1)) >> U64(32))
+                # unsigned combo numbers: no negative-index handling on the reads
+                c0 = U64(a0) + (((r >> U64(32)) * U64(n0)) >> U64(32))
+                c1 = U64(a1) + (((r & U64(0xFFFFFFFF)) * U64(n1)) >> U64(32))
             else:
                 for p in range(2):
                     if p == 1:
@@ -1205,27 +1216,29 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, tak
                             size -= half
                         x += cumulative[x] <= u
                     if p == 0:
-                        c0 = x
+                        c0 = U64(x)
                     else:
-                        c1 = x
-            if (combo_masks[c0] & combo_masks[c1]) == 0:
+                        c1 = U64(x)
+            m0 = combo_masks[c0]
+            m1 = combo_masks[c1]
+            if (m0 & m1) == 0:
                 break
         # the board: uniform positions among the cards left, picked out of their mask
-        # (one pdep each): no redraws, no branches; one generator step serves five
-        # positions (``mul_wide``)
-        free = DECK_BITS & ~(taken | combo_masks[c0] | combo_masks[c1])
+        # (one pdep each): no redraws, no branches.  One generator step serves the five
+        # positions (``mul_wide``); the loop has a fixed count so that it unrolls.
+        deck = DECK_BITS & ~(taken | m0 | m1)
+        free = deck
         left = popcount(free)
+        r, s0, s1 = next_u64(s0, s1)
         board_key = U64(0)
-        board = known_bits
-        for j in range(need):
-            if j % 5 == 0:
-                r, s0, s1 = next_u64(s0, s1)
-            x, r = mul_wide(r, left)
-            bit = select_bit(free, x)
-            free ^= bit
-            left -= ONE
-            board |= bit
-            board_key += card_keys[trailing_zeros(bit)]
+        for j in range(MAX_NEW_CARDS):
+            if j < need:
+                x, r = mul_wide(r, left)
+                bit = select_bit(free, x)
+                free ^= bit
+                left -= ONE
+                board_key += card_keys[trailing_zeros(bit)]
+        board = (deck ^ free) | known_bits
         k0 = combo_keys[c0] + board_key
         k1 = combo_keys[c1] + board_key
         v0 = 0
@@ -1234,7 +1247,7 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_masks, tak
             key = k0 if p == 0 else k1
             if key & FLUSH_BITS:
                 suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
-                cards = board | combo_masks[c0 if p == 0 else c1]
+                cards = board | (m0 if p == 0 else m1)
                 v = np.int64(flush_values[suit_mask(cards, suit)])
             else:
                 h = key & KEY_MASK
