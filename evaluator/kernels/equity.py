@@ -486,34 +486,39 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
         for b in range(a + 1, nsuits):
             if reach[a] + reach[b] <= need:
                 return -1
-    ranks = np.empty(need, np.int64)
-    copies = np.empty(need, np.int64)
+    # the loop below indexes with unsigned numbers only: Numba guards every read
+    # through a signed index against negative values, and that was a third of its time
+    ranks = np.empty(need, np.uint64)
+    copies = np.empty(need, np.uint64)
     inside = np.empty(need, np.int64)
     outside = np.empty(need, np.int64)
     plain = np.empty(players, np.int64)
     values = np.empty(players, np.int64)
+    alive_u = alive.astype(np.uint64)
+    per_rank_u = per_rank.astype(np.uint64)
     total_boards = 0
     win0 = 0
     win1 = 0
     split = 0
-    for i in range(multisets.shape[0]):
-        distinct = 0
+    for i in range(U64(multisets.shape[0])):
+        distinct = U64(0)
         key = U64(0)
-        for j in range(need):
-            r = np.int64(multisets[i, j])
+        for j in range(U64(need)):
+            r = U64(multisets[i, j])
             key += rank_keys[r]
-            if j > 0 and r == ranks[distinct - 1]:
-                copies[distinct - 1] += 1
+            if j > 0 and r == ranks[distinct - ONE]:
+                copies[distinct - ONE] += ONE
             else:
                 ranks[distinct] = r
-                copies[distinct] = 1
-                distinct += 1
+                copies[distinct] = ONE
+                distinct += ONE
         boards = 1
         for d in range(distinct):
-            if copies[d] > per_rank[ranks[d]]:
+            have = per_rank_u[ranks[d]]
+            if copies[d] > have:
                 boards = 0
                 break
-            boards *= binom[per_rank[ranks[d]], copies[d]]
+            boards *= binom[have, copies[d]]
         if boards == 0:
             continue
         total_boards += boards
@@ -523,38 +528,40 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
                                    + (h & COL_MASK)]
         rest = boards
         for q in range(nsuits):
-            s = suits[q]
-            t = reach[q]
+            s = U64(suits[q])
+            t = U64(reach[q])
             if t > distinct:
                 continue
             for d in range(distinct):
                 r = ranks[d]
-                inside[d] = binom[per_rank[r] - 1, copies[d] - 1] if alive[r, s] else 0
-                outside[d] = binom[per_rank[r] - alive[r, s], copies[d]]
-            for x in range(count[distinct, t]):
-                sub = subsets[distinct, t, x]
+                live_in_suit = alive_u[r, s]
+                have = per_rank_u[r]
+                inside[d] = binom[have - ONE, copies[d] - ONE] if live_in_suit else 0
+                outside[d] = binom[have - live_in_suit, copies[d]]
+            for x in range(U64(count[distinct, t])):
+                sub = U64(subsets[distinct, t, x])
                 ways = 1
-                mask = 0
+                mask = U64(0)
                 for d in range(distinct):
-                    if (sub >> d) & 1:
+                    if (sub >> d) & ONE:
                         ways *= inside[d]
-                        mask |= 1 << ranks[d]
+                        mask |= ONE << ranks[d]
                     else:
                         ways *= outside[d]
                 if ways == 0:
                     continue
                 rest -= ways
+                in_suit = U64(known_count[s]) + U64(bits[sub])
                 if players == 2:
                     # heads-up: three outcomes, kept in scalars (a third faster)
-                    in_suit = known_count[s] + bits[sub]
                     v0 = plain[0]
                     v1 = plain[1]
-                    if hole_count[0, s] + in_suit >= 5:
-                        v0 = max(v0, np.int64(flush_values[mask | hole_mask[0, s]
-                                                           | known_mask[s]]))
-                    if hole_count[1, s] + in_suit >= 5:
-                        v1 = max(v1, np.int64(flush_values[mask | hole_mask[1, s]
-                                                           | known_mask[s]]))
+                    if U64(hole_count[0, s]) + in_suit >= U64(5):
+                        v0 = max(v0, np.int64(flush_values[mask | U64(hole_mask[0, s])
+                                                           | U64(known_mask[s])]))
+                    if U64(hole_count[1, s]) + in_suit >= U64(5):
+                        v1 = max(v1, np.int64(flush_values[mask | U64(hole_mask[1, s])
+                                                           | U64(known_mask[s])]))
                     win0 += ways if v0 > v1 else 0
                     win1 += ways if v1 > v0 else 0
                     split += ways if v0 == v1 else 0
@@ -562,8 +569,9 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
                 best = 0
                 for p in range(players):
                     v = plain[p]
-                    if hole_count[p, s] + known_count[s] + bits[sub] >= 5:
-                        f = np.int64(flush_values[mask | hole_mask[p, s] | known_mask[s]])
+                    if U64(hole_count[p, s]) + in_suit >= U64(5):
+                        f = np.int64(flush_values[mask | U64(hole_mask[p, s])
+                                                  | U64(known_mask[s])])
                         if f > v:
                             v = f
                     values[p] = v
