@@ -1106,17 +1106,8 @@ def best5_range_boards(first, first_weights, second, second_weights, known, live
             for i in range(n):
                 key = keys[i] + board_key
                 if key & FLUSH_BITS:
-                    counters = (key & FLUSH_BITS) >> U64(SUIT_SHIFT_3)
-                    suit = 0
-                    while (counters & U64(1)) == 0:
-                        counters >>= U64(4)
-                        suit += 1
-                    cards = board_mask | masks[i]
-                    mask = 0
-                    for r in range(13):
-                        if (cards >> U64(4 * r + suit)) & U64(1):
-                            mask |= 1 << r
-                    v = np.int64(flush_values[mask])
+                    suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
+                    v = np.int64(flush_values[suit_mask(board_mask | masks[i], suit)])
                 else:
                     h = key & KEY_MASK
                     v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
