@@ -220,8 +220,8 @@ def _batch_kernel(g: Game, low: bool, width: int):
     """(kernel, leading arguments, table arguments) computing ``g``'s values."""
     from .kernels import high, omaha, teen_patti
     if low:
-        return omaha.low_rows, (g.hole,), (_tables.load("low_card_bits"),
-                                            _tables.load("omaha_low"))
+        return omaha.low_rows, (omaha.hole_marker(g.hole),), (_tables.load("low_card_bits"),
+                                                              _tables.load("omaha_low"))
     if g.rule == "best5":
         return high.evaluate_rows, (), tuple(_tables.high())
     if g.rule == "omaha" and width == g.hole + 5:

@@ -149,8 +149,9 @@ def test_omaha_low_cases(hole, board, expected):
     assert batch("omaha8", [h + b], low=True)[0] == (low.value if low else 0)
 
 
-def test_omaha_low_all_classes_and_order(rng):
-    rows = omaha_rows(rng, 6000, 4)
+@pytest.mark.parametrize("board", [5, 4, 3])
+def test_omaha_low_all_classes_and_order(rng, board):
+    rows = omaha_rows(rng, 6000, 4, board)
     lows = evaluate_batch("omaha8", rows, low=True).tolist()
     refs = [omaha_low(r[:4], r[4:]) for r in rows.tolist()]
     assert all((v == 0) == (ref is None) for v, ref in zip(lows, refs))

@@ -78,16 +78,25 @@ def high_rows(hands, hole, out, card_keys, rank_offsets, rank_values, flush_valu
 
 
 @kernel
-def low_rows(hands, hole, out, low_card_bits, omaha_low):
-    """out[i] = 8-or-better low value of hands[i] (0: no low)."""
-    for i in range(hands.shape[0]):
-        h = 0
+def low_rows(hands, hole_marker, out, low_card_bits, omaha_low):
+    """out[i] = 8-or-better low value of hands[i] (0: no low).
+
+    ``hole_marker`` as in ``high_rows_direct``: with the hole count a constant
+    and the board loop of fixed length, both loops unroll.
+    """
+    hole = hole_marker.ndim
+    width = hands.shape[1]
+    table = omaha_low.reshape(-1)
+    for i in range(U64(hands.shape[0])):
+        h = U64(0)
         for j in range(hole):
-            h |= low_card_bits[hands[i, j]]
-        b = 0
-        for j in range(hole, hands.shape[1]):
-            b |= low_card_bits[hands[i, j]]
-        out[i] = omaha_low[h, b]
+            h |= U64(low_card_bits[hands[i, j]])
+        b = U64(0)
+        for j in range(5):
+            if hole + j < width:
+                b |= U64(low_card_bits[hands[i, hole + j]])
+        # unsigned: no negative-index handling on the read
+        out[i] = table[(h << U64(8)) | b]
 
 
 
