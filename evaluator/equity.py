@@ -879,15 +879,18 @@ def _check_dealable(combo_masks, starts, taken, names, budget: int = 100_000) ->
     steps, which only very wide ranges need, and those always fit.
     """
     players = len(starts) - 1
-    masks = [list(dict.fromkeys(m for m in combo_masks[starts[p]:starts[p + 1]].tolist()
-                                if not m & taken)) for p in range(players)]
+    masks = []
     for p in range(players):
-        if not masks[p]:
+        part = combo_masks[starts[p]:starts[p + 1]]
+        live = part[(part & np.uint64(taken)) == 0]
+        if not len(live):
             raise RangeError(f"the range of hand {p + 1} ({names[p]!r}) has no live combos",
                              names[p])
+        masks.append(live)
     steps = 0
 
     def search(p: int, used: int) -> bool:
+        # wide ranges fit at once, so their masks are read one by one, not listed
         nonlocal steps
         if p == players:
             return True
@@ -895,6 +898,7 @@ def _check_dealable(combo_masks, starts, taken, names, budget: int = 100_000) ->
             steps += 1
             if steps > budget:
                 return True
+            m = int(m)
             if not m & used and search(p + 1, used | m):
                 return True
         return False

@@ -895,10 +895,11 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
     players = starts.shape[0] - 1
     hole = combos.shape[1]
     need = boards.shape[1]
-    chosen = np.empty(players, np.int64)
+    # unsigned combo numbers: no negative-index handling on the reads through them
+    chosen = np.empty(players, np.uint64)
     s0 = state[0]
     s1 = state[1]
-    for t in range(boards.shape[0]):
+    for t in range(U64(boards.shape[0])):
         while True:
             used = taken
             ok = True
@@ -907,39 +908,40 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
                 # running sum above a uniform draw, by a branch-free binary search
                 # (written inline: a helper taking arrays costs more than the search)
                 r, s0, s1 = next_u64(s0, s1)
-                x = starts[p]
-                size = starts[p + 1] - x
+                x = U64(starts[p])
+                size = U64(starts[p + 1]) - x
                 if uniform[p]:
-                    x += np.int64(((r >> U64(32)) * U64(size)) >> U64(32))
+                    x += ((r >> U64(32)) * size) >> U64(32)
                 else:
                     u = (np.float64(r >> U64(11)) * (1.0 / 9007199254740992.0)
-                         * cumulative[x + size - 1])
-                    while size > 1:
-                        half = size >> 1
-                        x += half * (cumulative[x + half - 1] <= u)
+                         * cumulative[x + size - ONE])
+                    while size > ONE:
+                        half = size >> ONE
+                        x += half * U64(cumulative[x + half - ONE] <= u)
                         size -= half
-                    x += cumulative[x] <= u
-                if combo_masks[x] & used:
+                    x += U64(cumulative[x] <= u)
+                mask = combo_masks[x]
+                if mask & used:
                     ok = False
                     break
-                used |= combo_masks[x]
+                used |= mask
                 chosen[p] = x
             if ok:
                 break
         free = DECK_BITS & ~used
         left = popcount(free)
-        r = U64(0)
-        for j in range(need):
-            if j % 5 == 0:
-                r, s0, s1 = next_u64(s0, s1)
-            x, r = mul_wide(r, left)
-            bit = select_bit(free, x)
-            free ^= bit
-            left -= ONE
-            boards[t, j] = trailing_zeros(bit)
+        r, s0, s1 = next_u64(s0, s1)
+        for j in range(MAX_NEW_CARDS):          # a fixed count, so that the loop unrolls
+            if j < need:
+                x, r = mul_wide(r, left)
+                bit = select_bit(free, x)
+                free ^= bit
+                left -= ONE
+                boards[t, j] = trailing_zeros(bit)
         for p in range(players):
+            c = chosen[p]
             for j in range(hole):
-                holes[p, t, j] = combos[chosen[p], j]
+                holes[p, t, j] = combos[c, j]
     state[0] = s0
     state[1] = s1
 
