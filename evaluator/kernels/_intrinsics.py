@@ -132,7 +132,8 @@ def suit_mask_loop(cards, suit):
     """13-bit rank mask of suit ``suit`` in a 52-bit card mask (any CPU)."""
     mask = np.uint64(0)
     for rank in range(13):
-        mask |= ((cards >> np.uint64(4 * rank + suit)) & np.uint64(1)) << np.uint64(rank)
+        bit = np.uint64(4 * rank) + np.uint64(suit)      # all unsigned: no float promotion
+        mask |= ((cards >> bit) & np.uint64(1)) << np.uint64(rank)
     return mask
 
 
