@@ -289,7 +289,9 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
     his = np.empty(players, np.int64)
     los = np.empty(players, np.int64)
     idx = np.arange(need) + (first[0] if need > 0 and not samples else 0)
-    deck = live.copy()
+    deck_bits = U64(0)
+    for j in range(m):
+        deck_bits |= ONE << U64(live[j])
     s0 = state[0]
     s1 = state[1]
     boards = 0
@@ -297,12 +299,17 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
         if samples:
             if boards == samples:
                 break
-            for j in range(need):
-                x, s0, s1 = draw(s0, s1, j, m)
-                card = deck[x]
-                deck[x] = deck[j]
-                deck[j] = card
-                board[k + j] = card
+            # as in best5_sample: one generator step, one pdep per card
+            free = deck_bits
+            left = U64(m)
+            r, s0, s1 = next_u64(s0, s1)
+            for j in range(MAX_NEW_CARDS):
+                if j < need:
+                    x, r = mul_wide(r, left)
+                    bit = select_bit(free, x)
+                    free ^= bit
+                    left -= ONE
+                    board[k + j] = trailing_zeros(bit)
         else:
             for j in range(need):
                 board[k + j] = live[idx[j]]
