@@ -19,7 +19,7 @@ import re
 import sys
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -172,7 +172,7 @@ def _check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
     """Check the spot fits the game and the deck; return the live cards."""
     if len(board) not in g.streets:
         streets = ", ".join(map(str, g.streets))
-        raise HandError(f"a board of {len(board)} cards is not a street of {g.name} "
+        raise HandError(f"a board of {_cards_text(len(board))} is not a street of {g.name} "
                         f"(board sizes: {streets})", len(board))
     final = max(g.streets)
     needed = len(hands) * g.hole + final + len(dead)
@@ -206,6 +206,10 @@ def _values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> 
         kernel, lead, tables = _batch_kernel(g, low, rows.shape[1])
         kernel(rows, *lead, out[p], *tables)
     return out
+
+
+def _cards_text(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 class _Counts:
@@ -830,7 +834,7 @@ def _partial_range(g: Game, cards: np.ndarray, missing: int) -> Range:
     return _completions(g, tuple(cards.tolist()), missing)
 
 
-@cache
+@lru_cache(maxsize=64)
 def _completions(g: Game, cards: tuple[int, ...], missing: int) -> Range:
     # cached: listing the 1,326 hold'em hands of "random" in Python costs more than a
     # short Monte Carlo run; the arrays are read-only since every caller shares them
@@ -918,7 +922,7 @@ def equity_by_street(game: str | Game, hands, board, dead="", **options) -> list
     board_ids = parse_cards(board, what="the board")
     streets = [s for s in g.streets if s <= len(board_ids)]
     if len(board_ids) not in g.streets:
-        raise HandError(f"a board of {len(board_ids)} cards is not a street of {g.name}",
+        raise HandError(f"a board of {_cards_text(len(board_ids))} is not a street of {g.name}",
                         len(board_ids))
     return [equity(g, hands, board_ids[:s], dead, **options) for s in streets]
 

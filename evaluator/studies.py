@@ -107,7 +107,8 @@ def _heads_up(g: Game, first: np.ndarray, second: np.ndarray, board: np.ndarray,
     if g.rule != "best5" or g.hole != 2 or g.pot != "high":
         raise HandError(f"this study is for hold'em; {g.name} is not supported", g.name)
     if len(board) not in g.streets:
-        raise HandError(f"a board of {len(board)} cards is not a street of {g.name}", len(board))
+        cards = f"{len(board)} card" + ("" if len(board) == 1 else "s")
+        raise HandError(f"a board of {cards} is not a street of {g.name}", len(board))
     out = set(board.tolist()) | set(dead.tolist())
     mask_a = _masks(first)
     mask_b = _masks(second)
