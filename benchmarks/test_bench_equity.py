@@ -45,3 +45,17 @@ def test_plo_heads_up_exact(benchmark):
 def test_omaha_hi_lo_heads_up_exact(benchmark):
     benchmark.pedantic(equity, args=("omaha8", ["Ah2h3sKs", "AdKdQcJc"]),
                        kwargs={"threads": 1}, rounds=3, warmup_rounds=1)
+
+
+def test_tahoe_heads_up_monte_carlo(benchmark):
+    """Each player is the best of three hole pairs: three evaluations per player and deal."""
+    n = 2_000_000
+    benchmark.pedantic(equity, args=("tahoe", ["AsKsQs", "JhJdTc"]),
+                       kwargs={"trials": n, "seed": 1, "threads": 1}, rounds=5,
+                       warmup_rounds=1)
+    rate(benchmark, n, "deals/s")
+
+
+def test_tahoe_heads_up_exact(benchmark):
+    benchmark.pedantic(equity, args=("tahoe", ["AsKsQs", "JhJdTc"]), kwargs={"threads": 1},
+                       rounds=5, warmup_rounds=1)

@@ -292,27 +292,38 @@ def _fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
             counts.squares)
         return counts
     counts.boards = kernels.best5_equity(
-        np.stack(hands), board, live, need, first_arr, *_tables.high(), counts.scoops,
+        *_sub_hands(g, hands), board, live, need, first_arr, *_tables.high(), counts.scoops,
         counts.splits, counts.hi_full, counts.squares)
     return counts
 
 
-def _sampled_best5(hands: list[np.ndarray], board: np.ndarray, live: np.ndarray, need: int,
-                   samples: int, state: np.ndarray) -> _Counts:
-    """Monte Carlo counts for best-five games with every hole card known."""
+def _sampled_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+                   need: int, samples: int, state: np.ndarray) -> _Counts:
+    """Monte Carlo counts for best-five games (and Tahoe) with every hole card known."""
     from .kernels import equity as kernels
     counts = _Counts(len(hands))
-    kernels.best5_sample(np.array(hands), board, live, need, samples, state, *_tables.high(),
-                         counts.hi_full)
+    kernels.best5_sample(*_sub_hands(g, hands), board, live, need, samples, state,
+                         *_tables.high(), counts.hi_full)
     counts.boards = samples
     counts.finish_high()
     return counts
 
 
+def _sub_hands(g: Game, hands: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The ``holes, subs`` arguments of the best-five kernels: each player's hand is
+    the best of its sub-hands (Tahoe: its three hole pairs; otherwise the hole)."""
+    from .kernels.equity import sub_marker
+    if g.rule != "tahoe":
+        return np.stack(hands), sub_marker(1)
+    pairs = [hand[list(pair)] for hand in hands for pair in itertools.combinations(range(3), 2)]
+    return np.stack(pairs), sub_marker(3)
+
+
 def _fused(g: Game) -> bool:
-    """Games with a fused kernel: best five of at most seven cards, and Omaha."""
+    """Games with a fused kernel: best five of at most seven cards, Tahoe (the best of
+    three such hands) and Omaha."""
     return (g.rule == "best5" and g.pot == "high" and g.hole + max(g.streets) <= 7) or \
-        g.rule == "omaha"
+        g.rule in ("omaha", "tahoe")
 
 
 def _assignments(hands: list[np.ndarray], unknown: list[int], live: np.ndarray):
@@ -497,8 +508,8 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         def run(index: int, size: int) -> _Counts:
             from .kernels import equity as kernels
             state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
-            if g.rule == "best5" and _fused(g):
-                return _sampled_best5(parsed, board_ids, live, need, size, state)
+            if _fused(g) and (g.rule == "best5" or (g.rule == "tahoe" and hidden == 0)):
+                return _sampled_best5(g, parsed, board_ids, live, need, size, state)
             if hidden == 0 and _fused(g):
                 return _fused_chunk(g, parsed, board_ids, live, need, size, state)
             cards = np.empty((size, hidden + need), np.uint8)

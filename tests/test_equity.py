@@ -55,6 +55,7 @@ def test_known_preflop_value():
     ("omaha8", ["Ah2h3sKs", "Ac2c3dKd"], "4c5d9sTh", ""),         # quartered halves
     ("omaha8", ["AhKhQsJs", "AdKdQcJc"], "9c9dTs", ""),           # no low possible
     ("tahoe", ["AsKsQs", "JhJdTc"], "2c7d9h", ""),
+    ("tahoe", ["AsKsQs", "JhJdTc", "9s8s2d"], "2s7s9hTd", "3s"),  # flushes from 0-2 hole cards
     ("the", ["9c9d4s", "AhKhQh"], "Kh"[:0] + "Ks", ""),           # from the first board card
     ("the", ["9c9d4s", "AhKhQh", "2c3c5d"], "Ks4d", ""),
     ("teen_patti", ["AsKsQs", "2c2d2h"], "", ""),
@@ -79,6 +80,17 @@ def test_monte_carlo_within_four_stderr_and_thread_independent():
     two = equity("holdem", ["AsKs", "QhQd", "JcTc"], "2c7d9h", trials=300_000, seed=7,
                  threads=2)
     assert not one.exact and one.samples == 300_000 and one.seed == 7
+    assert one.to_dict() == two.to_dict()
+    for e, s in zip(exact.players, one.players):
+        assert abs(e.equity - s.equity) < 4 * s.stderr
+
+
+def test_tahoe_monte_carlo_matches_exact():
+    """Tahoe samples through the fused kernel (each player the best of three hole pairs)."""
+    hands = ["AsKsQs", "JhJdTc", "9s8s2d"]
+    exact = equity("tahoe", hands, "2s7s9h")
+    one = equity("tahoe", hands, "2s7s9h", trials=200_000, seed=11, threads=1)
+    two = equity("tahoe", hands, "2s7s9h", trials=200_000, seed=11, threads=2)
     assert one.to_dict() == two.to_dict()
     for e, s in zip(exact.players, one.players):
         assert abs(e.equity - s.equity) < 4 * s.stderr

@@ -159,12 +159,14 @@ def sample_boards(live, known, need, out, state):
 
 
 @kernel
-def best5_equity(holes, known, live, need, first, card_keys, rank_offsets, rank_values,
+def best5_equity(holes, subs, known, live, need, first, card_keys, rank_offsets, rank_values,
                  flush_values, scoops, splits, hi_full, squares):
     """Exact equity by walking every board, for games whose hand is the best five
     of hole + board (used where ``best5_exact`` cannot split by flush classes).
 
-    holes : uint8 (P, H), H + board <= 7 (hold'em family, The)
+    holes : uint8 (P * S, H), H + board <= 7: each player's S sub-hands in a row
+        (hold'em family and The: S = 1, the hole; Tahoe: S = 3, the hole pairs)
+    subs : ``sub_marker(S)``: a player's value is the best of its S sub-hands
     known : uint8 the board so far; ``need`` more cards come from ``live``
     first : int64 (2,) the range of the first new card's position in ``live``
         (threads take disjoint ranges)
@@ -173,12 +175,14 @@ def best5_equity(holes, known, live, need, first, card_keys, rank_offsets, rank_
     plus ``need`` card keys, each player's key one more addition, and the
     counts (as in ``tally``) are updated in place.  Returns the boards seen.
     """
-    players, hole = holes.shape
+    rows, hole = holes.shape
+    S = subs.ndim
+    players = rows // S
     k = known.shape[0]
     m = live.shape[0]
-    hole_keys = np.empty(players, np.uint64)
-    hole_words = np.empty(players, np.uint64)
-    for p in range(players):
+    hole_keys = np.empty(rows, np.uint64)
+    hole_words = np.empty(rows, np.uint64)
+    for p in range(rows):
         hole_keys[p] = U64(0)
         hole_words[p] = U64(0)
         for j in range(hole):
@@ -203,17 +207,19 @@ def best5_equity(holes, known, live, need, first, card_keys, rank_offsets, rank_
         best = 0
         winners = 0
         for p in range(players):
-            key = board_key + hole_keys[p]
-            if key & FLUSH_BITS:
-                w = hole_words[p] | pad_mask(hole + k + need)
-                for j in range(k + need):
-                    shift = U64(8 * (hole + j))
-                    w = (w & ~(BYTE << shift)) | (U64(board[j]) << shift)
-                v = np.int64(flush_values[flush_mask(w, key)])
-            else:
-                h = key & KEY_MASK
-                v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                         + (h & COL_MASK)])
+            v = np.int64(0)
+            for q in range(S):
+                key = board_key + hole_keys[p * S + q]
+                if key & FLUSH_BITS:
+                    w = hole_words[p * S + q] | pad_mask(hole + k + need)
+                    for j in range(k + need):
+                        shift = U64(8 * (hole + j))
+                        w = (w & ~(BYTE << shift)) | (U64(board[j]) << shift)
+                    v = max(v, np.int64(flush_values[flush_mask(w, key)]))
+                else:
+                    h = key & KEY_MASK
+                    v = max(v, np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT])
+                                                      << OFFSET_SHIFT) + (h & COL_MASK)]))
             values[p] = v
             if v > best:
                 best = v
@@ -611,9 +617,11 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
 
 
 @kernel
-def best5_sample(holes, known, live, need, samples, state, card_keys, rank_offsets, rank_values,
-                 flush_values, hi_full):
+def best5_sample(holes, subs, known, live, need, samples, state, card_keys, rank_offsets,
+                 rank_values, flush_values, hi_full):
     """Monte Carlo for best-five games with known hole cards: ``samples`` random boards.
+
+    ``holes`` and ``subs`` as in ``best5_equity``: each player's S sub-hands in a row.
 
     Each board draws ``need`` distinct cards from ``live``: a uniform position
     among the cards left picks a bit out of their 52-bit mask (``select_bit``,
@@ -622,7 +630,9 @@ def best5_sample(holes, known, live, need, samples, state, card_keys, rank_offse
     (``mul_wide``).  Counts go to ``hi_full`` as in ``tally``; ``state`` is
     advanced in place.
     """
-    players, hole = holes.shape
+    rows, hole = holes.shape
+    S = subs.ndim
+    players = rows // S
     k = known.shape[0]
     m = live.shape[0]
     known_key = HAND_INIT
@@ -630,9 +640,9 @@ def best5_sample(holes, known, live, need, samples, state, card_keys, rank_offse
     for j in range(k):
         known_key += card_keys[known[j]]
         known_bits |= ONE << U64(known[j])
-    hole_keys = np.empty(players, np.uint64)
-    hole_bits = np.empty(players, np.uint64)     # hole and known board cards
-    for p in range(players):
+    hole_keys = np.empty(rows, np.uint64)
+    hole_bits = np.empty(rows, np.uint64)        # hole and known board cards
+    for p in range(rows):
         hole_keys[p] = known_key
         hole_bits[p] = known_bits
         for j in range(hole):
@@ -660,14 +670,17 @@ def best5_sample(holes, known, live, need, samples, state, card_keys, rank_offse
         board = deck ^ free
         best = 0
         for p in range(players):
-            key = hole_keys[p] + board_key
-            if key & FLUSH_BITS:
-                suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
-                v = np.int64(flush_values[suit_mask(hole_bits[p] | board, suit)])
-            else:
-                h = key & KEY_MASK
-                v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                         + (h & COL_MASK)])
+            v = np.int64(0)
+            for q in range(S):
+                key = hole_keys[p * S + q] + board_key
+                if key & FLUSH_BITS:
+                    suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
+                    v = max(v, np.int64(flush_values[suit_mask(hole_bits[p * S + q] | board,
+                                                               suit)]))
+                else:
+                    h = key & KEY_MASK
+                    v = max(v, np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT])
+                                                      << OFFSET_SHIFT) + (h & COL_MASK)]))
             values[p] = v
             best = max(best, v)
         winners = 0
@@ -1152,6 +1165,13 @@ def best5_range_boards(first, first_weights, second, second_weights, known, live
         idx[j] += 1
         for x in range(j + 1, need):
             idx[x] = idx[x - 1] + 1
+
+
+def sub_marker(subs):
+    """The ``subs`` argument of ``best5_equity`` and ``best5_sample``: an array whose
+    ``ndim`` (a compile-time constant, so the loop over sub-hands unrolls) is the
+    number of sub-hands per player."""
+    return np.zeros((1,) * subs, np.uint8)
 
 
 def weights_marker(weighted):
