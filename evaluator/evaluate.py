@@ -223,7 +223,7 @@ def _batch_kernel(g: Game, low: bool, width: int):
         return omaha.low_rows, (omaha.hole_marker(g.hole),), (_tables.load("low_card_bits"),
                                                               _tables.load("omaha_low"))
     if g.rule == "best5":
-        return high.evaluate_rows, (), tuple(_tables.high())
+        return high.evaluate_rows, (high.width_marker(width),), tuple(_tables.high())
     if g.rule == "omaha" and width == g.hole + 5:
         direct = tuple(_tables.load(name) for name in OMAHA_DIRECT)
         return (omaha.high_rows_direct, (omaha.hole_marker(g.hole),),
