@@ -277,7 +277,7 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
     hands = _check_batch(g, hands)
     if validate:
         from .kernels import high
-        row, col = high.check_rows(hands)
+        row, col = high.check_rows(hands, high.width_marker(hands.shape[1]))
         if row >= 0:
             card = int(hands[row, col])
             if card >= 52:

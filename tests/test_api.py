@@ -265,3 +265,24 @@ def test_suit_mask_paths_agree_and_wide_product():
         counts = np.bincount(positions[:, j].astype(np.int64), minlength=48 - j)
         expected = 48_000 / (48 - j)
         assert abs(counts - expected).max() < 5 * expected ** 0.5
+
+
+@pytest.mark.parametrize("k", [3, 5, 7, 8, 9, 11])
+def test_check_rows_finds_the_first_bad_row(k):
+    """The block-wise check (one or two word loads per row) reports the same first bad
+    card as a card-by-card search, for bad ids and duplicates anywhere in a row."""
+    from evaluator.kernels import high
+    rng = np.random.default_rng(k)
+    n = 9000                                   # more than two blocks
+    hands = np.stack([rng.permutation(52)[:k] for _ in range(n)]).astype(np.uint8)
+    width = high.width_marker(k)
+    assert high.check_rows(hands, width) == (-1, -1)
+    for trial in range(40):
+        bad = hands.copy()
+        row, col = int(rng.integers(n)), int(rng.integers(k))
+        if trial % 2:
+            bad[row, col] = bad[row, (col + 1 + int(rng.integers(k - 1))) % k]
+        else:
+            bad[row, col] = rng.choice([52, 63, 64, 127, 128, 255])
+        assert high.check_rows(bad, width) == high._first_bad(bad, 0, n)
+        assert high.check_rows(bad, width)[0] == row

@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import _layout
 from .._jit import kernel
-from ._intrinsics import load_u64, trailing_zeros
+from ._intrinsics import load_u64, popcount, trailing_zeros
 
 U64 = np.uint64
 HAND_INIT = U64(_layout.HAND_INIT)
@@ -221,10 +221,10 @@ def tahoe_rows(hands, out, card_keys, rank_offsets, rank_values, flush_values):
 
 
 @kernel
-def check_rows(hands):
-    """First (row, column) holding an id >= 52 or a repeated card, else (-1, -1)."""
-    n, k = hands.shape
-    for i in range(n):
+def _first_bad(hands, start, stop):
+    """First (row, column) in rows start..stop with an id >= 52 or a repeated card."""
+    k = hands.shape[1]
+    for i in range(start, stop):
         seen = 0
         for j in range(k):
             c = hands[i, j]
@@ -232,6 +232,47 @@ def check_rows(hands):
                 return i, j
             seen |= 1 << c
     return -1, -1
+
+
+LOW7 = U64(0x7F7F7F7F7F7F7F7F)
+ID_LIMIT = U64(0x4C4C4C4C4C4C4C4C)    # 0x80 - 52 in every byte
+HIGH_BITS = U64(0x8080808080808080)
+
+
+@kernel
+def check_rows(hands, width):
+    """First (row, column) holding an id >= 52 or a repeated card, else (-1, -1).
+
+    ``width`` is ``width_marker(k)``.  Rows of up to 16 cards are checked a
+    block at a time without branches: one or two 8-byte loads per row, the ids
+    below 52 in every byte at once (``(byte & 0x7F) + 0x4C`` sets bit 7 from 52
+    up), and the row's card mask must have ``k`` bits.  A block with a bad row
+    is searched again card by card for the first one.
+    """
+    k = width.ndim
+    n = hands.shape[0]
+    fast = 0
+    if k <= 16:
+        words = (k + 7) // 8
+        last = k - 8 * (words - 1)               # the row's bytes in its last word
+        # rows whose words stay inside the array
+        fast = max(0, (n * k - 8 * words) // k + 1) if n * k >= 8 * words else 0
+        for start in range(0, fast, BLOCK):
+            stop = min(fast, start + BLOCK)
+            bad = U64(0)
+            for i in range(start, stop):
+                cards = U64(0)
+                for word in range(words):
+                    w = load_u64(hands, U64(i) * U64(k) + U64(8 * word))
+                    lanes = 8 if word < words - 1 else last
+                    high = HIGH_BITS if lanes == 8 else HIGH_BITS & ((ONE << U64(8 * lanes)) - ONE)
+                    bad |= (((w & LOW7) + ID_LIMIT) | w) & high
+                    for j in range(lanes):
+                        cards |= ONE << ((w >> U64(8 * j)) & U64(63))
+                bad |= popcount(cards) ^ U64(k)
+            if bad:
+                return _first_bad(hands, start, stop)
+    return _first_bad(hands, fast, n)
 
 
 @kernel
