@@ -106,26 +106,28 @@ def evaluate_rows(hands, width, out, card_keys, rank_offsets, rank_values, flush
         card loops unrolled
     out : ndarray of int32, shape (n,)
 
-    Each row is read with one 8-byte load and looked up as if it had no flush;
-    the rare flush rows (3% of random 7-card hands, 0.2% of 5-card ones) are
-    listed and mended after each block of rows.  A flush branch in the main
-    loop, however rarely taken, cost 20-45%: its code crowded the loop's
-    registers.  The mending reads the row again and builds the flush suit's
-    rank mask without branches.
+    Each row is looked up as if it had no flush; the rare flush rows (3% of
+    random 7-card hands, 0.2% of 5-card ones) are listed and mended after each
+    block of rows.  A flush branch in the main loop, however rarely taken,
+    cost 20-45%: its code crowded the loop's registers.  The mending reads the
+    row again as a word and builds the flush suit's rank mask without branches.
     """
     k = width.ndim
     n = hands.shape[0]
-    # rows whose 8-byte word stays inside the array; the last row or two go one by one
+    cards = hands.reshape(-1)
+    # rows whose 8-byte word stays inside the array (the mending reads words); the last
+    # row or two go one by one
     fast = U64(max(0, n - (8 + k - 1) // k + 1) if n * k >= 8 else 0)
     flushes = np.empty(BLOCK, np.uint64)
     for start in range(U64(0), fast, U64(BLOCK)):
         stop = min(fast, start + U64(BLOCK))
         count = U64(0)
         for i in range(start, stop):
-            w = load_u64(hands, i * U64(k))
+            # byte loads: the load ports have room, the ALUs taking a word apart had not
+            row = i * U64(k)
             key = HAND_INIT
             for j in range(k):
-                key += card_keys[(w >> U64(8 * j)) & BYTE]
+                key += card_keys[cards[row + U64(j)]]
             h = key & KEY_MASK
             out[i] = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
                                  + (h & COL_MASK)]
