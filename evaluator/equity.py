@@ -299,11 +299,16 @@ def _fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
 
 def _sampled_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
                    need: int, samples: int, state: np.ndarray) -> _Counts:
-    """Monte Carlo counts for best-five games (and Tahoe) with every hole card known."""
+    """Monte Carlo counts for best-five games and Tahoe; hands may lack cards (the
+    kernel deals them)."""
     from .kernels import equity as kernels
     counts = _Counts(len(hands))
-    kernels.best5_sample(*_sub_hands(g, hands), board, live, need, samples, state,
-                         *_tables.high(), counts.hi_full)
+    holes = np.zeros((len(hands), g.hole), np.uint8)
+    for p, hand in enumerate(hands):
+        holes[p, :len(hand)] = hand
+    unknown = kernels.unknown_cards([g.hole - len(hand) for hand in hands])
+    kernels.best5_sample(holes, kernels.sub_marker(3 if g.rule == "tahoe" else 1), unknown,
+                         board, live, need, samples, state, *_tables.high(), counts.hi_full)
     counts.boards = samples
     counts.finish_high()
     return counts
@@ -508,7 +513,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         def run(index: int, size: int) -> _Counts:
             from .kernels import equity as kernels
             state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
-            if _fused(g) and (g.rule == "best5" or (g.rule == "tahoe" and hidden == 0)):
+            if _fused(g) and g.rule in ("best5", "tahoe"):
                 return _sampled_best5(g, parsed, board_ids, live, need, size, state)
             if hidden == 0 and _fused(g):
                 return _fused_chunk(g, parsed, board_ids, live, need, size, state)

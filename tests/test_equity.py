@@ -96,6 +96,19 @@ def test_tahoe_monte_carlo_matches_exact():
         assert abs(e.equity - s.equity) < 4 * s.stderr
 
 
+@pytest.mark.parametrize("hands, board", [
+    (["AsKsQs", "Jh??"], "2s7s9hTd3c"),          # the kernel deals the unknown cards
+    (["AsKsQs", "9s8s2d", "random"], "2s7s9hTd"),
+])
+def test_tahoe_sampling_with_unknown_cards(hands, board):
+    exact = equity("tahoe", hands, board)
+    one = equity("tahoe", hands, board, trials=100_000, seed=5, threads=1)
+    two = equity("tahoe", hands, board, trials=100_000, seed=5, threads=2)
+    assert exact.exact and one.to_dict() == two.to_dict()
+    for e, s in zip(exact.players, one.players):
+        assert abs(e.equity - s.equity) < 4 * s.stderr
+
+
 def test_target_stderr_stops_sampling():
     r = equity("omaha", ["AsAhKsKh", "QdQcJdTc"], target_stderr=0.002, seed=3)
     assert not r.exact and max(p.stderr for p in r.players) <= 0.002

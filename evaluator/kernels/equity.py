@@ -617,47 +617,88 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
 
 
 @kernel
-def best5_sample(holes, subs, known, live, need, samples, state, card_keys, rank_offsets,
-                 rank_values, flush_values, hi_full):
-    """Monte Carlo for best-five games with known hole cards: ``samples`` random boards.
-
-    ``holes`` and ``subs`` as in ``best5_equity``: each player's S sub-hands in a row.
-
-    Each board draws ``need`` distinct cards from ``live``: a uniform position
-    among the cards left picks a bit out of their 52-bit mask (``select_bit``,
-    one BMI2 ``pdep``), so sampling without replacement needs no redraws and
-    no deck array.  One generator step gives the positions of five cards
-    (``mul_wide``).  Counts go to ``hi_full`` as in ``tally``; ``state`` is
-    advanced in place.
-    """
-    rows, hole = holes.shape
+def _sub_hand_keys(cards, subs, known_key, known_bits, card_keys, hole_keys, hole_bits):
+    """Each player's sub-hand keys and card masks (with the known board) for
+    ``best5_sample``: the whole hole, or (Tahoe) each hole pair."""
+    players, hole = cards.shape
     S = subs.ndim
-    players = rows // S
+    for p in range(players):
+        key = known_key
+        bits = known_bits
+        for j in range(hole):
+            key += card_keys[cards[p, j]]
+            bits |= ONE << U64(cards[p, j])
+        for q in range(S):
+            if S == 1:
+                hole_keys[p] = key
+                hole_bits[p] = bits
+            else:                                # Tahoe: all but card 2 - q
+                out = cards[p, 2 - q]
+                hole_keys[p * S + q] = key - card_keys[out]
+                hole_bits[p * S + q] = bits ^ (ONE << U64(out))
+
+
+@kernel
+def best5_sample(holes, subs, unknown, known, live, need, samples, state, card_keys,
+                 rank_offsets, rank_values, flush_values, hi_full):
+    """Monte Carlo for best-five games and Tahoe: ``samples`` random deals.
+
+    holes : uint8 (P, H), each player's hole cards
+    subs : ``sub_marker(S)``: with S = 1 a player's hand is the hole with the
+        board; with S = 3 (Tahoe, H = 3) the best of the three hole pairs
+    unknown : int64 (P,) or (1, P): the last ``unknown[p]`` cards of ``holes[p]``
+        are not known and are dealt on every deal, before the board; the dealing
+        is compiled only for the 2-d shape (``unknown_cards``), which keeps it out
+        of the loop for known hands
+
+    Each card is drawn from ``live``: a uniform position among the cards left
+    picks a bit out of their 52-bit mask (``select_bit``, one BMI2 ``pdep``),
+    so sampling without replacement needs no redraws and no deck array.  One
+    generator step gives the positions of five cards (``mul_wide``); unknown
+    hole cards take a fresh step every four cards.  Counts go to ``hi_full``
+    as in ``tally``; ``state`` is advanced in place.
+    """
+    players, hole = holes.shape
+    S = subs.ndim
     k = known.shape[0]
     m = live.shape[0]
+    cards = holes.copy()
+    missing = unknown.reshape(-1)
+    hidden = 0
+    for p in range(players):
+        hidden += missing[p]
     known_key = HAND_INIT
     known_bits = U64(0)
     for j in range(k):
         known_key += card_keys[known[j]]
         known_bits |= ONE << U64(known[j])
-    hole_keys = np.empty(rows, np.uint64)
-    hole_bits = np.empty(rows, np.uint64)        # hole and known board cards
-    for p in range(rows):
-        hole_keys[p] = known_key
-        hole_bits[p] = known_bits
-        for j in range(hole):
-            c = holes[p, j]
-            hole_keys[p] += card_keys[c]
-            hole_bits[p] |= ONE << U64(c)
+    hole_keys = np.empty(players * S, np.uint64)
+    hole_bits = np.empty(players * S, np.uint64)  # a sub-hand's cards and the known board
     values = np.empty(players, np.int64)
     s0 = state[0]
     s1 = state[1]
+    r = U64(0)
     deck = U64(0)
     for j in range(m):
         deck |= ONE << U64(live[j])
+    _sub_hand_keys(cards, subs, known_key, known_bits, card_keys, hole_keys, hole_bits)
     for _ in range(samples):
         free = deck
         left = U64(m)
+        if unknown.ndim == 2 and hidden:         # compiled only where some cards are unknown
+            for p in range(players):
+                u = missing[p]
+                for j in range(u):
+                    if j % 4 == 0:
+                        r, s0, s1 = next_u64(s0, s1)
+                    x, r = mul_wide(r, left)
+                    bit = select_bit(free, x)
+                    free ^= bit
+                    left -= ONE
+                    cards[p, hole - u + j] = trailing_zeros(bit)
+            _sub_hand_keys(cards, subs, known_key, known_bits, card_keys, hole_keys,
+                           hole_bits)
+        board = free                             # the cards left before the board
         board_key = U64(0)
         r, s0, s1 = next_u64(s0, s1)
         for j in range(MAX_NEW_CARDS):       # a fixed count, so that the loop unrolls
@@ -667,7 +708,7 @@ def best5_sample(holes, subs, known, live, need, samples, state, card_keys, rank
                 free ^= bit
                 left -= ONE
                 board_key += card_keys[trailing_zeros(bit)]
-        board = deck ^ free
+        board ^= free
         best = 0
         for p in range(players):
             v = np.int64(0)
@@ -1172,6 +1213,12 @@ def sub_marker(subs):
     ``ndim`` (a compile-time constant, so the loop over sub-hands unrolls) is the
     number of sub-hands per player."""
     return np.zeros((1,) * subs, np.uint8)
+
+
+def unknown_cards(counts):
+    """The ``unknown`` argument of ``best5_sample`` for these per-player counts."""
+    counts = np.asarray(counts, np.int64)
+    return counts.reshape(1, -1) if counts.any() else counts
 
 
 def weights_marker(weighted):
