@@ -139,7 +139,7 @@ def evaluate_rows(hands, width, out, card_keys, rank_offsets, rank_values, flush
             w = load_u64(hands, i * U64(k))
             suits = SUITS_INIT
             for j in range(k):
-                suits += ONE << ((((w >> U64(8 * j)) & THREE)) << U64(2))
+                suits += ONE << (((w >> U64(8 * j)) & THREE) << U64(2))
             suit = trailing_zeros(suits & SUITS_FLUSH) >> U64(2)
             ranks = U64(0)
             for j in range(k):
@@ -246,9 +246,10 @@ def check_rows(hands, width):
     """First (row, column) holding an id >= 52 or a repeated card, else (-1, -1).
 
     ``width`` is ``width_marker(k)``.  Rows of up to 16 cards are checked a
-    block at a time without branches: one or two 8-byte loads per row, the ids
-    below 52 in every byte at once (``(byte & 0x7F) + 0x4C`` sets bit 7 from 52
-    up), and the row's card mask must have ``k`` bits.  A block with a bad row
+    block at a time without branches: one or two 8-byte loads per row, every
+    byte's id compared with 52 at once (``(byte & 0x7F) + 0x4C`` sets bit 7
+    from 52 up; ids from 128 have it already), and the row's card mask must
+    have ``k`` bits.  A block with a bad row
     is searched again card by card for the first one.
     """
     k = width.ndim
