@@ -14,12 +14,14 @@ from .high import (
     BYTE,
     COL_MASK,
     FLUSH_BITS,
+    FOUR,
     HAND_INIT,
     KEY_MASK,
     OFFSET_SHIFT,
     ONE,
     ROW_SHIFT,
     SUIT_ONES,
+    THREE,
     flush_mask,
     pad_mask,
 )
@@ -265,24 +267,28 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
     players, hole = holes.shape
     k = known.shape[0]
     m = live.shape[0]
-    width = omaha_pairs.shape[1]
+    width = U64(omaha_pairs.shape[1])
     pairs_flat = omaha_pairs.reshape(-1)
+    flush_flat = omaha_flush.reshape(-1)
     npairs = hole * (hole - 1) // 2
-    pair_cols = np.empty((players, npairs), np.int64)
-    pair_suits = np.empty((players, npairs), np.int64)   # suit of a suited pair, else -1
+    # each player's pairs in a row of flat arrays read through unsigned offsets (signed
+    # 2-d indexing cost more than the table reads): columns 13 * rank + rank, and
+    # suits (4 for an unsuited pair, so it never matches a flush suit)
+    pair_cols = np.empty(players * npairs, np.uint64)
+    pair_suits = np.empty(players * npairs, np.uint64)
     hole_lows = np.empty(players, np.int64)
     low_bits = np.zeros(256, np.int64)
     low_bits[:52] = low_card_bits
     for p in range(players):
-        t = 0
+        t = p * npairs
         low = 0
         for a in range(hole):
             low |= low_card_bits[holes[p, a]]
             for b in range(a + 1, hole):
-                ca = holes[p, a]
-                cb = holes[p, b]
-                pair_cols[p, t] = 13 * (ca >> 2) + (cb >> 2)
-                pair_suits[p, t] = (ca & 3) if (ca & 3) == (cb & 3) else -1
+                ca = U64(holes[p, a])
+                cb = U64(holes[p, b])
+                pair_cols[t] = U64(13) * (ca >> U64(2)) + (cb >> U64(2))
+                pair_suits[t] = (ca & THREE) if (ca & THREE) == (cb & THREE) else FOUR
                 t += 1
         hole_lows[p] = low
     known_key = U64(0)
@@ -326,31 +332,32 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
         board_low = (known_low | low_bits[board[k]] | low_bits[board[k + 1]]
                      | low_bits[board[k + 2]] | low_bits[board[k + 3]] | low_bits[board[k + 4]])
         h = board_key & KEY_MASK
-        base = np.int64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                    + (h & COL_MASK)]) * width
-        # the suit with three or more board cards, if any (counters start at 0 here)
-        flush_suit = -1
-        board_mask = 0
+        base = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                               + (h & COL_MASK)]) * width
+        # the suit with three or more board cards, if any (counters start at 0 here), and
+        # the row of omaha_flush for its ranks on the board
+        flush_suit = FOUR
+        flush_row = U64(0)
         counters = (board_key + FIVE_SUITS) & FLUSH_BITS
         if counters:
-            flush_suit = 0
-            while (counters >> U64(SUIT_SHIFT_3 + 4 * flush_suit)) & U64(1) == 0:
-                flush_suit += 1
+            flush_suit = (trailing_zeros(counters) - U64(SUIT_SHIFT_3)) >> U64(2)
+            board_mask = U64(0)
             for j in range(k + need):
-                if board[j] & 3 == flush_suit:
-                    board_mask |= 1 << (board[j] >> 2)
+                c = U64(board[j])
+                board_mask |= U64((c & THREE) == flush_suit) << (c >> U64(2))
+            flush_row = board_mask * U64(169)
         best = 0
         best_lo = 0
+        t = U64(0)
         for p in range(players):
-            v = 0
-            for t in range(npairs):
-                x = pairs_flat[base + pair_cols[p, t]]
-                if x > v:
-                    v = x
-                if pair_suits[p, t] == flush_suit and flush_suit >= 0:
-                    x = omaha_flush[board_mask, pair_cols[p, t]]
-                    if x > v:
-                        v = x
+            v = np.uint16(0)
+            for _ in range(npairs):
+                v = max(v, pairs_flat[base + pair_cols[t]])
+                # a pair of another suit reads row 0 of omaha_flush (no flush: 0): no
+                # branch, as suits come in no order a predictor could learn
+                v = max(v, flush_flat[(flush_row if pair_suits[t] == flush_suit else U64(0))
+                                      + pair_cols[t]])
+                t += ONE
             his[p] = v
             if v > best:
                 best = v
