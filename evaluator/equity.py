@@ -331,6 +331,62 @@ def _fused(g: Game) -> bool:
         g.rule in ("omaha", "tahoe")
 
 
+SUBSET_LIMIT = 10_000_000      # card subsets listed at once by _exact_with_unknown
+
+
+def _exact_with_unknown(g: Game, hands: list[np.ndarray], unknown: list[int],
+                        board: np.ndarray, live: np.ndarray, need: int,
+                        threads: int) -> _Counts | None:
+    """Counts over every deal of the unknown hole cards and the rest of the board, in
+    batches: each subset of the cards still to come is split every way between the hands
+    that lack cards and the board (one pattern of positions at a time), and the deals are
+    evaluated as arrays.  None when the subsets are too many to list."""
+    from .kernels import equity as kernels
+    drawn = sum(unknown) + need
+    total = math.comb(len(live), drawn)
+    if total > SUBSET_LIMIT:
+        return None
+    subsets = np.empty((total, drawn), np.uint8)
+    kernels.enumerate_boards(live, np.empty(0, np.uint8), drawn, subsets)
+    patterns = list(_splits(list(range(drawn)), [u for u in unknown if u] + [need]))
+
+    def work(task: tuple[tuple[list[int], ...], int, int]) -> _Counts:
+        pattern, start, stop = task
+        rows = subsets[start:stop]
+        holes, group = [], 0
+        for hand, missing in zip(hands, unknown):
+            if not missing:
+                holes.append(hand)
+                continue
+            dealt = np.empty((stop - start, g.hole), np.uint8)
+            dealt[:, :len(hand)] = hand
+            dealt[:, len(hand):] = rows[:, pattern[group]]
+            holes.append(dealt)
+            group += 1
+        boards = np.empty((stop - start, max(g.streets)), np.uint8)
+        boards[:, :len(board)] = board
+        boards[:, len(board):] = rows[:, pattern[group]]
+        return _tally_chunk(g, holes, boards)
+
+    tasks = [(pattern, start, min(start + CHUNK, total))
+             for pattern in patterns for start in range(0, total, CHUNK)]
+    counts = _Counts(len(hands))
+    for part in _map(work, tasks, threads):
+        counts.add(part)
+    return counts
+
+
+def _splits(positions: list[int], sizes: list[int]):
+    """Every way to deal ``positions`` into groups of ``sizes``, each group in order."""
+    if not sizes:
+        yield ()
+        return
+    for chosen in itertools.combinations(positions, sizes[0]):
+        rest = [x for x in positions if x not in chosen]
+        for tail in _splits(rest, sizes[1:]):
+            yield (list(chosen),) + tail
+
+
 def _assignments(hands: list[np.ndarray], unknown: list[int], live: np.ndarray):
     """Every way to give the unknown hole cards: (complete hands, cards still live)."""
     if not any(unknown):
@@ -498,9 +554,11 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         counts = _exact_counts(g, parsed, board_ids, live, need, threads)
         method = f"exact enumeration of {deals:,} boards"
     elif exact:
-        counts = _Counts(len(parsed))
-        for hands_now, live_now in _assignments(parsed, unknown, live):
-            counts.add(_exact_counts(g, hands_now, board_ids, live_now, need, threads))
+        counts = _exact_with_unknown(g, parsed, unknown, board_ids, live, need, threads)
+        if counts is None:
+            counts = _Counts(len(parsed))
+            for hands_now, live_now in _assignments(parsed, unknown, live):
+                counts.add(_exact_counts(g, hands_now, board_ids, live_now, need, threads))
         method = f"exact enumeration of {deals:,} deals"
     elif hidden and g.rule == "best5" and _fused(g):
         # unknown hole cards are the ranges of their completions (at most 22,100 combos

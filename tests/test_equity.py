@@ -175,6 +175,10 @@ def test_many_players():
     ("holdem", ["AsKs", "??", "QhQd"], [0, 2, 0], "2c7d9hTs4h"),
     ("omaha", ["AsAd**", "KhKd9c8c"], [2, 0], "2c7d9hTs4h"),
     ("teen_patti", ["AsKsQs", "random"], [0, 3], ""),
+    # several hands lacking cards, and a board still to come: subsets split every way
+    ("tahoe", ["AsKsQs", "8h6h?"], [0, 1], "2c7d9hTd"),
+    ("teen_patti", ["AsKs?", "2c2d?", "QhJhTh"], [1, 1, 0], ""),
+    ("omaha8", ["Ah2h3s?", "KdQdJc?"], [1, 1], "4c5d9sTh6c"),
 ])
 def test_unknown_cards_exact(game, hands, unknown, board):
     result = equity(game, hands, board, exact=True)
