@@ -1051,5 +1051,7 @@ def warmup_equity() -> None:
         equity(game, ["AsAh**", "QdQcJdTc"], "2c7d9h", trials=1000, seed=1, threads=1)
     equity("tahoe", ["AsKsQs", "JhJdTc"], "2c7d9h", threads=1)
     equity("tahoe", ["AsKsQs", "JhJdTc"], trials=1000, seed=1, threads=1)
+    equity("tahoe", ["AsKsQs", "random"], trials=1000, seed=1, threads=1)   # unknown cards
+    equity("omaha", ["AsAhKsKh", "QdQcJd?"], "2c7d9hTs4h", threads=1)
     equity("teen_patti", ["AsKsQs", "random"], trials=1000, seed=1, threads=1)
     equity("teen_patti", ["AsKsQs", "random"], threads=1)
