@@ -197,12 +197,15 @@ def _values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> 
     A hand is (hole,) when the same on every board, or (boards, hole) when dealt per board.
     """
     from .evaluate import _batch_kernel
+    from .kernels.equity import hole_board_rows
+    from .kernels.high import width_marker
     n = boards.shape[0]
+    boards = np.ascontiguousarray(boards)
     out = np.empty((len(hands), n), np.int32)
     for p, hole in enumerate(hands):
         rows = np.empty((n, g.hole + boards.shape[1]), np.uint8)
-        rows[:, :g.hole] = hole
-        rows[:, g.hole:] = boards
+        hole_board_rows(np.ascontiguousarray(hole), width_marker(g.hole), boards,
+                        width_marker(boards.shape[1]), rows)
         kernel, lead, tables = _batch_kernel(g, low, rows.shape[1])
         kernel(rows, *lead, out[p], *tables)
     return out

@@ -88,6 +88,29 @@ def tally(hi, lo, hilo, scoops, splits, hi_full, hi_half, lo_half, squares):
 
 
 @kernel
+def hole_board_rows(hole, hole_width, boards, board_width, out):
+    """out[i] = the hole cards (``hole``, or ``hole[i]`` when 2-d), then ``boards[i]``.
+
+    The widths come as ``width_marker`` arrays, so both card loops unroll: about 3 ns a row,
+    where NumPy's two strided slice copies took 15-20 ns.  All arrays C-contiguous.
+    """
+    hw = hole_width.ndim
+    bw = board_width.ndim
+    h = hole.reshape(-1)
+    b = boards.reshape(-1)
+    o = out.reshape(-1)
+    for i in range(U64(out.shape[0])):
+        at = i * U64(hw + bw)
+        for j in range(hw):
+            if hole.ndim == 1:
+                o[at + U64(j)] = h[j]
+            else:
+                o[at + U64(j)] = h[i * U64(hw) + U64(j)]
+        for j in range(bw):
+            o[at + U64(hw + j)] = b[i * U64(bw) + U64(j)]
+
+
+@kernel
 def enumerate_boards(live, known, need, out):
     """Every way to complete a board: ``known`` cards then ``need`` from ``live``.
 
