@@ -204,7 +204,7 @@ def _values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> 
     out = np.empty((len(hands), n), np.int32)
     for p, hole in enumerate(hands):
         rows = np.empty((n, g.hole + boards.shape[1]), np.uint8)
-        hole_board_rows(np.ascontiguousarray(hole), width_marker(g.hole), boards,
+        hole_board_rows(np.ascontiguousarray(hole), width_marker(g.hole), boards, 0,
                         width_marker(boards.shape[1]), rows)
         kernel, lead, tables = _batch_kernel(g, low, rows.shape[1])
         kernel(rows, *lead, out[p], *tables)
@@ -578,6 +578,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
                 return _sampled_best5(g, parsed, board_ids, live, need, size, state)
             if hidden == 0 and _fused(g):
                 return _fused_chunk(g, parsed, board_ids, live, need, size, state)
+            from .kernels.high import width_marker
             cards = np.empty((size, hidden + need), np.uint8)
             kernels.sample_boards(live, np.empty(0, np.uint8), hidden + need, cards, state)
             holes, column = [], 0
@@ -586,13 +587,13 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
                     holes.append(hole)
                     continue
                 dealt = np.empty((size, g.hole), np.uint8)
-                dealt[:, :len(hole)] = hole
-                dealt[:, len(hole):] = cards[:, column:column + u]
+                kernels.hole_board_rows(hole, width_marker(len(hole)), cards, column,
+                                        width_marker(u), dealt)
                 holes.append(dealt)
                 column += u
             boards = np.empty((size, max(g.streets)), np.uint8)
-            boards[:, :len(board_ids)] = board_ids
-            boards[:, len(board_ids):] = cards[:, column:]
+            kernels.hole_board_rows(board_ids, width_marker(len(board_ids)), cards, column,
+                                    width_marker(need), boards)
             return _tally_chunk(g, holes, boards)
 
         counts = _sample(run, len(parsed), trials, target_stderr, threads)

@@ -88,8 +88,9 @@ def tally(hi, lo, hilo, scoops, splits, hi_full, hi_half, lo_half, squares):
 
 
 @kernel
-def hole_board_rows(hole, hole_width, boards, board_width, out):
-    """out[i] = the hole cards (``hole``, or ``hole[i]`` when 2-d), then ``boards[i]``.
+def hole_board_rows(hole, hole_width, boards, first, board_width, out):
+    """out[i] = the hole cards (``hole``, or ``hole[i]`` when 2-d), then the board
+    ``boards[i, first:first + board width]``.
 
     The widths come as ``width_marker`` arrays, so both card loops unroll: about 3 ns a row,
     where NumPy's two strided slice copies took 15-20 ns.  All arrays C-contiguous.
@@ -98,6 +99,7 @@ def hole_board_rows(hole, hole_width, boards, board_width, out):
     bw = board_width.ndim
     h = hole.reshape(-1)
     b = boards.reshape(-1)
+    stride = U64(boards.shape[1]) if boards.ndim == 2 else U64(0)
     o = out.reshape(-1)
     for i in range(U64(out.shape[0])):
         at = i * U64(hw + bw)
@@ -107,7 +109,7 @@ def hole_board_rows(hole, hole_width, boards, board_width, out):
             else:
                 o[at + U64(j)] = h[i * U64(hw) + U64(j)]
         for j in range(bw):
-            o[at + U64(hw + j)] = b[i * U64(bw) + U64(j)]
+            o[at + U64(hw + j)] = b[i * stride + U64(first + j)]
 
 
 @kernel
