@@ -353,30 +353,42 @@ def _exact_with_unknown(g: Game, hands: list[np.ndarray], unknown: list[int],
     kernels.enumerate_boards(live, np.empty(0, np.uint8), drawn, subsets)
     patterns = list(_splits(list(range(drawn)), [u for u in unknown if u] + [need]))
 
-    def work(task: tuple[tuple[list[int], ...], int, int]) -> _Counts:
-        pattern, start, stop = task
-        rows = subsets[start:stop]
-        holes, group = [], 0
-        for hand, missing in zip(hands, unknown):
-            if not missing:
-                holes.append(hand)
-                continue
-            dealt = np.empty((stop - start, g.hole), np.uint8)
-            dealt[:, :len(hand)] = hand
-            dealt[:, len(hand):] = rows[:, pattern[group]]
-            holes.append(dealt)
-            group += 1
-        boards = np.empty((stop - start, max(g.streets)), np.uint8)
-        boards[:, :len(board)] = board
-        boards[:, len(board):] = rows[:, pattern[group]]
-        return _tally_chunk(g, holes, boards)
+    def work(task: tuple[list[int], int, int]) -> _Counts:
+        order, start, stop = task
+        # the subset's cards reordered: each lacking hand's, then the board's (a copy in C
+        # order: column indexing can return another layout)
+        cards = np.ascontiguousarray(subsets[start:stop, order])
+        return _tally_chunk(g, *_complete_deals(g, hands, unknown, board, cards))
 
-    tasks = [(pattern, start, min(start + CHUNK, total))
+    tasks = [(sum(pattern, []), start, min(start + CHUNK, total))
              for pattern in patterns for start in range(0, total, CHUNK)]
     counts = _Counts(len(hands))
     for part in _map(work, tasks, threads):
         counts.add(part)
     return counts
+
+
+def _complete_deals(g: Game, hands: list[np.ndarray], unknown: list[int], board: np.ndarray,
+                    cards: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """Hands and boards of a batch of deals: ``cards`` (deals, cards dealt) holds each
+    hand's missing cards in turn, then the board's; ``hands[p]`` are the known cards."""
+    from .kernels.equity import hole_board_rows
+    from .kernels.high import width_marker
+    deals = cards.shape[0]
+    holes, column = [], 0
+    for hand, missing in zip(hands, unknown):
+        if not missing:
+            holes.append(hand)
+            continue
+        dealt = np.empty((deals, g.hole), np.uint8)
+        hole_board_rows(hand, width_marker(len(hand)), cards, column, width_marker(missing),
+                        dealt)
+        holes.append(dealt)
+        column += missing
+    boards = np.empty((deals, max(g.streets)), np.uint8)
+    hole_board_rows(board, width_marker(len(board)), cards, column,
+                    width_marker(cards.shape[1] - column), boards)
+    return holes, boards
 
 
 def _splits(positions: list[int], sizes: list[int]):
@@ -578,23 +590,9 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
                 return _sampled_best5(g, parsed, board_ids, live, need, size, state)
             if hidden == 0 and _fused(g):
                 return _fused_chunk(g, parsed, board_ids, live, need, size, state)
-            from .kernels.high import width_marker
             cards = np.empty((size, hidden + need), np.uint8)
             kernels.sample_boards(live, np.empty(0, np.uint8), hidden + need, cards, state)
-            holes, column = [], 0
-            for hole, u in zip(parsed, unknown):
-                if u == 0:
-                    holes.append(hole)
-                    continue
-                dealt = np.empty((size, g.hole), np.uint8)
-                kernels.hole_board_rows(hole, width_marker(len(hole)), cards, column,
-                                        width_marker(u), dealt)
-                holes.append(dealt)
-                column += u
-            boards = np.empty((size, max(g.streets)), np.uint8)
-            kernels.hole_board_rows(board_ids, width_marker(len(board_ids)), cards, column,
-                                    width_marker(need), boards)
-            return _tally_chunk(g, holes, boards)
+            return _tally_chunk(g, *_complete_deals(g, parsed, unknown, board_ids, cards))
 
         counts = _sample(run, len(parsed), trials, target_stderr, threads)
         method = f"Monte Carlo, {counts.boards:,} {'deals' if hidden else 'boards'}"
