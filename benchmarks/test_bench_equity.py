@@ -59,3 +59,13 @@ def test_tahoe_heads_up_monte_carlo(benchmark):
 def test_tahoe_heads_up_exact(benchmark):
     benchmark.pedantic(equity, args=("tahoe", ["AsKsQs", "JhJdTc"]), kwargs={"threads": 1},
                        rounds=5, warmup_rounds=1)
+
+
+@pytest.mark.parametrize("game, hand", [("omaha", "AsAhKsKh"), ("tahoe", "AsKsQs")])
+def test_against_random_monte_carlo(benchmark, game, hand):
+    """Unknown hole cards: dealt on every deal (Tahoe in its fused kernel, Omaha in batches)."""
+    n = 1_000_000
+    benchmark.pedantic(equity, args=(game, [hand, "random"]),
+                       kwargs={"trials": n, "seed": 1, "threads": 1}, rounds=5,
+                       warmup_rounds=1)
+    rate(benchmark, n, "deals/s")
