@@ -901,7 +901,7 @@ def _deal_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray
 
 def _omaha_tables() -> list[np.ndarray]:
     return [_tables.load(name) for name in (
-        "card_keys", "omaha_board_offsets", "omaha_board_index", "omaha_pairs",
+        "card_keys", "rank_offsets5", "omaha_board_index", "omaha_pairs",
         "omaha_flush", "low_card_bits", "omaha_low")]
 
 

@@ -213,7 +213,7 @@ def _check_batch(g: Game, hands) -> np.ndarray:
     return np.ascontiguousarray(hands)
 
 
-OMAHA_DIRECT = ("omaha_board_offsets", "omaha_board_index", "omaha_pairs", "omaha_flush")
+OMAHA_DIRECT = ("rank_offsets5", "omaha_board_index", "omaha_pairs", "omaha_flush")
 
 
 def _batch_kernel(g: Game, low: bool, width: int):
@@ -223,7 +223,8 @@ def _batch_kernel(g: Game, low: bool, width: int):
         return omaha.low_rows, (omaha.hole_marker(g.hole),), (_tables.load("low_card_bits"),
                                                               _tables.load("omaha_low"))
     if g.rule == "best5":
-        return high.evaluate_rows, (high.width_marker(width),), tuple(_tables.high())
+        tables = _tables.high5() if width == 5 else _tables.high()
+        return high.evaluate_rows, (high.width_marker(width),), tuple(tables)
     if g.rule == "omaha" and width == g.hole + 5:
         direct = tuple(_tables.load(name) for name in OMAHA_DIRECT)
         return (omaha.high_rows_direct, (omaha.hole_marker(g.hole),),

@@ -38,6 +38,12 @@ of the two dependent lookups is then short, which is what bounds a batch's
 speed.
 Flush hands (where a flush is always the best hand of at most seven cards)
 look up ``flush_values`` by the 13-bit rank mask of the flush suit.
+
+``rank_offsets5`` and ``rank_values5`` are the same hash built over the 6,175
+five-card rank multisets only.  Batches of five-card hands use them: the two
+tables (16 kB, and 20 kB of which 12 kB is ever read) stay in the L1 cache,
+where the 5-to-7-card value table (169 kB) lives in L2.  Omaha finds its
+board's row through the same offsets (``omaha_board_index``).
 """
 from __future__ import annotations
 
@@ -277,16 +283,23 @@ def displace(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return offsets, slots
 
 
-def rank_tables(values5) -> tuple[np.ndarray, np.ndarray]:
-    multisets = list(rank_multisets(5, MAX_CARDS))
+def rank_tables(values5, sizes=(5, MAX_CARDS)) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(offsets >> 1, values, slots) of the perfect hash over the rank
+    multisets of ``sizes[0]`` to ``sizes[1]`` cards, in ``rank_multisets`` order.
+
+    The value table reaches to the end of the last row, so that every 25-bit
+    key indexes inside it: a row of garbage (a card given five times with
+    ``validate=False``) reads a 0, never past the array.
+    """
+    multisets = list(rank_multisets(*sizes))
     keys = np.array([scrambled(rank_sum(c)) for c in multisets], np.int64)
     offsets, slots = displace(keys)
-    table = np.zeros(int(slots.max()) + 1, np.uint16)
+    table = np.zeros(int(offsets.max()) + COL_MASK + 1, np.uint16)
     for counts, slot in zip(multisets, slots.tolist()):
         table[slot] = best_of_multiset(counts, values5)
     stored = offsets >> OFFSET_SHIFT
     assert stored.max() < 1 << 16 and np.all(stored << OFFSET_SHIFT == offsets)
-    return stored.astype(np.uint16), table
+    return stored.astype(np.uint16), table, slots
 
 
 # --- 5. Flush table --------------------------------------------------------
@@ -410,24 +423,18 @@ def teen_patti_table() -> np.ndarray:
 # The best non-flush Omaha hand is the best over the hole's pairs of
 # ``omaha_pairs[board, 13 * r1 + r2]``: the best non-flush five made of that
 # pair of ranks and three of the board's five ranks.  The board's rank
-# multiset gets a dense index through its own perfect hash of the scrambled
-# rank keys.  All the pairs of one hand read one 338-byte row, so a hand
-# costs one cache miss whatever its number of hole cards.  The table is
+# multiset gets a dense index through the five-card hash of the scrambled
+# rank keys (``rank_offsets5``, which five-card hold'em batches share).  All
+# the pairs of one hand read one 338-byte row, so a hand costs one cache miss
+# whatever its number of hole cards.  The table is
 # symmetric in (r1, r2) so kernels need not order the pair.  Flushes need
 # three board cards and two hole cards of one suit: ``omaha_flush``.
 OMAHA_BOARD = 5
 
 
-def dense_hash(multisets) -> tuple[np.ndarray, np.ndarray]:
-    """Perfect hash from scrambled rank keys to 0..len-1: (offsets >> 1, index table)."""
-    keys = np.array([scrambled(rank_sum(c)) for c in multisets], np.int64)
-    offsets, slots = displace(keys)
-    index = np.full(int(slots.max()) + 1, 0xFFFF, np.uint16)
-    index[slots] = np.arange(len(keys))
-    return (offsets >> OFFSET_SHIFT).astype(np.uint16), index
-
-
-def omaha_tables(values5) -> dict[str, np.ndarray]:
+def omaha_tables(values5, slots5) -> dict[str, np.ndarray]:
+    """``slots5``: where the five-card hash (``rank_offsets5``) puts each board
+    multiset, in ``rank_multisets(5, 5)`` order."""
     boards = list(rank_multisets(OMAHA_BOARD, OMAHA_BOARD))
     # value of every 5-card rank multiset, indexed by its plain (unscrambled) rank sum
     lut = np.zeros(max(rank_sum(c) for c in rank_multisets(5, 5)) + 1, np.uint16)
@@ -448,9 +455,10 @@ def omaha_tables(values5) -> dict[str, np.ndarray]:
             best = np.where(valid, lut[np.where(valid, total, 0)], 0).max(axis=1)
             pairs[:, NUM_RANKS * r1 + r2] = best
             pairs[:, NUM_RANKS * r2 + r1] = best
-    board_offsets, board_index = dense_hash(boards)
-    return {"omaha_board_offsets": board_offsets, "omaha_board_index": board_index,
-            "omaha_pairs": pairs, "omaha_flush": omaha_flush_table(values5)}
+    board_index = np.full(int(slots5.max()) + 1, 0xFFFF, np.uint16)
+    board_index[slots5] = np.arange(len(boards))
+    return {"omaha_board_index": board_index, "omaha_pairs": pairs,
+            "omaha_flush": omaha_flush_table(values5)}
 
 
 def omaha_flush_table(values5) -> np.ndarray:
@@ -481,16 +489,19 @@ def omaha_flush_table(values5) -> np.ndarray:
 def build() -> dict[str, np.ndarray]:
     verify_rank_bases()
     values5 = five_card_values()
-    offsets, values = rank_tables(values5)
+    offsets, values, _ = rank_tables(values5)
+    offsets5, values5_only, slots5 = rank_tables(values5, (5, 5))
     return {
         "card_keys": card_keys(),
         "rank_offsets": offsets,
         "rank_values": values,
+        "rank_offsets5": offsets5,
+        "rank_values5": values5_only,
         "flush_values": flush_table(values5),
         "low_card_bits": low_card_bits(),
         "omaha_low": omaha_low_table(),
         "teen_patti": teen_patti_table(),
-        **omaha_tables(values5),
+        **omaha_tables(values5, slots5),
     }
 
 

@@ -4,7 +4,7 @@ import runpy
 import numpy as np
 import pytest
 
-from evaluator import _tables
+from evaluator import _layout, _tables
 
 
 def test_tables_match_manifest_hashes():
@@ -19,6 +19,37 @@ def test_tables_are_read_only_and_small(high_tables):
     assert total < 64 * 2**20
     on_disk = sum(p.stat().st_size for p in _tables.tables_dir().glob("*.npy"))
     assert on_disk < 64 * 2**20
+
+
+@pytest.mark.parametrize("suffix", ["", "5"])
+def test_every_key_indexes_inside_the_value_table(suffix):
+    """Any 25-bit key, even one no real hand makes, reads inside ``rank_values``:
+    garbage rows with validate=False get a wrong value, never a read past the array."""
+    offsets = _tables.load("rank_offsets" + suffix).astype(np.int64) << _layout.OFFSET_SHIFT
+    values = _tables.load("rank_values" + suffix)
+    assert offsets.size << _layout.ROW_SHIFT == _layout.KEY_MASK + 1
+    assert offsets.max() + _layout.COL_MASK < values.size
+
+
+def test_five_card_hash_agrees_with_the_general_one():
+    """``rank_values5`` holds the same value as ``rank_values`` for every five-card multiset."""
+    from itertools import combinations_with_replacement
+
+    keys = _tables.load("card_keys")[0:52:4] & np.uint64(_layout.KEY_MASK)   # one card per rank
+    seen = 0
+    for ranks in combinations_with_replacement(range(13), 5):
+        if max(ranks.count(r) for r in ranks) > 4:
+            continue
+        h = int(keys[list(ranks)].sum()) & _layout.KEY_MASK
+        values = []
+        for suffix in ("", "5"):
+            offsets = _tables.load("rank_offsets" + suffix)
+            slot = (int(offsets[h >> _layout.ROW_SHIFT]) << _layout.OFFSET_SHIFT) + (
+                h & _layout.COL_MASK)
+            values.append(int(_tables.load("rank_values" + suffix)[slot]))
+        assert values[0] == values[1] > 0, ranks
+        seen += 1
+    assert seen == 6175
 
 
 def test_regenerating_gives_identical_tables(tmp_path):
