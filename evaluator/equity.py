@@ -295,8 +295,8 @@ def _fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
             counts.squares)
         return counts
     counts.boards = kernels.best5_equity(
-        *_sub_hands(g, hands), board, live, need, first_arr, *_tables.high(), counts.scoops,
-        counts.splits, counts.hi_full, counts.squares)
+        np.stack(hands), kernels.sub_marker(3 if g.rule == "tahoe" else 1), board, live, need,
+        first_arr, *_tables.high(), counts.scoops, counts.splits, counts.hi_full, counts.squares)
     return counts
 
 
@@ -315,16 +315,6 @@ def _sampled_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np
     counts.boards = samples
     counts.finish_high()
     return counts
-
-
-def _sub_hands(g: Game, hands: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """The ``holes, subs`` arguments of the best-five kernels: each player's hand is
-    the best of its sub-hands (Tahoe: its three hole pairs; otherwise the hole)."""
-    from .kernels.equity import sub_marker
-    if g.rule != "tahoe":
-        return np.stack(hands), sub_marker(1)
-    pairs = [hand[list(pair)] for hand in hands for pair in itertools.combinations(range(3), 2)]
-    return np.stack(pairs), sub_marker(3)
 
 
 def _fused(g: Game) -> bool:

@@ -191,9 +191,10 @@ def best5_equity(holes, subs, known, live, need, first, card_keys, rank_offsets,
     """Exact equity by walking every board, for games whose hand is the best five
     of hole + board (used where ``best5_exact`` cannot split by flush classes).
 
-    holes : uint8 (P * S, H), H + board <= 7: each player's S sub-hands in a row
-        (hold'em family and The: S = 1, the hole; Tahoe: S = 3, the hole pairs)
-    subs : ``sub_marker(S)``: a player's value is the best of its S sub-hands
+    holes : uint8 (P, H), each player's hole cards
+    subs : ``sub_marker(S)``: with S = 1 a player's hand is the hole with the
+        board (hold'em family and The, H + board <= 7); with S = 3 (Tahoe,
+        H = 3) the best of the three hole pairs, as in ``best5_sample``
     known : uint8 the board so far; ``need`` more cards come from ``live``
     first : int64 (2,) the range of the first new card's position in ``live``
         (threads take disjoint ranges)
@@ -202,19 +203,23 @@ def best5_equity(holes, subs, known, live, need, first, card_keys, rank_offsets,
     plus ``need`` card keys, each player's key one more addition, and the
     counts (as in ``tally``) are updated in place.  Returns the boards seen.
     """
-    rows, hole = holes.shape
+    players, dealt = holes.shape
     S = subs.ndim
-    players = rows // S
+    hole = dealt - 1 if S > 1 else dealt          # cards in a sub-hand
     k = known.shape[0]
     m = live.shape[0]
-    hole_keys = np.empty(rows, np.uint64)
-    hole_words = np.empty(rows, np.uint64)
-    for p in range(rows):
-        hole_keys[p] = U64(0)
-        hole_words[p] = U64(0)
-        for j in range(hole):
-            hole_keys[p] += card_keys[holes[p, j]]
-            hole_words[p] |= U64(holes[p, j]) << U64(8 * j)
+    # each sub-hand's key and its cards as a word (bytes 0..hole-1) for the flush path;
+    # Tahoe's sub-hand q leaves out hole card 2 - q, as in ``_sub_hand_keys``
+    hole_keys = np.zeros(players * S, np.uint64)
+    hole_words = np.zeros(players * S, np.uint64)
+    for p in range(players):
+        for q in range(S):
+            at = 0
+            for j in range(dealt):
+                if S == 1 or j != 2 - q:
+                    hole_keys[p * S + q] += card_keys[holes[p, j]]
+                    hole_words[p * S + q] |= U64(holes[p, j]) << U64(8 * at)
+                    at += 1
     known_key = HAND_INIT
     for j in range(k):
         known_key += card_keys[known[j]]
