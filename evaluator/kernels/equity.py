@@ -11,7 +11,6 @@ from .. import _layout
 from .._jit import kernel
 from ._intrinsics import mul_wide, popcount, select_bit, suit_mask, trailing_zeros
 from .high import (
-    BYTE,
     COL_MASK,
     FLUSH_BITS,
     FOUR,
@@ -22,8 +21,6 @@ from .high import (
     ROW_SHIFT,
     SUIT_ONES,
     THREE,
-    flush_mask,
-    pad_mask,
 )
 
 U64 = np.uint64
@@ -199,30 +196,23 @@ def best5_equity(holes, subs, known, live, need, first, card_keys, rank_offsets,
     first : int64 (2,) the range of the first new card's position in ``live``
         (threads take disjoint ranges)
 
-    Boards are never stored: each completion's key is the known board's key
-    plus ``need`` card keys, each player's key one more addition, and the
+    Boards are never stored: each completion's key is the sum of its ``need``
+    new card keys, each sub-hand's key (the known board included) one more addition, and the
     counts (as in ``tally``) are updated in place.  Returns the boards seen.
     """
-    players, dealt = holes.shape
+    players = holes.shape[0]
     S = subs.ndim
-    hole = dealt - 1 if S > 1 else dealt          # cards in a sub-hand
     k = known.shape[0]
     m = live.shape[0]
-    # each sub-hand's key and its cards as a word (bytes 0..hole-1) for the flush path;
-    # Tahoe's sub-hand q leaves out hole card 2 - q, as in ``_sub_hand_keys``
-    hole_keys = np.zeros(players * S, np.uint64)
-    hole_words = np.zeros(players * S, np.uint64)
-    for p in range(players):
-        for q in range(S):
-            at = 0
-            for j in range(dealt):
-                if S == 1 or j != 2 - q:
-                    hole_keys[p * S + q] += card_keys[holes[p, j]]
-                    hole_words[p * S + q] |= U64(holes[p, j]) << U64(8 * at)
-                    at += 1
     known_key = HAND_INIT
+    known_bits = U64(0)
     for j in range(k):
         known_key += card_keys[known[j]]
+        known_bits |= ONE << U64(known[j])
+    # each sub-hand's key and card mask, the known board included (as in best5_sample)
+    hole_keys = np.empty(players * S, np.uint64)
+    hole_bits = np.empty(players * S, np.uint64)
+    _sub_hand_keys(holes, subs, known_key, known_bits, card_keys, hole_keys, hole_bits)
     board = np.full(k + 5, 255, np.uint8)         # known cards, new cards, padding
     board[:k] = known
     values = np.empty(players, np.int64)
@@ -233,21 +223,20 @@ def best5_equity(holes, subs, known, live, need, first, card_keys, rank_offsets,
             board[k + j] = live[idx[j]]
         # a fixed five-term sum: unused slots hold card 255, whose key is 0
         # (a loop over ``need`` terms cost as much as the evaluations)
-        board_key = (known_key + card_keys[board[k]] + card_keys[board[k + 1]]
-                     + card_keys[board[k + 2]] + card_keys[board[k + 3]]
-                     + card_keys[board[k + 4]])
+        new_key = (card_keys[board[k]] + card_keys[board[k + 1]] + card_keys[board[k + 2]]
+                   + card_keys[board[k + 3]] + card_keys[board[k + 4]])
         best = 0
         winners = 0
         for p in range(players):
             v = np.int64(0)
             for q in range(S):
-                key = board_key + hole_keys[p * S + q]
+                key = hole_keys[p * S + q] + new_key
                 if key & FLUSH_BITS:
-                    w = hole_words[p * S + q] | pad_mask(hole + k + need)
-                    for j in range(k + need):
-                        shift = U64(8 * (hole + j))
-                        w = (w & ~(BYTE << shift)) | (U64(board[j]) << shift)
-                    v = max(v, np.int64(flush_values[flush_mask(w, key)]))
+                    cards = hole_bits[p * S + q]
+                    for j in range(k, k + need):
+                        cards |= ONE << U64(board[j])
+                    suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
+                    v = max(v, np.int64(flush_values[suit_mask(cards, suit)]))
                 else:
                     h = key & KEY_MASK
                     v = max(v, np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT])
