@@ -32,3 +32,12 @@ def rate(benchmark, items, label="hands/s"):
     median = benchmark.stats.stats.median
     benchmark.extra_info[label] = f"{items / median / 1e6:.1f} M"
     return items / median
+
+
+def sample(benchmark, game, hands, trials, board=""):
+    """Time ``trials`` Monte Carlo deals of one equity query on one thread (seed 1) and
+    record deals/s."""
+    benchmark.pedantic(evaluator.equity, args=(game, hands, board),
+                       kwargs={"trials": trials, "seed": 1, "threads": 1}, rounds=5,
+                       warmup_rounds=1)
+    rate(benchmark, trials, "deals/s")

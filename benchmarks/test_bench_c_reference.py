@@ -3,8 +3,9 @@
     pytest benchmarks/test_bench_c_reference.py --benchmark-columns=median,min,max,rounds
 
 ``c_reference/eval_rows.c`` is ``evaluator.kernels.high.evaluate_rows`` written in C over the
-same tables (for five cards, the five-card hash that ``evaluate_batch`` uses).  It is built here with the system C compiler (``-O3 -march=native``); without
-one these benchmarks are skipped.  Equal figures mean the Numba kernel runs at native speed
+same tables (for five cards, the five-card hash that ``evaluate_batch`` uses).  It is built
+here with the system C compiler (``-O3 -march=native``); without one these benchmarks are
+skipped.  Equal figures mean the Numba kernel runs at native speed
 and the remaining distance to a target is the algorithm's or the machine's.
 """
 import ctypes

@@ -10,7 +10,7 @@ import pytest
 
 from evaluator import equity
 
-from conftest import rate
+from conftest import sample
 
 
 def test_holdem_heads_up_exact(benchmark):
@@ -24,11 +24,7 @@ def test_holdem_three_way_exact(benchmark):
 
 
 def test_holdem_heads_up_monte_carlo(benchmark):
-    n = 2_000_000
-    benchmark.pedantic(equity, args=("holdem", ["AsKs", "QhQd"]),
-                       kwargs={"trials": n, "seed": 1, "threads": 1}, rounds=5,
-                       warmup_rounds=1)
-    rate(benchmark, n, "deals/s")
+    sample(benchmark, "holdem", ["AsKs", "QhQd"], 2_000_000)
 
 
 @pytest.mark.parametrize("board", ["2c7d9h", "2c7d9hTs"])
@@ -49,11 +45,7 @@ def test_omaha_hi_lo_heads_up_exact(benchmark):
 
 def test_tahoe_heads_up_monte_carlo(benchmark):
     """Each player is the best of three hole pairs: three evaluations per player and deal."""
-    n = 2_000_000
-    benchmark.pedantic(equity, args=("tahoe", ["AsKsQs", "JhJdTc"]),
-                       kwargs={"trials": n, "seed": 1, "threads": 1}, rounds=5,
-                       warmup_rounds=1)
-    rate(benchmark, n, "deals/s")
+    sample(benchmark, "tahoe", ["AsKsQs", "JhJdTc"], 2_000_000)
 
 
 def test_tahoe_heads_up_exact(benchmark):
@@ -64,8 +56,4 @@ def test_tahoe_heads_up_exact(benchmark):
 @pytest.mark.parametrize("game, hand", [("omaha", "AsAhKsKh"), ("tahoe", "AsKsQs")])
 def test_against_random_monte_carlo(benchmark, game, hand):
     """Unknown hole cards: dealt on every deal (Tahoe in its fused kernel, Omaha in batches)."""
-    n = 1_000_000
-    benchmark.pedantic(equity, args=(game, [hand, "random"]),
-                       kwargs={"trials": n, "seed": 1, "threads": 1}, rounds=5,
-                       warmup_rounds=1)
-    rate(benchmark, n, "deals/s")
+    sample(benchmark, game, [hand, "random"], 1_000_000)

@@ -9,7 +9,7 @@ Targets beside the peers measured on this machine: QQ+,AKs vs random pre-flop ex
 """
 from evaluator import equity, preflop_matrix
 
-from conftest import rate
+from conftest import sample
 
 
 def test_range_vs_random_preflop_exact(benchmark):
@@ -23,11 +23,7 @@ def test_range_vs_random_flop_exact(benchmark):
 
 
 def test_range_vs_random_monte_carlo(benchmark):
-    n = 2_000_000
-    benchmark.pedantic(equity, args=("holdem", ["QQ+,AKs", "random"]),
-                       kwargs={"trials": n, "seed": 1, "threads": 1}, rounds=5,
-                       warmup_rounds=1)
-    rate(benchmark, n, "deals/s")
+    sample(benchmark, "holdem", ["QQ+,AKs", "random"], 2_000_000)
 
 
 def test_preflop_matrix_two_threads(benchmark):
