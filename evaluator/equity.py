@@ -199,14 +199,14 @@ def _values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> 
     from .evaluate import _batch_kernel
     from .kernels.equity import hole_board_rows
     from .kernels.high import width_marker
-    n = boards.shape[0]
+    n, width = boards.shape
     boards = np.ascontiguousarray(boards)
     out = np.empty((len(hands), n), np.int32)
+    rows = np.empty((n, g.hole + width), np.uint8)      # one player's rows at a time
+    kernel, lead, tables = _batch_kernel(g, low, g.hole + width)
     for p, hole in enumerate(hands):
-        rows = np.empty((n, g.hole + boards.shape[1]), np.uint8)
         hole_board_rows(np.ascontiguousarray(hole), width_marker(g.hole), boards, 0,
-                        width_marker(boards.shape[1]), rows)
-        kernel, lead, tables = _batch_kernel(g, low, rows.shape[1])
+                        width_marker(width), rows)
         kernel(rows, *lead, out[p], *tables)
     return out
 
