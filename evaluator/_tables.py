@@ -101,7 +101,7 @@ class HighTables(NamedTuple):
     """The high-hand tables, in the order the kernels take them."""
     card_keys: np.ndarray      # uint64 (52,)
     rank_offsets: np.ndarray   # uint16 (rows,), offsets >> OFFSET_SHIFT
-    rank_values: np.ndarray    # uint16 (slots,)
+    rank_values: np.ndarray    # uint16 (slots,); uint32 in high5()
     flush_values: np.ndarray   # uint16 (8192,)
 
 

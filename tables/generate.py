@@ -41,9 +41,13 @@ look up ``flush_values`` by the 13-bit rank mask of the flush suit.
 
 ``rank_offsets5`` and ``rank_values5`` are the same hash built over the 6,175
 five-card rank multisets only.  Batches of five-card hands use them: the two
-tables (16 kB, and 20 kB of which 12 kB is ever read) stay in the L1 cache,
-where the 5-to-7-card value table (169 kB) lives in L2.  Omaha finds its
-board's row through the same offsets (``omaha_board_index``).
+tables (16 kB, and 40 kB of which 25 kB is ever read) stay close to the core,
+where the 5-to-7-card value table (169 kB) lives in L2.  ``rank_values5``
+holds uint32, not uint16: packed two to a word, the same values ran at 0.70x
+of the general hash on an Intel Xeon (Sapphire Rapids-class) VM, spread to
+four bytes at 1.07-1.11x (the cause is the core's; the C kernel showed it
+too).  Omaha finds its board's row through the same offsets
+(``omaha_board_index``).
 """
 from __future__ import annotations
 
@@ -496,7 +500,7 @@ def build() -> dict[str, np.ndarray]:
         "rank_offsets": offsets,
         "rank_values": values,
         "rank_offsets5": offsets5,
-        "rank_values5": values5_only,
+        "rank_values5": values5_only.astype(np.uint32),   # see the module docstring
         "flush_values": flush_table(values5),
         "low_card_bits": low_card_bits(),
         "omaha_low": omaha_low_table(),

@@ -5,7 +5,8 @@ A hand's key is ``HAND_INIT`` plus the ``card_keys`` of its cards (see
 keep partial keys per level and pay one addition per hand.
 
 Tables, always passed in this order: ``card_keys`` (uint64, 256),
-``rank_offsets`` (uint16, halved), ``rank_values`` (uint16), ``flush_values`` (uint16, 8192).
+``rank_offsets`` (uint16, halved), ``rank_values`` (uint16; uint32 in the five-card
+hash), ``flush_values`` (uint16, 8192).
 
 A hand of up to seven cards travels through the kernels as a *word*: a
 uint64 holding one card id per byte, little-endian, unused bytes 0xFF (whose
