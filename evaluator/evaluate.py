@@ -213,7 +213,8 @@ def _check_batch(g: Game, hands) -> np.ndarray:
     return np.ascontiguousarray(hands)
 
 
-OMAHA_DIRECT = ("rank_offsets5", "omaha_board_index", "omaha_pairs", "omaha_flush")
+OMAHA_DIRECT = ("card_keys", "rank_offsets5", "omaha_board_index", "omaha_pairs",
+                "omaha_flush", "omaha_hole_offsets", "omaha_hole_index")
 
 
 def _batch_kernel(g: Game, low: bool, width: int):
@@ -226,9 +227,10 @@ def _batch_kernel(g: Game, low: bool, width: int):
         tables = _tables.high5() if width == 5 else _tables.high()
         return high.evaluate_rows, (high.width_marker(width),), tuple(tables)
     if g.rule == "omaha" and width == g.hole + 5:
-        direct = tuple(_tables.load(name) for name in OMAHA_DIRECT)
+        # the (board, hole) table serves four hole cards; five and six read hole pairs
+        direct = _tables.omaha_direct() if g.hole == 4 else np.zeros((1, 1), np.uint16)
         return (omaha.high_rows_direct, (omaha.hole_marker(g.hole),),
-                (_tables.load("card_keys"), *direct))
+                (*(_tables.load(name) for name in OMAHA_DIRECT), direct))
     if g.rule == "omaha":
         return omaha.high_rows, (g.hole,), tuple(_tables.high())
     if g.rule == "tahoe":

@@ -433,12 +433,23 @@ def teen_patti_table() -> np.ndarray:
 # whatever its number of hole cards.  The table is
 # symmetric in (r1, r2) so kernels need not order the pair.  Flushes need
 # three board cards and two hole cards of one suit: ``omaha_flush``.
+#
+# Four-card Omaha goes one step further: its hole's rank multiset (one of
+# 1,820) gets a dense index through a hash of its own (``omaha_hole_offsets``,
+# ``omaha_hole_index``), and ``omaha_hole_pairs`` lists the six
+# ``omaha_pairs`` columns of each.  The package derives from them, at first
+# use, the 22.5 MB (board, hole) table of the best over the six columns, so a
+# hand is one lookup (see ``evaluator/_tables.py``); it is not shipped.
 OMAHA_BOARD = 5
+OMAHA_HOLE = 4
 
 
-def omaha_tables(values5, slots5) -> dict[str, np.ndarray]:
+def omaha_tables(values5, slots5, slots5_end) -> dict[str, np.ndarray]:
     """``slots5``: where the five-card hash (``rank_offsets5``) puts each board
-    multiset, in ``rank_multisets(5, 5)`` order."""
+    multiset, in ``rank_multisets(5, 5)`` order; ``slots5_end`` the length of
+    its value table, which any key indexes inside.  The board index reaches as
+    far, and its unused entries are 0, so that a row of garbage under
+    ``validate=False`` still reads a real table row."""
     boards = list(rank_multisets(OMAHA_BOARD, OMAHA_BOARD))
     # value of every 5-card rank multiset, indexed by its plain (unscrambled) rank sum
     lut = np.zeros(max(rank_sum(c) for c in rank_multisets(5, 5)) + 1, np.uint16)
@@ -459,10 +470,36 @@ def omaha_tables(values5, slots5) -> dict[str, np.ndarray]:
             best = np.where(valid, lut[np.where(valid, total, 0)], 0).max(axis=1)
             pairs[:, NUM_RANKS * r1 + r2] = best
             pairs[:, NUM_RANKS * r2 + r1] = best
-    board_index = np.full(int(slots5.max()) + 1, 0xFFFF, np.uint16)
+    board_index = np.zeros(slots5_end, np.uint16)
     board_index[slots5] = np.arange(len(boards))
     return {"omaha_board_index": board_index, "omaha_pairs": pairs,
-            "omaha_flush": omaha_flush_table(values5)}
+            "omaha_flush": omaha_flush_table(values5), **omaha_hole_tables()}
+
+
+def omaha_hole_tables() -> dict[str, np.ndarray]:
+    """The hash of four-card hole rank multisets and their six pair columns.
+
+    ``omaha_hole_index[(omaha_hole_offsets[h >> ROW_SHIFT] << OFFSET_SHIFT) +
+    (h & COL_MASK)]`` is the hole's position in ``rank_multisets(4, 4)`` order,
+    for ``h`` the rank part of the sum of its card keys (as for hands); row
+    ``j`` of ``omaha_hole_pairs`` holds the ``omaha_pairs`` columns
+    ``13 * r1 + r2`` of that hole's six pairs of cards.  Unused index entries
+    are 0 and the index reaches to the end of its last row, as for
+    ``rank_values``.
+    """
+    holes = list(rank_multisets(OMAHA_HOLE, OMAHA_HOLE))
+    keys = np.array([scrambled(rank_sum(c)) for c in holes], np.int64)
+    offsets, slots = displace(keys)
+    index = np.zeros(int(offsets.max()) + COL_MASK + 1, np.uint16)
+    index[slots] = np.arange(len(holes))
+    stored = offsets >> OFFSET_SHIFT
+    assert stored.max() < 1 << 16 and np.all(stored << OFFSET_SHIFT == offsets)
+    columns = np.zeros((len(holes), 6), np.uint8)
+    for j, counts in enumerate(holes):
+        cards = [r for r, k in enumerate(counts) for _ in range(k)]
+        columns[j] = [NUM_RANKS * a + b for a, b in itertools.combinations(cards, 2)]
+    return {"omaha_hole_offsets": stored.astype(np.uint16), "omaha_hole_index": index,
+            "omaha_hole_pairs": columns}
 
 
 def omaha_flush_table(values5) -> np.ndarray:
@@ -505,7 +542,7 @@ def build() -> dict[str, np.ndarray]:
         "low_card_bits": low_card_bits(),
         "omaha_low": omaha_low_table(),
         "teen_patti": teen_patti_table(),
-        **omaha_tables(values5, slots5),
+        **omaha_tables(values5, slots5, values5_only.size),
     }
 
 

@@ -102,6 +102,24 @@ def test_omaha_high_flush_heavy(name, hole, rng):
     assert_same_order(values, refs)
 
 
+@pytest.mark.parametrize("name, hole", [("omaha", 4), ("omaha5", 5), ("omaha6", 6)])
+def test_omaha_full_board_kernel_agrees_with_the_triples_kernel(name, hole, rng):
+    """Full boards go through the board-row tables (four hole cards: one lookup in
+    ``omaha_direct``); they must give the values of the kernel that evaluates every
+    pair and board triple, on many random hands and on flush-heavy ones."""
+    from evaluator import _tables
+    from evaluator.kernels import omaha
+
+    two_suits = np.array([c for c in range(52) if c & 3 in (1, 3)])
+    rows = np.concatenate([
+        omaha_rows(rng, 100_000, hole),
+        two_suits[np.argsort(rng.random((20_000, 26)), axis=1)[:, :hole + 5]]]).astype(np.uint8)
+    expected = np.empty(len(rows), np.int32)
+    omaha.high_rows(rows, hole, expected, *_tables.high())
+    assert np.array_equal(evaluate_batch(name, rows, threads=1), expected)
+    assert np.array_equal(evaluate_batch(name, rows[:37], threads=1), expected[:37])
+
+
 ADVERSARIAL = [  # (hole, board): boards where hold'em reading would be wrong
     ("As2c3d4h", "Ks Qs Js 9s 8d"),   # four-flush board, one suited hole card: no flush
     ("AsKs2c3d", "Qs Js 9s 8d 2h"),   # two suited hole cards: flush

@@ -11,9 +11,13 @@ def test_tables_match_manifest_hashes():
     assert _tables.verify() == []
 
 
-def test_tables_are_read_only_and_small(high_tables):
+def test_tables_are_read_only_and_small():
+    """Every shipped table and the derived Omaha table, together under 64 MB in memory
+    and on disk."""
+    arrays = [_tables.load(name) for name in _tables.manifest()["tables"]]
+    arrays.append(_tables.omaha_direct())
     total = 0
-    for array in high_tables:
+    for array in arrays:
         assert not array.flags.writeable
         total += array.nbytes
     assert total < 64 * 2**20
@@ -21,14 +25,53 @@ def test_tables_are_read_only_and_small(high_tables):
     assert on_disk < 64 * 2**20
 
 
-@pytest.mark.parametrize("suffix", ["", "5"])
-def test_every_key_indexes_inside_the_value_table(suffix):
-    """Any 25-bit key, even one no real hand makes, reads inside ``rank_values``:
+@pytest.mark.parametrize("offsets, values", [("rank_offsets", "rank_values"),
+                                             ("rank_offsets5", "rank_values5"),
+                                             ("rank_offsets5", "omaha_board_index"),
+                                             ("omaha_hole_offsets", "omaha_hole_index")])
+def test_every_key_indexes_inside_the_value_table(offsets, values):
+    """Any 25-bit key, even one no real hand makes, reads inside the hash's table:
     garbage rows with validate=False get a wrong value, never a read past the array."""
-    offsets = _tables.load("rank_offsets" + suffix).astype(np.int64) << _layout.OFFSET_SHIFT
-    values = _tables.load("rank_values" + suffix)
+    offsets = _tables.load(offsets).astype(np.int64) << _layout.OFFSET_SHIFT
+    values = _tables.load(values)
     assert offsets.size << _layout.ROW_SHIFT == _layout.KEY_MASK + 1
     assert offsets.max() + _layout.COL_MASK < values.size
+
+
+def test_garbage_omaha_rows_read_real_table_entries():
+    """Board and hole indices of any key, used or not, name a row and column of
+    ``omaha_pairs`` and ``omaha_direct``."""
+    assert int(_tables.load("omaha_board_index").max()) < _tables.load("omaha_pairs").shape[0]
+    assert int(_tables.load("omaha_hole_index").max()) < _tables.omaha_direct().shape[1]
+
+
+def hash_slot(offsets, key):
+    h = key & _layout.KEY_MASK
+    return (int(_tables.load(offsets)[h >> _layout.ROW_SHIFT]) << _layout.OFFSET_SHIFT) + (
+        h & _layout.COL_MASK)
+
+
+def test_omaha_hole_hash_and_direct_table():
+    """Every four-card hole rank multiset gets its own column of ``omaha_direct``, whose
+    entries are the best of the six ``omaha_pairs`` entries of the hole's card pairs."""
+    from itertools import combinations, combinations_with_replacement
+
+    keys = _tables.load("card_keys")[0:52:4]                 # one card per rank
+    index = _tables.load("omaha_hole_index")
+    columns = _tables.load("omaha_hole_pairs")
+    pairs = _tables.load("omaha_pairs")
+    direct = _tables.omaha_direct()
+    assert direct.shape == (6175, 1820) and not direct.flags.writeable
+    rng = np.random.default_rng(5)
+    boards = rng.integers(0, 6175, 50)
+    seen = set()
+    for ranks in combinations_with_replacement(range(13), 4):
+        j = int(index[hash_slot("omaha_hole_offsets", int(keys[list(ranks)].sum()))])
+        seen.add(j)
+        expected = sorted(13 * a + b for a, b in combinations(ranks, 2))
+        assert sorted(columns[j].tolist()) == expected, ranks
+        assert np.array_equal(direct[boards, j], pairs[boards][:, expected].max(axis=1))
+    assert seen == set(range(1820))
 
 
 def test_five_card_hash_agrees_with_the_general_one():

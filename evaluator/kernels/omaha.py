@@ -102,54 +102,69 @@ def low_rows(hands, hole_marker, out, low_card_bits, omaha_low):
 
 @kernel
 def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_index,
-                     omaha_pairs, omaha_flush):
+                     omaha_pairs, omaha_flush, hole_offsets, hole_index, omaha_direct):
     """out[i] = Omaha high value of hands[i]: 4 to 6 hole cards, then 5 board cards.
 
-    The board's rank multiset picks a row of ``omaha_pairs``; each hole pair
-    reads one entry of that row.  The table (2 MB) does not fit the L2 cache,
-    so rows are read in blocks of 16 hands: the first pass finds each hand's
-    row and asks the cache for the entries its pairs will read (a prefetch
-    each); the second pass reads them, by then mostly arrived.  When the board
-    holds three cards of a suit and the hole two of the same suit, each suited
-    hole pair also reads ``omaha_flush``.
+    The board's rank multiset gets a dense index through the five-card hash.
+    With 5 or 6 hole cards it picks a row of ``omaha_pairs`` and each hole pair
+    reads one entry of that row.  With 4, the hole's rank multiset gets an index
+    too (``hole_offsets``, ``hole_index``) and ``omaha_direct[board, hole]``
+    (``_tables.omaha_direct``) is the best non-flush hand: one lookup instead of
+    six.  Neither table (2 MB, 22.5 MB) fits the L2 cache everywhere, so hands
+    go in blocks: the first pass finds each hand's entries and asks the cache
+    for them (a prefetch each); the second pass reads them, by then mostly
+    arrived.  Blocks of 16 for the pairs; 64 for the single entries, which come
+    from further away.  When the board holds three cards of a suit and the hole
+    two of the same suit, each suited hole pair also reads ``omaha_flush``.
 
     ``hole_marker`` is any array with one dimension per hole card
     (``hole_marker(4)``): its ``ndim`` is a compile-time constant, so Numba
-    compiles one loop per hole count with its pair loops unrolled.
+    compiles one loop per hole count, with its pair loops unrolled and only one
+    of the two table paths.  ``omaha_direct`` (and the hole hash) may be any
+    small uint16 arrays for 5 and 6 hole cards: they are not read.
     """
     hole = hole_marker.ndim
+    four = hole == 4
     pairs = omaha_pairs.reshape(-1)
+    direct = omaha_direct.reshape(-1)
     flush_table = omaha_flush.reshape(-1)
-    width = U64(omaha_pairs.shape[1])
-    block = 16
+    width = U64(omaha_direct.shape[1] if four else omaha_pairs.shape[1])
+    block = 64 if four else 16
     bases = np.empty(block, np.uint64)
     flush_best = np.empty(block, np.int64)
     n = U64(hands.shape[0])
     # unsigned row numbers and offsets: Numba adds negative-index handling to every
-    # read through a signed index, which costs more than the read in these loops
+    # read through a signed index, which costs more than the read in these loops.  The
+    # flush code is written out here, not called: as an inlined helper it made the
+    # whole kernel 0.40-0.67x as fast.
     for start in range(U64(0), n, U64(block)):
         rows = min(U64(block), n - start)
-        # pass 1: the board's row (its entries prefetched), and the rare flushes
-        # (their branches stay out of pass 2, whose reads must not wait behind
-        # mispredictions)
+        # pass 1: the entries (prefetched), and the rare flushes (their branches stay
+        # out of pass 2, whose reads must not wait behind mispredictions)
         for q in range(rows):
             i = start + q
             board_key = HAND_INIT
             for j in range(hole, hole + 5):
                 board_key += card_keys[hands[i, j]]
-            h = board_key & KEY_MASK
-            base = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                   + (h & COL_MASK)]) * width
-            bases[q] = base
-            for a in range(hole - 1):
-                ra = base + U64(hands[i, a] >> 2) * U64(13)
-                for b in range(a + 1, hole):
-                    prefetch(pairs, ra + U64(hands[i, b] >> 2))
-            # a flush needs three board cards and two hole cards of one suit: the board's
-            # counters (from 3) plus 2 and the hole's (from 3) plus 3 both set bit 3
             hole_key = HAND_INIT
             for j in range(hole):
                 hole_key += card_keys[hands[i, j]]
+            h = board_key & KEY_MASK
+            base = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                   + (h & COL_MASK)]) * width
+            if four:
+                g = hole_key & KEY_MASK
+                base += U64(hole_index[(U64(hole_offsets[g >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                       + (g & COL_MASK)])
+                prefetch(direct, base)
+            else:
+                for a in range(hole - 1):
+                    ra = base + U64(hands[i, a] >> 2) * U64(13)
+                    for b in range(a + 1, hole):
+                        prefetch(pairs, ra + U64(hands[i, b] >> 2))
+            bases[q] = base
+            # a flush needs three board cards and two hole cards of one suit: the board's
+            # counters (from 3) plus 2 and the hole's (from 3) plus 3 both set bit 3
             both = ((board_key + SUIT_ONES + SUIT_ONES)
                     & (hole_key + SUIT_ONES + SUIT_ONES + SUIT_ONES) & FLUSH_BITS)
             best = 0
@@ -175,17 +190,22 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
                         if v > best:
                             best = v
             flush_best[q] = best
-        # pass 2: one entry of the board's row per hole pair
+        # pass 2: the entry (four hole cards) or one entry of the row per hole pair
         for q in range(rows):
             i = start + q
             base = bases[q]
             best = flush_best[q]
-            for a in range(hole - 1):
-                ra = base + U64(hands[i, a] >> 2) * U64(13)
-                for b in range(a + 1, hole):
-                    v = pairs[ra + U64(hands[i, b] >> 2)]
-                    if v > best:
-                        best = v
+            if four:
+                v = np.int64(direct[base])
+                if v > best:
+                    best = v
+            else:
+                for a in range(hole - 1):
+                    ra = base + U64(hands[i, a] >> 2) * U64(13)
+                    for b in range(a + 1, hole):
+                        v = np.int64(pairs[ra + U64(hands[i, b] >> 2)])
+                        if v > best:
+                            best = v
             out[i] = best
 
 
