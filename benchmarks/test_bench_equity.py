@@ -43,6 +43,14 @@ def test_omaha_hi_lo_heads_up_exact(benchmark):
                        kwargs={"threads": 1}, rounds=3, warmup_rounds=1)
 
 
+@pytest.mark.parametrize("game, hands", [("omaha", ["AsAhKsKh", "QdQcJdTc"]),
+                                         ("omaha8", ["Ah2h3sKs", "AdKdQcJc"])],
+                         ids=["omaha", "omaha8"])
+def test_omaha_heads_up_monte_carlo(benchmark, game, hands):
+    """Known Omaha hands: each player's best non-flush hand is kept per board rank row."""
+    sample(benchmark, game, hands, 2_000_000)
+
+
 def test_tahoe_heads_up_monte_carlo(benchmark):
     """Each player is the best of three hole pairs: three evaluations per player and deal."""
     sample(benchmark, "tahoe", ["AsKsQs", "JhJdTc"], 2_000_000)

@@ -13,7 +13,6 @@ from ._intrinsics import mul_wide, popcount, select_bit, suit_mask, trailing_zer
 from .high import (
     COL_MASK,
     FLUSH_BITS,
-    FOUR,
     HAND_INIT,
     KEY_MASK,
     OFFSET_SHIFT,
@@ -280,21 +279,28 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
     """Fused equity loop for Omaha games (4 to 6 hole cards, 5-card final board).
 
     Arguments and counts as in ``best5_equity`` and ``tally``; ``hilo`` adds
-    the 8-or-better low.  Each board costs its key, one hash lookup for its
-    ``omaha_pairs`` row and, per player, one read of that row per hole pair.
+    the 8-or-better low.  Each board costs its key and one hash lookup for the
+    index of its ranks' ``omaha_pairs`` row.  A player's best non-flush hand on
+    that row is the best of one entry per hole pair; it is kept, per player and
+    row, the first time a row comes up, so later boards of the same ranks read
+    one entry of a 12 kB array per player.  A flush is possible only when the
+    board holds three cards of a suit (one board in seven); then each of the
+    player's pairs of that suit (usually none or one) reads ``omaha_flush``.
     """
     players, hole = holes.shape
     k = known.shape[0]
     m = live.shape[0]
+    rows = omaha_pairs.shape[0]
     width = U64(omaha_pairs.shape[1])
     pairs_flat = omaha_pairs.reshape(-1)
     flush_flat = omaha_flush.reshape(-1)
     npairs = hole * (hole - 1) // 2
     # each player's pairs in a row of flat arrays read through unsigned offsets (signed
-    # 2-d indexing cost more than the table reads): columns 13 * rank + rank, and
-    # suits (4 for an unsuited pair, so it never matches a flush suit)
+    # 2-d indexing cost more than the table reads): columns 13 * rank + rank, and per
+    # suit the columns of the pairs of that suit
     pair_cols = np.empty(players * npairs, np.uint64)
-    pair_suits = np.empty(players * npairs, np.uint64)
+    suited_cols = np.empty(players * 4 * npairs, np.uint64)
+    suited_count = np.zeros(players * 4, np.uint64)
     hole_lows = np.empty(players, np.int64)
     low_bits = np.zeros(256, np.int64)
     low_bits[:52] = low_card_bits
@@ -306,10 +312,17 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
             for b in range(a + 1, hole):
                 ca = U64(holes[p, a])
                 cb = U64(holes[p, b])
-                pair_cols[t] = U64(13) * (ca >> U64(2)) + (cb >> U64(2))
-                pair_suits[t] = (ca & THREE) if (ca & THREE) == (cb & THREE) else FOUR
+                col = U64(13) * (ca >> U64(2)) + (cb >> U64(2))
+                pair_cols[t] = col
+                if (ca & THREE) == (cb & THREE):
+                    ps = U64(p * 4) + (ca & THREE)
+                    suited_cols[ps * U64(npairs) + suited_count[ps]] = col
+                    suited_count[ps] += ONE
                 t += 1
         hole_lows[p] = low
+    # best non-flush value per (player, board row); 0: not computed yet (every real
+    # row holds a hand, so its value is never 0)
+    plain = np.zeros(players * rows, np.uint16)
     known_key = U64(0)
     known_low = 0
     for j in range(k):
@@ -351,13 +364,13 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
         board_low = (known_low | low_bits[board[k]] | low_bits[board[k + 1]]
                      | low_bits[board[k + 2]] | low_bits[board[k + 3]] | low_bits[board[k + 4]])
         h = board_key & KEY_MASK
-        base = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                               + (h & COL_MASK)]) * width
+        row = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                              + (h & COL_MASK)])
         # the suit with three or more board cards, if any (counters start at 0 here), and
         # the row of omaha_flush for its ranks on the board
-        flush_suit = FOUR
-        flush_row = U64(0)
         counters = (board_key + FIVE_SUITS) & FLUSH_BITS
+        flush_suit = U64(0)
+        flush_row = U64(0)
         if counters:
             flush_suit = (trailing_zeros(counters) - U64(SUIT_SHIFT_3)) >> U64(2)
             board_mask = U64(0)
@@ -367,16 +380,22 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
             flush_row = board_mask * U64(169)
         best = 0
         best_lo = 0
-        t = U64(0)
         for p in range(players):
-            v = np.uint16(0)
-            for _ in range(npairs):
-                v = max(v, pairs_flat[base + pair_cols[t]])
-                # a pair of another suit reads row 0 of omaha_flush (no flush: 0): no
-                # branch, as suits come in no order a predictor could learn
-                v = max(v, flush_flat[(flush_row if pair_suits[t] == flush_suit else U64(0))
-                                      + pair_cols[t]])
-                t += ONE
+            cell = U64(p) * U64(rows) + row
+            v = plain[cell]
+            if v == 0:
+                base = row * width
+                t = U64(p * npairs)
+                for _ in range(npairs):
+                    v = max(v, pairs_flat[base + pair_cols[t]])
+                    t += ONE
+                plain[cell] = v
+            if counters:
+                ps = U64(p * 4) + flush_suit
+                t = ps * U64(npairs)
+                for _ in range(suited_count[ps]):
+                    v = max(v, flush_flat[flush_row + suited_cols[t]])
+                    t += ONE
             his[p] = v
             if v > best:
                 best = v
