@@ -2,10 +2,12 @@
 
 hands : uint8 (n, hole + board), the hole cards first, 3 to 5 board cards.
 
-The high hand is the best of the C(hole, 2) x 10 five-card hands.  The keys
-of the ten board triples are computed once per row; each combination then
-costs one addition and a lookup.  Flushes are only checked when the board
-holds three cards of a suit.
+The high hand is the best of the C(hole, 2) x 10 five-card hands.  With 3 or
+4 board cards (``high_rows``) the keys of the board triples are computed once
+per row; each combination then costs one addition and a lookup.  Flushes are
+only checked when the board holds three cards of a suit.  Full boards go
+through tables indexed by the board's rank multiset (``high_rows_direct``):
+one entry per hole pair, or with four hole cards one entry per hand.
 
 The 8-or-better low is one lookup: ``omaha_low[hole low-rank mask, board
 low-rank mask]`` (see ``tables/generate.py``).
