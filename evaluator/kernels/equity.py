@@ -42,6 +42,10 @@ def tally(hi, lo, hilo, scoops, splits, hi_full, hi_half, lo_half, squares):
         standard error of a sampled equity)
     """
     players, boards = hi.shape
+    # a sole winner's squared share is 1, each of k tied winners' (1 / k) ** 2
+    share_squared = np.zeros(players + 1)
+    for w in range(1, players + 1):
+        share_squared[w] = (1.0 / w) * (1.0 / w)
     for t in range(boards):
         best = hi[0, t]
         for p in range(1, players):
@@ -61,23 +65,28 @@ def tally(hi, lo, hilo, scoops, splits, hi_full, hi_half, lo_half, squares):
                 for p in range(players):
                     if lo[p, t] == best_lo:
                         kl += 1
+        if kl == 0:
+            # the high takes the pot: counted without branching on who won, which no
+            # predictor learns when the hands are close
+            for p in range(players):
+                high = np.int64(hi[p, t] == best)
+                hi_full[p, kh] += high
+                squares[p] += high * share_squared[kh]
+                scoops[p] += high & np.int64(kh == 1)
+                splits[p] += high & np.int64(kh > 1)
+            continue
         for p in range(players):
             high = hi[p, t] == best
-            low = kl > 0 and lo[p, t] == best_lo
+            low = lo[p, t] == best_lo
             share = 0.0
-            if kl == 0:
-                if high:
-                    hi_full[p, kh] += 1
-                    share = 1.0 / kh
-            else:
-                if high:
-                    hi_half[p, kh] += 1
-                    share = 0.5 / kh
-                if low:
-                    lo_half[p, kl] += 1
-                    share += 0.5 / kl
+            if high:
+                hi_half[p, kh] += 1
+                share = 0.5 / kh
+            if low:
+                lo_half[p, kl] += 1
+                share += 0.5 / kl
             squares[p] += share * share
-            if high and kh == 1 and (kl == 0 or (low and kl == 1)):
+            if high and kh == 1 and low and kl == 1:
                 scoops[p] += 1
             elif high or low:
                 splits[p] += 1
