@@ -150,42 +150,37 @@ def enumerate_boards(live, known, need, out):
 
 
 @kernel
-def draw(s0, s1, low, high):
-    """One xoroshiro128+ step on the state (s0, s1): a position in low .. high - 1.
-
-    Multiply-shift maps the top 32 random bits onto the range without a
-    division.  Scalars only, so calls from hot loops cost nothing.
-    Returns (position, s0, s1).
-    """
-    r = s0 + s1
-    s1 ^= s0
-    s0 = ((s0 << U64(24)) | (s0 >> U64(40))) ^ s1 ^ (s1 << U64(16))
-    s1 = (s1 << U64(37)) | (s1 >> U64(27))
-    return low + np.int64(((r >> U64(32)) * U64(high - low)) >> U64(32)), s0, s1
-
-
-@kernel
 def sample_boards(live, known, need, out, state):
     """Random completions of a board, sampled without replacement.
 
-    Each row: ``known`` then ``need`` cards drawn from ``live`` by a partial
-    Fisher-Yates shuffle driven by xoroshiro128+ (``state``: uint64 (2,),
-    advanced in place).  The same state gives the same rows.
+    Each row: ``known`` then ``need`` cards drawn from ``live`` (``state``:
+    uint64 (2,), advanced in place; the same state gives the same rows).  As
+    in ``best5_sample``, a card is a uniform position among the cards left,
+    which picks a bit out of their 52-bit mask (``select_bit``): no deck array
+    and no redraws.  One xoroshiro128+ step gives the positions of four cards
+    (``mul_wide``).
     """
-    deck = live.copy()
-    m = deck.shape[0]
+    m = live.shape[0]
     k = known.shape[0]
+    deck = U64(0)
+    for j in range(m):
+        deck |= ONE << U64(live[j])
     s0 = state[0]
     s1 = state[1]
+    r = U64(0)
     for t in range(out.shape[0]):
         for j in range(k):
             out[t, j] = known[j]
+        free = deck
+        left = U64(m)
         for j in range(need):
-            x, s0, s1 = draw(s0, s1, j, m)
-            card = deck[x]
-            deck[x] = deck[j]
-            deck[j] = card
-            out[t, k + j] = card
+            if j % 4 == 0:
+                r, s0, s1 = next_u64(s0, s1)
+            x, r = mul_wide(r, left)
+            bit = select_bit(free, x)
+            free ^= bit
+            left -= ONE
+            out[t, k + j] = trailing_zeros(bit)
     state[0] = s0
     state[1] = s1
 
