@@ -205,6 +205,12 @@ def _values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> 
     rows = np.empty((n, g.hole + width), np.uint8)      # one player's rows at a time
     kernel, lead, tables = _batch_kernel(g, low, g.hole + width)
     for p, hole in enumerate(hands):
+        if g.rule == "omaha" and not low and hole.ndim == 1 and width == 5:
+            # one hand on every board: its values are kept per board rank row
+            from .kernels.equity import omaha_hole_values
+            omaha_hole_values(np.ascontiguousarray(hole), boards, out[p],
+                              *_omaha_tables()[:5])
+            continue
         hole_board_rows(np.ascontiguousarray(hole), width_marker(g.hole), boards, 0,
                         width_marker(width), rows)
         kernel(rows, *lead, out[p], *tables)

@@ -120,6 +120,26 @@ def test_omaha_full_board_kernel_agrees_with_the_triples_kernel(name, hole, rng)
     assert np.array_equal(evaluate_batch(name, rows[:37], threads=1), expected[:37])
 
 
+@pytest.mark.parametrize("name, hole", [("omaha", 4), ("omaha5", 5), ("omaha6", 6)])
+def test_omaha_hole_on_many_boards(name, hole, rng):
+    """One hand against many boards (Monte Carlo against unknown cards), values kept per
+    board rank row: the same values as evaluating each hand, flush-heavy boards included."""
+    from evaluator import _tables
+    from evaluator.kernels.equity import omaha_hole_values
+
+    tables = [_tables.load(n) for n in ("card_keys", "rank_offsets5", "omaha_board_index",
+                                        "omaha_pairs", "omaha_flush")]
+    for cards in (np.arange(52), np.array([c for c in range(52) if c & 3 in (1, 3)])):
+        deal = cards[np.argsort(rng.random(len(cards)))][:hole]
+        rest = np.setdiff1d(cards, deal)
+        boards = rest[np.argsort(rng.random((30_000, len(rest))), axis=1)[:, :5]]
+        boards = boards.astype(np.uint8)
+        out = np.empty(len(boards), np.int32)
+        omaha_hole_values(deal.astype(np.uint8), boards, out, *tables)
+        rows = np.hstack([np.tile(deal.astype(np.uint8), (len(boards), 1)), boards])
+        assert np.array_equal(out, evaluate_batch(name, rows, threads=1))
+
+
 ADVERSARIAL = [  # (hole, board): boards where hold'em reading would be wrong
     ("As2c3d4h", "Ks Qs Js 9s 8d"),   # four-flush board, one suited hole card: no flush
     ("AsKs2c3d", "Qs Js 9s 8d 2h"),   # two suited hole cards: flush

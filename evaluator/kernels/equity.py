@@ -276,6 +276,66 @@ def best5_equity(holes, subs, known, live, need, first, card_keys, rank_offsets,
 
 
 @kernel
+def omaha_hole_values(hole, boards, out, card_keys, board_offsets, board_index, omaha_pairs,
+                      omaha_flush):
+    """out[i] = Omaha high value of the fixed ``hole`` (4 to 6 cards) on ``boards[i]``
+    (five cards each).
+
+    As in ``omaha_equity``: the hole's best non-flush hand is kept per board rank row
+    the first time the row comes up, and flush entries are read only for the hole's
+    pairs of a suit with three board cards.  For one hand against many boards this
+    costs less than building every row and evaluating it (``omaha.high_rows_direct``).
+    """
+    holes = hole.shape[0]
+    npairs = holes * (holes - 1) // 2
+    rows = omaha_pairs.shape[0]
+    width = U64(omaha_pairs.shape[1])
+    pairs_flat = omaha_pairs.reshape(-1)
+    flush_flat = omaha_flush.reshape(-1)
+    pair_cols = np.empty(npairs, np.uint64)
+    suited_cols = np.empty(4 * npairs, np.uint64)
+    suited_count = np.zeros(4, np.uint64)
+    t = 0
+    for a in range(holes):
+        for b in range(a + 1, holes):
+            ca = U64(hole[a])
+            cb = U64(hole[b])
+            col = U64(13) * (ca >> U64(2)) + (cb >> U64(2))
+            pair_cols[t] = col
+            if (ca & THREE) == (cb & THREE):
+                suit = ca & THREE
+                suited_cols[suit * U64(npairs) + suited_count[suit]] = col
+                suited_count[suit] += ONE
+            t += 1
+    plain = np.zeros(rows, np.uint16)    # 0: not computed yet (a real row is never 0)
+    for i in range(U64(boards.shape[0])):
+        board_key = U64(0)
+        for j in range(5):
+            board_key += card_keys[boards[i, j]]
+        h = board_key & KEY_MASK
+        row = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                              + (h & COL_MASK)])
+        v = plain[row]
+        if v == 0:
+            base = row * width
+            for x in range(npairs):
+                v = max(v, pairs_flat[base + pair_cols[x]])
+            plain[row] = v
+        counters = (board_key + FIVE_SUITS) & FLUSH_BITS
+        if counters:
+            suit = (trailing_zeros(counters) - U64(SUIT_SHIFT_3)) >> U64(2)
+            board_mask = U64(0)
+            for j in range(5):
+                c = U64(boards[i, j])
+                board_mask |= U64((c & THREE) == suit) << (c >> U64(2))
+            flush_row = board_mask * U64(169)
+            base = suit * U64(npairs)
+            for x in range(suited_count[suit]):
+                v = max(v, flush_flat[flush_row + suited_cols[base + U64(x)]])
+        out[i] = v
+
+
+@kernel
 def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_keys,
                  board_offsets, board_index, omaha_pairs, omaha_flush, low_card_bits,
                  omaha_low, scoops,
