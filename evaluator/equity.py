@@ -678,18 +678,38 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
     from .kernels import equity as kernels
     players = len(parsed)
     out = np.concatenate([board_ids, dead_ids])
-    names, rows, weights = [], [], []
+    # hands with unknown cards and no range of their own ("random", "As?") are listed as
+    # the range of their completions only where that is needed: Omaha's "random" alone is
+    # 270,725 combos (20 M in 6-card Omaha), which the Monte Carlo sampler instead deals
+    names, rows, weights, sizes = [], [], [], []
     for i, (cards, missing, rng) in enumerate(zip(parsed, unknown, ranges), start=1):
+        if rng is None and missing:
+            text = _completion_text(cards, missing)
+            names.append(text)
+            rows.append(None)
+            weights.append(None)
+            sizes.append(math.comb(52 - len(out) - len(cards), missing))
+            if not sizes[-1]:
+                raise RangeError(f"the range of hand {i} ({text!r}) has no live combos once "
+                                 "the board and dead cards are out", text)
+            continue
         if rng is None:
-            rng = _partial_range(g, cards, missing)
-        names.append(rng.text if ranges[i - 1] is not None or missing else format_cards(cards))
+            rng = _partial_range(g, cards, 0)
+        names.append(rng.text if ranges[i - 1] is not None else format_cards(cards))
         alive = rng.live(out)
         if not len(alive):
             raise RangeError(f"the range of hand {i} ({rng.text!r}) has no live combos once "
                              "the board and dead cards are out", rng.text)
         rows.append(alive.combos)
         weights.append(alive.weights)
-    masks = [(np.uint64(1) << r.astype(np.uint64)).sum(axis=1, dtype=np.uint64) for r in rows]
+        sizes.append(len(alive))
+
+    def list_completions() -> None:
+        for p, (cards, missing) in enumerate(zip(parsed, unknown)):
+            if rows[p] is None:
+                alive = _partial_range(g, cards, missing).live(out)
+                rows[p], weights[p] = alive.combos, alive.weights
+
     need = max(g.streets) - len(board_ids)
     left = 52 - len(out) - players * g.hole
     boards = math.comb(left, need)
@@ -698,9 +718,10 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
     sampling = trials is not None or target_stderr is not None
     if (players == 2 and g.rule == "best5" and _fused(g) and need <= 2 and exact is not False
             and not sampling):
+        list_completions()
         return _heads_up_by_boards(g, names, rows, weights, board_ids, dead_ids, need)
     # how many combo tuples could be dealt, before listing them
-    upper = math.prod(len(r) for r in rows)
+    upper = math.prod(sizes)
     tuples = None
     if exact and upper > RANGE_TUPLE_LIMIT * 4:
         raise EvaluatorError(f"exact=True would enumerate up to {upper:,} combo tuples, too "
@@ -713,6 +734,8 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
     if exact is None and at_least > EXACT_SECONDS:
         exact = False                              # clearly too long: sample, list nothing
     if exact or (exact is None and not sampling and upper <= RANGE_TUPLE_LIMIT * 4):
+        list_completions()
+        masks = [_combo_masks(r) for r in rows]
         tuples, tuple_weights = _combo_tuples(rows, weights, masks,
                                               RANGE_TUPLE_LIMIT if exact is None else None)
         if tuples is not None and not len(tuples):
@@ -753,17 +776,25 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
         return _result(g, names, board_ids, dead_ids, counts, True, method, None)
     # Monte Carlo over weighted combos
     used_seed = _seed(seed)
-    combos = np.ascontiguousarray(np.concatenate(rows))
-    starts = np.zeros(players + 1, np.int64)
-    starts[1:] = np.cumsum([len(r) for r in rows])
-    cumulative = np.concatenate([np.cumsum(w) for w in weights])
-    uniform = np.array([bool(np.all(w == w[0])) for w in weights])
-    combo_masks = np.concatenate(masks)
-    taken = np.uint64(0)
-    for c in out.tolist():
-        taken |= np.uint64(1) << np.uint64(c)
-    _check_dealable(combo_masks, starts, int(taken), names)
     fused = g.rule == "best5" and _fused(g)
+    if fused:
+        list_completions()
+    # hands still without rows are dealt their missing cards with the board, from the cards
+    # the ranges leave: the same deals, in law, as a uniform range of their completions
+    # (every tuple of range combos leaves as many ways to complete them)
+    ranged = [p for p in range(players) if rows[p] is not None]
+    dealt = [p for p in range(players) if rows[p] is None]
+    hidden = sum(unknown[p] for p in dealt)
+    combos = np.ascontiguousarray(np.concatenate([rows[p] for p in ranged]))
+    starts = np.zeros(len(ranged) + 1, np.int64)
+    starts[1:] = np.cumsum([len(rows[p]) for p in ranged])
+    cumulative = np.concatenate([np.cumsum(weights[p]) for p in ranged])
+    uniform = np.array([bool(np.all(weights[p] == weights[p][0])) for p in ranged])
+    combo_masks = np.concatenate([_combo_masks(rows[p]) for p in ranged])
+    taken = np.uint64(0)
+    for c in out.tolist() + [c for p in dealt for c in parsed[p].tolist()]:
+        taken |= np.uint64(1) << np.uint64(c)
+    _check_dealable(combo_masks, starts, int(taken), [names[p] for p in ranged])
 
     marker = kernels.weights_marker(not uniform.all())
 
@@ -777,8 +808,8 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
             part.boards = size
             part.finish_high()
             return part
-        holes = np.empty((players, size, g.hole), np.uint8)
-        new = np.empty((size, need), np.uint8)
+        holes = np.empty((len(ranged), size, g.hole), np.uint8)
+        new = np.empty((size, hidden + need), np.uint8)
         kernels.sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken,
                                    state, holes, new)
         if fused:
@@ -787,10 +818,21 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
             part.boards = size
             part.finish_high()
             return part
+        hands = [None] * players
+        for j, p in enumerate(ranged):
+            hands[p] = holes[j]
+        column = 0
+        for p in dealt:
+            known = len(parsed[p])
+            hand = np.empty((size, g.hole), np.uint8)
+            hand[:, :known] = parsed[p]
+            hand[:, known:] = new[:, column:column + unknown[p]]
+            column += unknown[p]
+            hands[p] = hand
         full = np.empty((size, max(g.streets)), np.uint8)
         full[:, :len(board_ids)] = board_ids
-        full[:, len(board_ids):] = new
-        return _tally_chunk(g, list(holes), full)
+        full[:, len(board_ids):] = new[:, hidden:]
+        return _tally_chunk(g, hands, full)
 
     counts = _sample(run, players, trials, target_stderr, threads)
     method = f"Monte Carlo, {counts.boards:,} deals from the ranges"
@@ -906,13 +948,23 @@ def _partial_range(g: Game, cards: np.ndarray, missing: int) -> Range:
     return _completions(g, tuple(cards.tolist()), missing)
 
 
+def _completion_text(cards, missing: int) -> str:
+    """How a hand with unknown cards is named: ``"random"`` or ``"As??"``."""
+    return (format_cards(cards, sep="") + "?" * missing) if len(cards) else "random"
+
+
+def _combo_masks(combos: np.ndarray) -> np.ndarray:
+    """uint64 card mask of every combo (rows of card ids)."""
+    return (np.uint64(1) << combos.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
+
+
 @lru_cache(maxsize=64)
 def _completions(g: Game, cards: tuple[int, ...], missing: int) -> Range:
     # cached: listing the 1,326 hold'em hands of "random" in Python costs more than a
     # short Monte Carlo run; the arrays are read-only since every caller shares them
     rest = [c for c in range(52) if c not in set(cards)]
     combos = [sorted(cards + extra) for extra in itertools.combinations(rest, missing)]
-    text = (format_cards(cards, sep="") + "?" * missing) if cards else "random"
+    text = _completion_text(cards, missing)
     out = Range._from_combos(g, text, np.array(combos, np.uint8).reshape(-1, g.hole))
     out.combos.setflags(write=False)
     out.weights.setflags(write=False)

@@ -155,6 +155,24 @@ def test_omaha_and_other_games_take_ranges():
     assert teen.exact and teen.players[0].equity > 0.9
 
 
+@pytest.mark.parametrize("game, hands, board", [
+    ("omaha", ["AsAhKsKh,AcAdKcKd", "Qh???"], "2c7d9hTsJs"),
+    ("omaha8", ["AhAd2c3c,AsAc2d3d", "3s4s??"], "5c8d9hKs"),
+    ("tahoe", ["AsKsQs,JhJdTc", "8c8d?"], "2c7d9hTs"),
+])
+def test_unknown_cards_dealt_beside_ranges_match_exact(game, hands, board):
+    """Beside a range, Monte Carlo deals a hand's unknown cards from the cards the range
+    leaves instead of listing its completions: the same law (every range combo leaves as
+    many completions), so the exact equity of the listed completions must agree."""
+    exact = equity(game, hands, board, exact=True)
+    one = equity(game, hands, board, trials=300_000, seed=4, threads=1)
+    two = equity(game, hands, board, trials=300_000, seed=4, threads=2)
+    assert one.counts == two.counts
+    for e, s in zip(exact.players, one.players):
+        assert abs(e.equity - s.equity) < 4 * s.stderr
+    assert [p.hand for p in one.players] == [p.hand for p in exact.players]
+
+
 def test_partly_known_hands_mix_with_ranges():
     board = "2c7d9hTd"
     mixed = equity("holdem", ["As?", "KK"], board)

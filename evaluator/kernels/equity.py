@@ -1058,11 +1058,13 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
     uniform : bool (P,) player p's combos all weigh the same
     combo_masks : uint64 (N,) each combo's cards as a bit mask
     taken : uint64 mask of the cards out of the deck (board so far, dead cards)
-    holes : uint8 (P, n, H) out; boards : uint8 (n, need) out, the new board cards
+    holes : uint8 (P, n, H) out; boards : uint8 (n, need) out, the new cards (the
+        board's, and any the caller deals to hands without a range)
 
     Each deal picks every player's combo by weight and starts over when two
     share a card (so tuples come with probability proportional to the
-    product of their weights), then draws the new board cards from the rest.
+    product of their weights), then draws the new cards from the rest, five
+    to a generator step.
     """
     players = starts.shape[0] - 1
     hole = combos.shape[1]
@@ -1103,13 +1105,14 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
         free = DECK_BITS & ~used
         left = popcount(free)
         r, s0, s1 = next_u64(s0, s1)
-        for j in range(MAX_NEW_CARDS):          # a fixed count, so that the loop unrolls
-            if j < need:
-                x, r = mul_wide(r, left)
-                bit = select_bit(free, x)
-                free ^= bit
-                left -= ONE
-                boards[t, j] = trailing_zeros(bit)
+        for j in range(need):
+            if j and j % MAX_NEW_CARDS == 0:
+                r, s0, s1 = next_u64(s0, s1)
+            x, r = mul_wide(r, left)
+            bit = select_bit(free, x)
+            free ^= bit
+            left -= ONE
+            boards[t, j] = trailing_zeros(bit)
         for p in range(players):
             c = chosen[p]
             for j in range(hole):
