@@ -667,6 +667,10 @@ def _result(g: Game, names: list[str], board_ids: np.ndarray, dead_ids: np.ndarr
 
 
 RANGE_TUPLE_LIMIT = 3_000_000      # combo tuples listed for an exact range equity
+# beside ranges, a hand with more completions than this is dealt its unknown cards by the
+# Monte Carlo sampler instead of listed (a listed range samples faster, but takes longer
+# to list than to sample a million deals past this)
+LISTED_COMPLETIONS = 50_000
 EXACT_SECONDS = 3.0                # exact=None enumerates when it should take about this
 EXACT_SECONDS_MAX = 600.0          # exact=True refuses spots longer than this
 
@@ -678,24 +682,22 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
     from .kernels import equity as kernels
     players = len(parsed)
     out = np.concatenate([board_ids, dead_ids])
-    # hands with unknown cards and no range of their own ("random", "As?") are listed as
-    # the range of their completions only where that is needed: Omaha's "random" alone is
-    # 270,725 combos (20 M in 6-card Omaha), which the Monte Carlo sampler instead deals
+    # hands with unknown cards and no range of their own ("random", "As?") become the range
+    # of their completions; where that is long (Omaha's "random" alone is 270,725 combos,
+    # 20 M in 6-card Omaha) it is listed only if exact enumeration needs it, and the Monte
+    # Carlo sampler deals the cards instead
     names, rows, weights, sizes = [], [], [], []
     for i, (cards, missing, rng) in enumerate(zip(parsed, unknown, ranges), start=1):
-        if rng is None and missing:
-            text = _completion_text(cards, missing)
-            names.append(text)
+        completions = math.comb(52 - len(out) - len(cards), missing)
+        if rng is None and completions > LISTED_COMPLETIONS:
+            names.append(_completion_text(cards, missing))
             rows.append(None)
             weights.append(None)
-            sizes.append(math.comb(52 - len(out) - len(cards), missing))
-            if not sizes[-1]:
-                raise RangeError(f"the range of hand {i} ({text!r}) has no live combos once "
-                                 "the board and dead cards are out", text)
+            sizes.append(completions)
             continue
         if rng is None:
-            rng = _partial_range(g, cards, 0)
-        names.append(rng.text if ranges[i - 1] is not None else format_cards(cards))
+            rng = _partial_range(g, cards, missing)
+        names.append(rng.text if ranges[i - 1] is not None or missing else format_cards(cards))
         alive = rng.live(out)
         if not len(alive):
             raise RangeError(f"the range of hand {i} ({rng.text!r}) has no live combos once "

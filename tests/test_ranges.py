@@ -160,10 +160,14 @@ def test_omaha_and_other_games_take_ranges():
     ("omaha8", ["AhAd2c3c,AsAc2d3d", "3s4s??"], "5c8d9hKs"),
     ("tahoe", ["AsKsQs,JhJdTc", "8c8d?"], "2c7d9hTs"),
 ])
-def test_unknown_cards_dealt_beside_ranges_match_exact(game, hands, board):
-    """Beside a range, Monte Carlo deals a hand's unknown cards from the cards the range
-    leaves instead of listing its completions: the same law (every range combo leaves as
-    many completions), so the exact equity of the listed completions must agree."""
+def test_unknown_cards_dealt_beside_ranges_match_exact(game, hands, board, monkeypatch):
+    """Beside a range, Monte Carlo deals the unknown cards of a hand with many completions
+    from the cards the range leaves, instead of listing them: the same law (every range
+    combo leaves as many completions), so it must agree with the exact equity over the
+    listed completions.  The threshold is lowered so that these small spots deal."""
+    import importlib
+
+    monkeypatch.setattr(importlib.import_module("evaluator.equity"), "LISTED_COMPLETIONS", 0)
     exact = equity(game, hands, board, exact=True)
     one = equity(game, hands, board, trials=300_000, seed=4, threads=1)
     two = equity(game, hands, board, trials=300_000, seed=4, threads=2)

@@ -1105,8 +1105,15 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
         free = DECK_BITS & ~used
         left = popcount(free)
         r, s0, s1 = next_u64(s0, s1)
-        for j in range(need):
-            if j and j % MAX_NEW_CARDS == 0:
+        for j in range(MAX_NEW_CARDS):          # a fixed count, so that the loop unrolls
+            if j < need:
+                x, r = mul_wide(r, left)
+                bit = select_bit(free, x)
+                free ^= bit
+                left -= ONE
+                boards[t, j] = trailing_zeros(bit)
+        for j in range(MAX_NEW_CARDS, need):     # cards for hands without a range
+            if j % MAX_NEW_CARDS == 0:
                 r, s0, s1 = next_u64(s0, s1)
             x, r = mul_wide(r, left)
             bit = select_bit(free, x)
