@@ -957,7 +957,8 @@ def _completion_text(cards, missing: int) -> str:
 
 def _combo_masks(combos: np.ndarray) -> np.ndarray:
     """uint64 card mask of every combo (rows of card ids)."""
-    return (np.uint64(1) << combos.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
+    from .ranges import _card_masks
+    return _card_masks(combos)
 
 
 @lru_cache(maxsize=64)

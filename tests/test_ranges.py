@@ -83,6 +83,27 @@ def test_omaha_patterns():
         Range("AAAAA", "omaha5")
 
 
+def test_wide_patterns_list_every_hand_once_in_order():
+    """Patterns are listed as arrays: the same hands as a brute force over every hand,
+    each once, rows sorted and in increasing order, the last weight given winning."""
+    from itertools import combinations
+
+    every = np.array(list(combinations(range(52), 4)), np.uint8)
+    aces = (every >> 2 == 12).sum(axis=1)
+    r = Range("AA**", "omaha")
+    assert np.array_equal(r.combos, every[aces >= 2])         # both in increasing order
+    six = Range("AA****", "omaha6")                  # 20,358,520 hands, those with 2+ aces
+    assert len(six) == 1_237_792
+    assert (np.diff(six.combos.astype(np.int64), axis=1) > 0).all()
+    assert (six.combos >> 2 == 12).sum(axis=1).min() == 2
+    w = Range("AA**:0.5,AsAh**", "omaha")
+    both = (w.combos == 51).any(axis=1) & (w.combos == 50).any(axis=1)
+    assert (w.weights[both] == 1).all() and (w.weights[~both] == 0.5).all()
+    assert both.sum() == 1225
+    with pytest.raises(RangeError, match="too many hands"):
+        Range("A*****", "omaha6")
+
+
 def test_card_removal():
     r = Range("AA").live(parse_cards("As"))
     assert len(r) == 3
