@@ -926,6 +926,22 @@ def _weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: n
         if g.rule != "omaha":
             counts.finish_high()
         todo = np.flatnonzero(~done)
+    if need and len(todo) and g.rule in ("best5", "tahoe") and _fused(g):
+        # the rest walk their boards, all in one call
+        k = len(todo)
+        parts = {"scoops": np.zeros((k, players), np.int64),
+                 "splits": np.zeros((k, players), np.int64),
+                 "hi_full": np.zeros((k, players, players + 1), np.int64),
+                 "squares": np.zeros((k, players), np.float64)}
+        boards = np.zeros(k, np.int64)
+        kernels.best5_equity_batch(np.ascontiguousarray(holes[todo]),
+                                   kernels.sub_marker(3 if g.rule == "tahoe" else 1), board_ids,
+                                   dead_ids, need, *_tables.high(), *parts.values(), boards)
+        for name, values in parts.items():
+            getattr(counts, name).__iadd__(np.tensordot(weight[todo], values, axes=1))
+        counts.boards += int(weight[todo] @ boards) if not weighted \
+            else float(weight[todo] @ boards)
+        todo = todo[:0]
     for k in todo.tolist():
         counts.add(_deal_counts(g, holes[k], board_ids, dead_ids, need), weight[k].item())
     return counts
@@ -999,6 +1015,8 @@ def _class_seconds(g: Game, need: int, live: int) -> float:
     """Rough seconds for one exact spot, to decide between enumerating and sampling."""
     if need and (g.rule == "omaha" or (g.rule == "best5" and _fused(g))):
         return 4e-5 + 2.5e-7 * len(_multisets(need))
+    if need and g.rule == "tahoe":             # walked in one batch call: 16-45 ns a board
+        return 1e-6 + 3e-8 * math.comb(live, need)
     return 4e-5 + 3e-8 * math.comb(live, need)
 
 

@@ -198,6 +198,24 @@ def test_unknown_cards_dealt_beside_ranges_match_exact(game, hands, board, monke
     assert [p.hand for p in one.players] == [p.hand for p in exact.players]
 
 
+@pytest.mark.parametrize("game, board", [("tahoe", "2c7d9hTs"), ("tahoe", "2c7d9h"),
+                                         ("the", "5h")])
+def test_walked_range_deals_sum_to_their_single_deals(game, board):
+    """Range deals whose boards are walked (Tahoe; The where two suits can flush) run in
+    one batch call: the exact counts must be the sums of each deal's own."""
+    hands = (["AsKsQs,JhJdTc", "8c8d2h,9c9s8h"] if game == "tahoe"
+             else ["AcKcQc,AhKhQh", "2s3s4s,9d9c8d"])
+    together = equity(game, hands, board, exact=True)
+    assert together.exact
+    shares, deals = [Fraction(0)] * 2, 0
+    for a, _ in Range(hands[0], game):
+        for b, _ in Range(hands[1], game):
+            one = equity(game, [a, b], board, exact=True)
+            shares = [s + f for s, f in zip(shares, one.fractions)]
+            deals += 1
+    assert list(together.fractions) == [s / deals for s in shares]
+
+
 def test_partly_known_hands_mix_with_ranges():
     board = "2c7d9hTd"
     mixed = equity("holdem", ["As?", "KK"], board)

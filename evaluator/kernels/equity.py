@@ -1214,6 +1214,24 @@ def best5_exact_batch(holes, known, dead, multisets, card_keys, rank_offsets, ra
 
 
 @kernel
+def best5_equity_batch(holes, subs, known, dead, need, card_keys, rank_offsets, rank_values,
+                       flush_values, scoops, splits, hi_full, squares, boards):
+    """``best5_equity`` walking every board of many deals in one call (a range's suit
+    classes in Tahoe, and the best-five deals ``best5_exact`` leaves to walking).
+
+    holes : uint8 (n, P, H) the hands of each deal; every count array gains a leading
+    axis of length n (zeroed by the caller), and ``boards`` (n,) gets each deal's boards.
+    """
+    first = np.zeros(2, np.int64)
+    for i in range(holes.shape[0]):
+        live = _live_cards(holes[i], known, dead)
+        first[1] = live.shape[0] - need + 1
+        boards[i] = best5_equity(holes[i], subs, known, live, need, first, card_keys,
+                                 rank_offsets, rank_values, flush_values, scoops[i], splits[i],
+                                 hi_full[i], squares[i])
+
+
+@kernel
 def omaha_exact_batch(holes, known, dead, multisets, hilo, card_keys, board_offsets,
                       board_index, omaha_pairs, omaha_flush, low_card_bits, omaha_low, scoops,
                       splits, hi_full, hi_half, lo_half, squares, boards):
