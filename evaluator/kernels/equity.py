@@ -387,6 +387,9 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
     # best non-flush value per (player, board row); 0: not computed yet (every real
     # row holds a hand, so its value is never 0)
     plain = np.zeros(players * rows, np.uint16)
+    share_squared = np.zeros(players + 1)        # as in ``tally``
+    for w in range(1, players + 1):
+        share_squared[w] = (1.0 / w) * (1.0 / w)
     known_key = U64(0)
     known_low = 0
     for j in range(k):
@@ -477,26 +480,29 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
                 kl += 1
         # the counting of ``tally``, written out again: an inlined helper taking the count
         # arrays measured 0.52-0.66x (Omaha against random, hi-lo Monte Carlo)
-        for p in range(players):
-            high = his[p] == best
-            low = kl > 0 and los[p] == best_lo
-            share = 0.0
-            if kl == 0:
-                if high:
-                    hi_full[p, kh] += 1
-                    share = 1.0 / kh
-            else:
+        if kl == 0:
+            for p in range(players):
+                high = np.int64(his[p] == best)
+                hi_full[p, kh] += high
+                squares[p] += high * share_squared[kh]
+                scoops[p] += high & np.int64(kh == 1)
+                splits[p] += high & np.int64(kh > 1)
+        else:
+            for p in range(players):
+                high = his[p] == best
+                low = los[p] == best_lo
+                share = 0.0
                 if high:
                     hi_half[p, kh] += 1
                     share = 0.5 / kh
                 if low:
                     lo_half[p, kl] += 1
                     share += 0.5 / kl
-            squares[p] += share * share
-            if high and kh == 1 and (kl == 0 or (low and kl == 1)):
-                scoops[p] += 1
-            elif high or low:
-                splits[p] += 1
+                squares[p] += share * share
+                if high and kh == 1 and low and kl == 1:
+                    scoops[p] += 1
+                elif high or low:
+                    splits[p] += 1
         boards += 1
         if not samples:
             j = need - 1
