@@ -276,6 +276,37 @@ def best5_equity(holes, subs, known, live, need, first, card_keys, rank_offsets,
 
 
 @kernel
+def omaha_hole_pairs(holes):
+    """Each player's hole pairs, as ``omaha_equity`` and ``omaha_hole_values`` read them:
+    (pair_cols, suited_cols, suited_count), flat uint64 arrays read through unsigned
+    offsets (signed 2-d indexing cost more than the table reads).
+
+    pair_cols[p * npairs + t] is the ``omaha_pairs`` column 13 * rank + rank of player
+    p's pair t; suited_cols[(4 * p + s) * npairs + x], x < suited_count[4 * p + s], are
+    the columns of p's pairs of suit s.  Called once per kernel call, not per board.
+    """
+    players, hole = holes.shape
+    npairs = hole * (hole - 1) // 2
+    pair_cols = np.empty(players * npairs, np.uint64)
+    suited_cols = np.empty(players * 4 * npairs, np.uint64)
+    suited_count = np.zeros(players * 4, np.uint64)
+    for p in range(players):
+        t = p * npairs
+        for a in range(hole):
+            for b in range(a + 1, hole):
+                ca = U64(holes[p, a])
+                cb = U64(holes[p, b])
+                col = U64(13) * (ca >> U64(2)) + (cb >> U64(2))
+                pair_cols[t] = col
+                if (ca & THREE) == (cb & THREE):
+                    ps = U64(p * 4) + (ca & THREE)
+                    suited_cols[ps * U64(npairs) + suited_count[ps]] = col
+                    suited_count[ps] += ONE
+                t += 1
+    return pair_cols, suited_cols, suited_count
+
+
+@kernel
 def omaha_hole_values(hole, boards, out, card_keys, board_offsets, board_index, omaha_pairs,
                       omaha_flush):
     """out[i] = Omaha high value of the fixed ``hole`` (4 to 6 cards) on ``boards[i]``
@@ -292,21 +323,7 @@ def omaha_hole_values(hole, boards, out, card_keys, board_offsets, board_index, 
     width = U64(omaha_pairs.shape[1])
     pairs_flat = omaha_pairs.reshape(-1)
     flush_flat = omaha_flush.reshape(-1)
-    pair_cols = np.empty(npairs, np.uint64)
-    suited_cols = np.empty(4 * npairs, np.uint64)
-    suited_count = np.zeros(4, np.uint64)
-    t = 0
-    for a in range(holes):
-        for b in range(a + 1, holes):
-            ca = U64(hole[a])
-            cb = U64(hole[b])
-            col = U64(13) * (ca >> U64(2)) + (cb >> U64(2))
-            pair_cols[t] = col
-            if (ca & THREE) == (cb & THREE):
-                suit = ca & THREE
-                suited_cols[suit * U64(npairs) + suited_count[suit]] = col
-                suited_count[suit] += ONE
-            t += 1
+    pair_cols, suited_cols, suited_count = omaha_hole_pairs(hole.reshape(1, holes))
     plain = np.zeros(rows, np.uint16)    # 0: not computed yet (a real row is never 0)
     for i in range(U64(boards.shape[0])):
         board_key = U64(0)
@@ -359,31 +376,13 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
     pairs_flat = omaha_pairs.reshape(-1)
     flush_flat = omaha_flush.reshape(-1)
     npairs = hole * (hole - 1) // 2
-    # each player's pairs in a row of flat arrays read through unsigned offsets (signed
-    # 2-d indexing cost more than the table reads): columns 13 * rank + rank, and per
-    # suit the columns of the pairs of that suit
-    pair_cols = np.empty(players * npairs, np.uint64)
-    suited_cols = np.empty(players * 4 * npairs, np.uint64)
-    suited_count = np.zeros(players * 4, np.uint64)
-    hole_lows = np.empty(players, np.int64)
+    pair_cols, suited_cols, suited_count = omaha_hole_pairs(holes)
+    hole_lows = np.zeros(players, np.int64)
     low_bits = np.zeros(256, np.int64)
     low_bits[:52] = low_card_bits
     for p in range(players):
-        t = p * npairs
-        low = 0
         for a in range(hole):
-            low |= low_card_bits[holes[p, a]]
-            for b in range(a + 1, hole):
-                ca = U64(holes[p, a])
-                cb = U64(holes[p, b])
-                col = U64(13) * (ca >> U64(2)) + (cb >> U64(2))
-                pair_cols[t] = col
-                if (ca & THREE) == (cb & THREE):
-                    ps = U64(p * 4) + (ca & THREE)
-                    suited_cols[ps * U64(npairs) + suited_count[ps]] = col
-                    suited_count[ps] += ONE
-                t += 1
-        hole_lows[p] = low
+            hole_lows[p] |= low_card_bits[holes[p, a]]
     # best non-flush value per (player, board row); 0: not computed yet (every real
     # row holds a hand, so its value is never 0)
     plain = np.zeros(players * rows, np.uint16)
