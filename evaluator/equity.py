@@ -29,7 +29,7 @@ from .cards import format_cards, parse_cards
 from .errors import CardError, EvaluatorError, HandError, RangeError
 from .games import Game
 from .games import game as _game
-from .ranges import Range
+from .ranges import Range, card_masks
 
 __all__ = ["PlayerEquity", "EquityResult", "equity", "equity_by_street", "discard_equity"]
 
@@ -737,7 +737,7 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
         exact = False                              # clearly too long: sample, list nothing
     if exact or (exact is None and not sampling and upper <= RANGE_TUPLE_LIMIT * 4):
         list_completions()
-        masks = [_combo_masks(r) for r in rows]
+        masks = [card_masks(r) for r in rows]
         tuples, tuple_weights = _combo_tuples(rows, weights, masks,
                                               RANGE_TUPLE_LIMIT if exact is None else None)
         if tuples is not None and not len(tuples):
@@ -792,7 +792,7 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
     starts[1:] = np.cumsum([len(rows[p]) for p in ranged])
     cumulative = np.concatenate([np.cumsum(weights[p]) for p in ranged])
     uniform = np.array([bool(np.all(weights[p] == weights[p][0])) for p in ranged])
-    combo_masks = np.concatenate([_combo_masks(rows[p]) for p in ranged])
+    combo_masks = np.concatenate([card_masks(rows[p]) for p in ranged])
     taken = np.uint64(0)
     for c in out.tolist() + [c for p in dealt for c in parsed[p].tolist()]:
         taken |= np.uint64(1) << np.uint64(c)
@@ -969,12 +969,6 @@ def _partial_range(g: Game, cards: np.ndarray, missing: int) -> Range:
 def _completion_text(cards, missing: int) -> str:
     """How a hand with unknown cards is named: ``"random"`` or ``"As??"``."""
     return (format_cards(cards, sep="") + "?" * missing) if len(cards) else "random"
-
-
-def _combo_masks(combos: np.ndarray) -> np.ndarray:
-    """uint64 card mask of every combo (rows of card ids)."""
-    from .ranges import _card_masks
-    return _card_masks(combos)
 
 
 @lru_cache(maxsize=64)

@@ -22,7 +22,7 @@ from .cards import parse_cards
 from .errors import HandError
 from .games import Game
 from .games import game as _game
-from .ranges import _CLASS_INDEX, CLASS_NAMES, Range, class_combos
+from .ranges import _CLASS_INDEX, CLASS_NAMES, Range, card_masks, class_combos
 
 __all__ = ["PreflopMatrix", "preflop_matrix", "hand_vs_range"]
 
@@ -110,8 +110,8 @@ def _heads_up(g: Game, first: np.ndarray, second: np.ndarray, board: np.ndarray,
         cards = f"{len(board)} card" + ("" if len(board) == 1 else "s")
         raise HandError(f"a board of {cards} is not a street of {g.name}", len(board))
     out = set(board.tolist()) | set(dead.tolist())
-    mask_a = _masks(first)
-    mask_b = _masks(second)
+    mask_a = card_masks(first)
+    mask_b = card_masks(second)
     blocked = np.uint64(sum(1 << c for c in out))
     a, b = np.nonzero(((mask_a[:, None] & mask_b[None, :]) == 0)
                       & ((mask_a[:, None] & blocked) == 0) & ((mask_b[None, :] & blocked) == 0))
@@ -122,10 +122,6 @@ def _heads_up(g: Game, first: np.ndarray, second: np.ndarray, board: np.ndarray,
     hi_full, boards = _class_counts(g, holes, board, dead, threads, progress, label)
     won = 2 * hi_full[:, 0, 1] + hi_full[:, 0, 2]
     return a, b, won[classes], 2 * boards[classes]
-
-
-def _masks(rows: np.ndarray) -> np.ndarray:
-    return (np.uint64(1) << rows.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
 
 
 def _all_combos() -> tuple[np.ndarray, np.ndarray]:
