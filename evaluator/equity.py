@@ -24,14 +24,15 @@ from functools import cache, lru_cache
 import numpy as np
 
 from . import _tables
-from ._parallel import resolve_threads
+from ._parallel import check_interrupt, map_items, resolve_threads
 from .cards import format_cards, parse_cards
 from .errors import CardError, EvaluatorError, HandError, RangeError
 from .games import Game
 from .games import game as _game
 from .ranges import Range, card_masks
 
-__all__ = ["PlayerEquity", "EquityResult", "equity", "equity_by_street", "discard_equity"]
+__all__ = ["PlayerEquity", "EquityResult", "equity", "equity_by_street", "discard_equity",
+           "check_query"]
 
 EXACT_LIMIT = 5_000_000        # boards enumerated when exact=None
 ONE_SHOT = False               # set by the command line: prefer paths that need no Numba
@@ -490,11 +491,9 @@ def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
     return counts
 
 
-def _map(function, items, threads: int):
-    if threads <= 1 or len(items) <= 1:
-        return [function(item) for item in items]
-    from ._parallel import _pool
-    return list(_pool(threads).map(function, items))
+def _map(function, items, threads: int) -> list:
+    """``function`` over ``items`` on ``threads`` threads, in order; stops on Ctrl-C."""
+    return map_items(function, items, threads)
 
 
 def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = None,
@@ -596,6 +595,27 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     return _result(g, names, board_ids, dead_ids, counts, bool(exact), method, used_seed)
 
 
+def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | None = None,
+                trials: int | None = None, target_stderr: float | None = None,
+                seed: int | None = None) -> None:
+    """Check an equity query without computing it: raise the error ``equity`` would
+    raise for its game, hands, ranges, board, dead cards and options.
+
+    Batches call it on every query before computing any.
+    """
+    g = _game(game)
+    parsed, unknown, ranges = _parse_hands(g, hands)
+    board_ids = parse_cards(board, what="the board")
+    dead_ids = parse_cards(dead, what="the dead cards")
+    _check_spot(g, parsed, board_ids, dead_ids)
+    _check_options(exact, trials, target_stderr, seed)
+    out = np.concatenate([board_ids, dead_ids])
+    for i, rng in enumerate(ranges, start=1):
+        if rng is not None and not len(rng.live(out)):
+            raise RangeError(f"the range of hand {i} ({rng.text!r}) has no live combos once "
+                             "the board and dead cards are out", rng.text)
+
+
 def _check_options(exact, trials, target_stderr, seed) -> bool:
     """Validate the sampling options; True when sampling was asked for."""
     if trials is not None and (not isinstance(trials, (int, np.integer)) or trials < 1):
@@ -628,6 +648,7 @@ def _sample(run, players: int, trials: int | None, target_stderr: float | None,
     counts = _Counts(players)
     index = 0
     while True:
+        check_interrupt()
         stop = index + ROUND
         if limit is not None:
             stop = min(stop, -(-limit // SAMPLE_CHUNK))
