@@ -6,8 +6,15 @@ Tahoe).  A table is created with its seats, the dealer (button) and a seed or
 an explicit deck; ``legal_actions()`` lists what the player to act may do,
 ``act(kind, amount=None, card=None)`` does it, and an illegal action raises
 ``IllegalAction`` and leaves the state as it was.  ``history()`` is a JSON-ready
-record (the deck and every action) and ``replay(history)`` rebuilds the same
-state.  ``equity(seat)`` is that seat's equity from what it can see.
+record (the deck, every action and the result) and ``replay(history)`` rebuilds
+the same state, checking that it reaches the recorded result.  ``equity(seat)``
+is that seat's equity from what it can see.
+
+Arguments are checked before anything changes: a wrong Python type raises
+``ArgumentTypeError`` (a ``TypeError``) and a bad value an ``EvaluatorError``
+(a ``ValueError``), each naming the argument.  A table seats at most as many
+players as its deck can serve: every hole card, board card and burn must come
+out of one 52-card deck (6-card Omaha seats 7, 5-card Omaha 8).
 
 Seats are numbered clockwise; "left of the dealer" is the next seat number.
 
@@ -30,15 +37,35 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import format_cards, parse_cards
-from .errors import EvaluatorError
+from .cards import DECK_SIZE, format_cards, parse_cards
+from .errors import EvaluatorError, check_type
 
-__all__ = ["IllegalAction", "TeenPattiTable", "TheTable", "HoldemTable", "HoldemSession",
-           "replay", "simulate", "POLICIES"]
+__all__ = ["IllegalAction", "HistoryError", "TeenPattiTable", "TheTable", "HoldemTable",
+           "HoldemSession", "replay", "simulate", "POLICIES"]
 
 
 class IllegalAction(EvaluatorError):
     """An action the rules do not allow now; the table is unchanged."""
+
+
+class HistoryError(EvaluatorError):
+    """A hand history that cannot be read, or that does not replay to the result it records."""
+
+
+def _integer(value, argument: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as an int: ``ArgumentTypeError`` unless it is an integer (never a bool),
+    ``EvaluatorError`` outside ``low..high``."""
+    check_type(value, (int, np.integer), argument, "an integer")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"at least {low}" if high is None else f"{low} to {high}"
+        raise EvaluatorError(f"{argument} must be {bounds}, got {value}", value)
+    return value
+
+
+def _optional(value, argument: str, low: int | None = None, high: int | None = None):
+    """``_integer`` that lets ``None`` through."""
+    return None if value is None else _integer(value, argument, low, high)
 
 
 @dataclass
@@ -59,23 +86,27 @@ class Table:
 
     def __init__(self, names: list[str], *, dealer: int = 0, seed: int | None = None,
                  deck: list | None = None) -> None:
-        if not 2 <= len(names) <= self.max_players():
-            raise EvaluatorError(f"{self.game} seats 2 to {self.max_players()} players, "
+        check_type(names, (list, tuple), "names", "a list of seat names")
+        for name in names:
+            check_type(name, str, "names", "a list of seat names (str)")
+        limit = self.seat_limit()
+        if not 2 <= len(names) <= limit:
+            why = "" if limit == self.max_players() else (
+                f" ({self.deals()} must come out of one {DECK_SIZE}-card deck)")
+            raise EvaluatorError(f"{self.game} seats 2 to {limit} players{why}, "
                                  f"got {len(names)}", len(names))
-        if len(set(names)) != len(names):
-            raise EvaluatorError("seat names must differ", names)
-        if not 0 <= dealer < len(names):
-            raise EvaluatorError(f"dealer must be a seat number 0..{len(names) - 1}", dealer)
-        self.seats = [Seat(str(n)) for n in names]
-        self.dealer = dealer
+        if len(set(names)) != len(names) or not all(names):
+            raise EvaluatorError("seat names must be non-empty and differ", names)
+        dealer = _integer(dealer, "dealer", 0, len(names) - 1)
+        seed = _optional(seed, "seed", 0)
         if deck is None:
-            rng = np.random.default_rng(seed)
-            deck = rng.permutation(52).tolist()
+            deck = np.random.default_rng(seed).permutation(DECK_SIZE).tolist()
         else:
-            deck = parse_cards(deck).tolist() if not isinstance(deck, list) or (
-                deck and isinstance(deck[0], str)) else [int(c) for c in deck]
-            if sorted(deck) != list(range(52)):
-                raise EvaluatorError("a deck must hold each of the 52 cards once", "deck")
+            check_type(deck, (str, list, tuple, np.ndarray), "deck",
+                       "card text, a list of cards or an array of card ids")
+            deck = parse_cards(deck, count=DECK_SIZE, what="a deck").tolist()
+        self.seats = [Seat(n) for n in names]
+        self.dealer = dealer
         self.deck = deck
         self.next_card = 0
         self.pot = 0
@@ -87,7 +118,26 @@ class Table:
 
     # --- helpers ---
     def max_players(self) -> int:
+        """The most seats the rules allow, whatever the deck."""
         return 10
+
+    def cards_needed(self, players: int) -> int:
+        """The cards a hand with ``players`` players can take from the deck."""
+        raise NotImplementedError
+
+    def deals(self) -> str:
+        """What the hand takes from the deck, in words."""
+        raise NotImplementedError
+
+    def seat_limit(self) -> int:
+        """The most players: ``max_players()``, fewer when their cards would not fit the deck."""
+        players = self.max_players()
+        while self.cards_needed(players) > DECK_SIZE:
+            players -= 1
+        return players
+
+    def _seat(self, seat, argument: str = "seat") -> int:
+        return _integer(seat, argument, 0, len(self.seats) - 1)
 
     def draw(self) -> int:
         card = self.deck[self.next_card]
@@ -120,13 +170,26 @@ class Table:
         raise NotImplementedError
 
     def act(self, kind: str, amount: int | None = None, card=None) -> None:
-        """Do one action for the player to act; IllegalAction leaves the table unchanged."""
+        """Do one action for the player to act.
+
+        ``kind`` is an action name from ``legal_actions()``; ``amount`` a number of
+        chips (where the action takes one); ``card`` the card of a ``discard``.  An
+        error of any kind (``IllegalAction``, a bad card, a wrong type) leaves the
+        table as it was.
+        """
+        check_type(kind, str, "kind", "an action name (str)")
+        amount = _optional(amount, "amount")
+        if card is not None:
+            check_type(card, (str, list, tuple, np.ndarray), "card", "card text or a card id")
+            card = format_cards(parse_cards(card, what="the card"))
+            if kind != "discard":
+                raise IllegalAction(f"only a discard names a card, not {kind!r}", card)
         if self.finished:
             raise IllegalAction("the hand is over", kind)
         before = copy.deepcopy(self.__dict__)
         try:
             self._act(kind, amount, card)
-        except IllegalAction:
+        except BaseException:
             self.__dict__.clear()
             self.__dict__.update(before)
             raise
@@ -134,7 +197,7 @@ class Table:
         if amount is not None:
             entry["amount"] = amount
         if card is not None:
-            entry["card"] = format_cards(parse_cards(card))
+            entry["card"] = card
         self.log.append(entry)
 
     def _act(self, kind: str, amount: int | None, card) -> None:
@@ -160,6 +223,11 @@ class Table:
                 "put_in": {s.name: s.put_in for s in self.seats}}
 
     def visible(self, seat: int) -> dict:
+        """What ``seat`` sees: the game, its hand and ``"random"`` for each opponent still
+        in, the board and its dead cards, as ``equity()`` takes them."""
+        return self._visible(self._seat(seat))
+
+    def _visible(self, seat: int) -> dict:
         raise NotImplementedError
 
     def equity(self, seat: int, *, trials: int | None = 100_000, seed: int = 0) -> float:
@@ -177,24 +245,61 @@ class Table:
 
 
 def replay(history: dict | str):
-    """Rebuild a table from ``history()`` (a dict or its JSON) by replaying every action."""
+    """Rebuild a table from ``history()`` (a dict or its JSON) by replaying every action.
+
+    The history is checked first (its seats, a deck of the 52 cards once each,
+    its actions).  When it records a ``result`` (as ``history()`` does), the
+    replayed table must reach it: a history whose deck or actions were changed
+    raises ``HistoryError`` naming what differs, instead of a different hand.
+    """
     if isinstance(history, str):
         try:
             history = json.loads(history)
         except json.JSONDecodeError as error:
-            raise EvaluatorError(f"not a hand history: {error}", history[:40]) from None
+            raise HistoryError(f"not a hand history: {error}", history[:40]) from None
+    check_type(history, (dict, str), "history", "a hand history (dict or JSON text)")
     missing = [key for key in ("game", "seats", "dealer", "deck", "actions")
-               if not isinstance(history, dict) or key not in history]
+               if key not in history]
     if missing:
-        raise EvaluatorError(f"not a hand history: no {missing[0]!r}", missing[0])
-    kinds = {"teen_patti": TeenPattiTable, "the": TheTable}
-    cls = kinds.get(history["game"], HoldemTable)
-    config = dict(history.get("config", {}))
-    if cls is HoldemTable:
-        config["game"] = history["game"]
-    table = cls(history["seats"], dealer=history["dealer"], deck=history["deck"], **config)
-    for entry in history["actions"]:
-        table.act(entry["kind"], entry.get("amount"), entry.get("card"))
+        raise HistoryError(f"not a hand history: no {missing[0]!r}", missing[0])
+    config = history.get("config", {})
+    for key, value, kinds in (("actions", history["actions"], list), ("config", config, dict),
+                              ("deck", history["deck"], list)):
+        if not isinstance(value, kinds):
+            raise HistoryError(f"not a hand history: {key!r} is a {type(value).__name__}, "
+                               f"not a {kinds.__name__}", key)
+    from .games import game as get_game
+    game = get_game(history["game"]).name
+    cls = {"teen_patti": TeenPattiTable, "the": TheTable}.get(game, HoldemTable)
+    config = dict(config, game=game) if cls is HoldemTable else dict(config)
+    unknown = sorted(set(config) - set(cls.OPTIONS))
+    if unknown:
+        raise HistoryError(f"the history's config has an unknown option {unknown[0]!r} for "
+                           f"{game} (known: {', '.join(cls.OPTIONS)})", unknown[0])
+    try:
+        table = cls(history["seats"], dealer=history["dealer"], deck=history["deck"], **config)
+    except (EvaluatorError, TypeError) as error:
+        raise HistoryError(f"the history's table cannot be set up: {error}", error) from error
+    for number, entry in enumerate(history["actions"], 1):
+        if not isinstance(entry, dict) or "kind" not in entry:
+            raise HistoryError(f"action {number} of the history is not an action: {entry!r}",
+                               entry)
+        try:
+            table.act(entry["kind"], entry.get("amount"), entry.get("card"))
+        except (EvaluatorError, TypeError) as error:
+            raise HistoryError(f"action {number} of the history ({entry}) cannot be replayed: "
+                               f"{error}", entry) from error
+    recorded = history.get("result")
+    if recorded is not None:
+        if not isinstance(recorded, dict):
+            raise HistoryError("the history's 'result' is not a dict", recorded)
+        replayed = table.result()
+        for key in replayed:
+            if key in recorded and recorded[key] != replayed[key]:
+                raise HistoryError(
+                    f"the history does not replay to its recorded result: {key} "
+                    f"{recorded[key]!r} recorded, {replayed[key]!r} on replay (were the deck "
+                    "or the actions changed?)", key)
     return table
 
 
@@ -211,13 +316,21 @@ class TeenPattiTable(Table):
     ``show`` (two players left), ``side_show`` (everyone seen: bet the
     minimum and ask the previous bettor), then ``accept`` / ``refuse`` by the
     one asked.
+
+    ``pot_limit`` (an option the source does not have; default none): once a
+    bet brings the pot to the limit or past it, betting stops and every player
+    still in shows; the best hand takes the pot and equal best hands share it
+    (odd chips one each from the dealer's left).  Without it a hand where no
+    one packs or asks for a show can go on forever.
     """
     game = "teen_patti"
+    OPTIONS = ("boot", "pot_limit")
 
-    def __init__(self, names, *, dealer: int = 0, boot: int = 1, seed=None, deck=None):
+    def __init__(self, names, *, dealer: int = 0, boot: int = 1, pot_limit: int | None = None,
+                 seed=None, deck=None):
+        boot = _integer(boot, "boot", 1)
         super().__init__(names, dealer=dealer, seed=seed, deck=deck)
-        if boot < 1:
-            raise EvaluatorError("the boot is a positive number of chips", boot)
+        self.pot_limit = _optional(pot_limit, "pot_limit", len(self.seats) * boot + 1)
         self.boot = boot
         self.stake = boot
         self.bettors: list[int] = []                            # seats in the order they bet
@@ -237,8 +350,14 @@ class TeenPattiTable(Table):
     def max_players(self) -> int:
         return 17
 
+    def cards_needed(self, players: int) -> int:
+        return 3 * players
+
+    def deals(self) -> str:
+        return "3 cards each"
+
     def config(self) -> dict:
-        return {"boot": self.boot}
+        return {"boot": self.boot, "pot_limit": self.pot_limit}
 
     def value(self, seat: int) -> int:
         from .evaluate import evaluate
@@ -274,6 +393,8 @@ class TeenPattiTable(Table):
         legal = {a["kind"]: a for a in self.legal_actions()}
         if kind not in legal:
             raise IllegalAction(self._why_not(kind, seat), kind)
+        if amount is not None and kind != "bet":
+            raise IllegalAction(f"{kind} takes no amount, got {amount}", amount)
         if kind == "look":
             s.seen = True
             self.events.append(f"{s.name} looks at the cards")
@@ -370,7 +491,20 @@ class TeenPattiTable(Table):
         if len(left) == 1:
             self._award(left)
             return
+        if self.pot_limit is not None and self.pot >= self.pot_limit:
+            self._show_all(left)
+            return
         self.to_act = self.left_of(seat)
+
+    def _show_all(self, left: list[int]) -> None:
+        """The pot limit is reached: everyone still in shows; the best hands share the pot."""
+        values = {i: self.value(i) for i in left}
+        best = max(values.values())
+        winners = sorted((i for i in left if values[i] == best),
+                         key=lambda i: (i - self.dealer - 1) % len(self.seats))
+        self.events.append(f"the pot reaches the limit of {self.pot_limit}: show of " + ", ".join(
+            f"{self.name(i)} {format_cards(self.seats[i].cards)}" for i in left))
+        self._award(winners)
 
     def _award(self, winners: list[int]) -> None:
         share, odd = divmod(self.pot, len(winners))
@@ -381,7 +515,7 @@ class TeenPattiTable(Table):
         self.to_act = None
         self.events.append(" and ".join(self.name(w) for w in winners) + f" wins {self.pot}")
 
-    def visible(self, seat: int) -> dict:
+    def _visible(self, seat: int) -> dict:
         s = self.seats[seat]
         others = [i for i in self.active() if i != seat]
         own = format_cards(s.cards, sep="") if s.seen else "random"
@@ -437,6 +571,8 @@ class LimitTable(Table):
         if kind not in legal:
             raise IllegalAction(f"{self.name(seat)} cannot {kind} now (legal: "
                                 + ", ".join(legal) + ")", kind)
+        if amount is not None and "amount" not in legal[kind]:
+            raise IllegalAction(f"{kind} takes no amount, got {amount}", amount)
         if self._extra_act(seat, kind, amount, card):
             return
         need = legal[kind].get("amount")
@@ -510,9 +646,11 @@ class TheTable(LimitTable):
     A face-down board card is turned up before each of rounds 2 to 4.
     """
     game = "the"
+    OPTIONS = ("ante", "bet")
 
     def __init__(self, names, *, dealer: int = 0, ante: int = 1, bet: int = 2, seed=None,
                  deck=None):
+        ante, bet = _integer(ante, "ante", 0), _integer(bet, "bet", 1)
         super().__init__(names, dealer=dealer, seed=seed, deck=deck)
         self.ante, self.bet_size = ante, bet
         for i in range(len(self.seats)):
@@ -532,6 +670,12 @@ class TheTable(LimitTable):
 
     def max_players(self) -> int:
         return 12
+
+    def cards_needed(self, players: int) -> int:
+        return 3 * players + 4
+
+    def deals(self) -> str:
+        return "3 cards each and 4 board cards"
 
     def config(self) -> dict:
         return {"ante": self.ante, "bet": self.bet_size}
@@ -560,7 +704,7 @@ class TheTable(LimitTable):
             f"{self.name(i)} {format_cards(self.seats[i].cards)}" for i in values))
         self._award_all(winners)
 
-    def visible(self, seat: int) -> dict:
+    def _visible(self, seat: int) -> dict:
         others = [i for i in self.active() if i != seat]
         return {"game": "the", "hands": [format_cards(self.seats[seat].cards, sep="")]
                 + ["random"] * len(others), "board": format_cards(self.board, sep=""),
@@ -586,25 +730,32 @@ class HoldemTable(LimitTable):
     whole to the high.
     """
 
+    OPTIONS = ("game", "small_blind", "big_blind", "small_bet", "kill")
+
     def __init__(self, names, *, game: str = "holdem", dealer: int = 0, small_blind: int = 1,
                  big_blind: int = 2, small_bet: int | None = None, kill: int | None = None,
                  seed=None, deck=None):
+        from .games import Game
         from .games import game as get_game
+        check_type(game, (str, Game), "game", "a game name")
         self.rules = get_game(game)
         if self.rules.rule == "teen_patti" or self.rules.name == "the":
             other = "TeenPattiTable" if self.rules.rule == "teen_patti" else "TheTable"
             raise EvaluatorError(f"use {other} for {self.rules.name}", game)
+        big_blind = _integer(big_blind, "big_blind", 1)
+        small_blind = _integer(small_blind, "small_blind", 0, big_blind)
+        small_bet = _integer(big_blind if small_bet is None else small_bet, "small_bet", 1)
         self.game = self.rules.name
         super().__init__(names, dealer=dealer, seed=seed, deck=deck)
-        self.small_blind, self.big_blind = small_blind, big_blind
-        self.small_bet = small_bet or big_blind
+        kill = None if kill is None else self._seat(kill, "kill")
+        self.small_blind, self.big_blind, self.small_bet = small_blind, big_blind, small_bet
         self.kill = kill
         stakes = 2 if kill is not None else 1
         n = len(self.seats)
         if n == 2:
-            sb, bb = dealer, self.left_of(dealer)
+            sb, bb = self.dealer, self.left_of(self.dealer)
         else:
-            sb = self.left_of(dealer)
+            sb = self.left_of(self.dealer)
             bb = self.left_of(sb)
         self.sb_seat, self.bb_seat = sb, bb
         self.pay(sb, small_blind)
@@ -625,13 +776,19 @@ class HoldemTable(LimitTable):
         self.street = 0                            # 0 pre-flop, 1 flop, 2 turn, 3 river
         self.discarding: list[int] = []            # seats still to discard, in order
         current = max(self.seats[b].round_bet for b in blinds)
-        first = self.left_of(max(blinds, key=lambda b: (b - dealer - 1) % n)) if n > 2 \
-            else dealer
+        first = self.left_of(max(blinds, key=lambda b: (b - self.dealer - 1) % n)) if n > 2 \
+            else self.dealer
         self._start_round(first, self.small_bet * stakes, current=current, blinds=True)
         self.stakes = stakes
 
     def max_players(self) -> int:
         return 10
+
+    def cards_needed(self, players: int) -> int:
+        return self.rules.dealt * players + 5 + 3
+
+    def deals(self) -> str:
+        return f"{self.rules.dealt} hole cards each, 5 board cards and 3 burns"
 
     def config(self) -> dict:
         return {"small_blind": self.small_blind, "big_blind": self.big_blind,
@@ -724,7 +881,7 @@ class HoldemTable(LimitTable):
         self.high_winners, self.low_winners = high, low
         self._finish()
 
-    def visible(self, seat: int) -> dict:
+    def _visible(self, seat: int) -> dict:
         s = self.seats[seat]
         others = [i for i in self.active() if i != seat]
         game = self.rules.name
@@ -742,6 +899,12 @@ class HoldemSession:
     scoop)."""
 
     def __init__(self, names, *, game: str = "omaha", seed: int = 0, **stakes) -> None:
+        seed = _integer(seed, "seed", 0)
+        unknown = sorted(set(stakes) - {"small_blind", "big_blind", "small_bet"})
+        if unknown:
+            raise EvaluatorError(f"unknown stake {unknown[0]!r} (small_blind, big_blind, "
+                                 "small_bet)", unknown[0])
+        HoldemTable(names, game=game, seed=0, **stakes)     # every argument checked up front
         self.names, self.game, self.stakes = list(names), game, stakes
         self.rng = np.random.default_rng(seed)
         self.dealer = 0
@@ -750,13 +913,18 @@ class HoldemSession:
         self.kill: int | None = None
 
     def new_hand(self) -> HoldemTable:
-        deck = self.rng.permutation(52).tolist()
+        deck = self.rng.permutation(DECK_SIZE).tolist()
         table = HoldemTable(self.names, game=self.game, dealer=self.dealer, kill=self.kill,
                             deck=deck, **self.stakes)
         self.hands.append(table)
         return table
 
     def finish_hand(self, table: HoldemTable) -> None:
+        """Move the button and set the next hand's kill from ``table``, a finished hand of
+        this session."""
+        check_type(table, HoldemTable, "table", "a HoldemTable")
+        if table not in self.hands:
+            raise EvaluatorError("the hand was not dealt by this session", None)
         if not table.finished:
             raise EvaluatorError("the hand is not over", None)
         from .games import game as get_game
@@ -836,33 +1004,59 @@ def _strength(table, rng) -> tuple:
 POLICIES = {"passive": _passive, "random": _random, "strength": _strength}
 
 
+POT_LIMIT = 100
+"""Teen Patti hands in ``simulate`` stop at a pot of this many boots (see ``TeenPattiTable``)."""
+
+
 def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
              policies: dict[str, str] | None = None, max_actions: int = 400, **stakes) -> dict:
     """Play ``hands`` hands with simple policies (``POLICIES``; default passive).
 
     The button (dealer) moves left after each hand and Omaha kills apply.
-    Returns each player's net chips, the hands won and the histories.
+    ``stakes`` are the table's options: ``boot`` and ``pot_limit`` (Teen Patti),
+    ``ante`` and ``bet`` (The), ``small_blind``, ``big_blind`` and ``small_bet``
+    (the hold'em family).  Teen Patti has no betting limit of its own, so its
+    hands are played with ``pot_limit`` = ``POT_LIMIT`` boots unless ``stakes``
+    say otherwise: at that pot everyone still in shows.  A hand that takes
+    more than ``max_actions`` actions (possible only with ``pot_limit=None``)
+    raises ``EvaluatorError``.  Returns each player's net chips, the hands won
+    and the histories.
     """
+    from .games import game as get_game
+    check_type(game, str, "game", "a game name")
+    game = get_game(game).name
+    hands = _integer(hands, "hands", 0)
+    seed = _integer(seed, "seed", 0)
+    max_actions = _integer(max_actions, "max_actions", 1)
+    cls = {"teen_patti": TeenPattiTable, "the": TheTable}.get(game, HoldemTable)
+    options = set(cls.OPTIONS) - {"game", "kill"}
+    unknown = sorted(set(stakes) - options)
+    if unknown:
+        raise EvaluatorError(f"unknown stake {unknown[0]!r} for {game} (known: "
+                             + ", ".join(sorted(options)) + ")", unknown[0])
+    if cls is TeenPattiTable and "pot_limit" not in stakes:
+        stakes["pot_limit"] = POT_LIMIT * stakes.get("boot", 1)
     rng = np.random.default_rng(seed)
-    policies = policies or {}
-    for policy in policies.values():
+    session = HoldemSession(names, game=game, seed=seed, **stakes) \
+        if cls is HoldemTable else None
+    if session is None:
+        cls(names, seed=0, **stakes)                    # every argument checked up front
+    policies = {} if policies is None else policies
+    check_type(policies, dict, "policies", "a dict of seat name -> policy name")
+    for who, policy in policies.items():
+        if who not in names:
+            raise EvaluatorError(f"policies names {who!r}, who has no seat", who)
         if policy not in POLICIES:
             raise EvaluatorError(f"unknown policy {policy!r} (policies: "
                                  + ", ".join(POLICIES) + ")", policy)
     net = dict.fromkeys(names, 0)
     wins = dict.fromkeys(names, 0)
     histories = []
-    session = HoldemSession(names, game=game, seed=seed, **stakes) \
-        if game not in ("teen_patti", "the") else None
     dealer = 0
     for _ in range(hands):
-        deck = rng.permutation(52).tolist()
-        if game == "teen_patti":
-            table = TeenPattiTable(names, dealer=dealer, deck=deck, **stakes)
-        elif game == "the":
-            table = TheTable(names, dealer=dealer, deck=deck, **stakes)
-        else:
-            table = session.new_hand()
+        deck = rng.permutation(DECK_SIZE).tolist()
+        table = session.new_hand() if session is not None else \
+            cls(names, dealer=dealer, deck=deck, **stakes)
         steps = 0
         while not table.finished:
             who = table.name(table.to_act)
@@ -870,7 +1064,8 @@ def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
             table.act(kind, amount, card)
             steps += 1
             if steps > max_actions:
-                raise EvaluatorError("a simulated hand did not end", steps)
+                raise EvaluatorError(f"a simulated hand took more than {max_actions} actions",
+                                     steps)
         for s in table.seats:
             net[s.name] += s.won - s.put_in
         for w in table.winners:
