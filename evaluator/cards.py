@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .errors import CardError
+from .errors import ArgumentTypeError, CardError
 
 __all__ = ["RANKS", "SUITS", "DECK_SIZE", "CardError", "card_id", "card_str",
            "parse_cards", "format_cards"]
@@ -29,7 +29,8 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
 
-_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs])", re.IGNORECASE)
+# ASCII: with Unicode case folding the Kelvin sign would read as a K and the long s as an s
+_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs])", re.IGNORECASE | re.ASCII)
 _SEPARATORS = re.compile(r"[\s,;]+")
 _NAMES = tuple(r + s for r in RANKS for s in SUITS)
 _IDS = {name.lower(): i for i, name in enumerate(_NAMES)}
@@ -44,7 +45,10 @@ def card_str(card_id: int) -> str:
 
 def card_id(token: str) -> int:
     """Id of one card written as text (``'As'``, ``'10h'``, ``'td'``)."""
-    fast = _IDS.get(token.lower())
+    if not isinstance(token, str):
+        raise ArgumentTypeError(f"a card is text such as 'As', got {type(token).__name__} "
+                                f"{token!r}"[:300], token)
+    fast = _IDS.get(token.lower()) if token.isascii() else None
     if fast is not None:
         return fast
     match = _TOKEN.fullmatch(token.strip())
@@ -61,7 +65,8 @@ _FAST = {name.lower(): name for name in _NAMES}
 def _tokens(text: str) -> list[str]:
     """Split text into card tokens, naming the first piece that is not a card."""
     plain = text.replace(" ", "").replace(",", "").lower()
-    if len(plain) % 2 == 0 and all(plain[i:i + 2] in _FAST for i in range(0, len(plain), 2)):
+    if (text.isascii() and len(plain) % 2 == 0
+            and all(plain[i:i + 2] in _FAST for i in range(0, len(plain), 2))):
         return [plain[i:i + 2] for i in range(0, len(plain), 2)]     # the common case
     tokens = []
     for chunk in _SEPARATORS.split(text.strip()):
@@ -76,9 +81,16 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
+CACHED_TEXT_LENGTH = 64     # longer texts are parsed each time: the cache stays under 2 MB
+
+
 @lru_cache(maxsize=1 << 14)
 def _text_ids(text: str) -> tuple[int, ...]:
-    """Card ids of a text, cached: scripts ask about the same hands again and again."""
+    """Card ids of a short text, cached: scripts ask about the same hands again and again."""
+    return _parse_text(text)
+
+
+def _parse_text(text: str) -> tuple[int, ...]:
     return tuple(card_id(t) for t in _tokens(text))
 
 
@@ -98,11 +110,21 @@ def parse_cards(cards: str | Iterable[str | int] | np.ndarray, *, count: int | N
     Returns
     -------
     ndarray of uint8, shape (n,)
+
+    Raises
+    ------
+    CardError
+        An unknown, duplicate or out-of-range card, or the wrong number of cards.
+    ArgumentTypeError
+        ``cards`` is not text, a sequence or an integer array (``None``, a number, bytes).
     """
     if isinstance(cards, str):
-        ids = _text_ids(cards)
+        ids = _text_ids(cards) if len(cards) <= CACHED_TEXT_LENGTH else _parse_text(cards)
     elif isinstance(cards, np.ndarray) and cards.dtype.kind in "iu":
         ids = [int(c) for c in cards.ravel()]
+    elif isinstance(cards, (bytes, bytearray)) or not isinstance(cards, Iterable):
+        raise ArgumentTypeError(f"{what} must be card text, a list of cards or card ids, got "
+                                f"{type(cards).__name__} {cards!r}"[:300], cards)
     else:
         ids = []
         for item in cards:

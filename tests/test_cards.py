@@ -47,3 +47,28 @@ def test_duplicate_and_count_errors():
     with pytest.raises(CardError):
         parse_cards([True])
     assert isinstance(CardError("x"), ValueError)
+
+
+def test_long_texts_are_not_cached():
+    """Only short texts (hands, boards) are cached, so long ones don't pin memory."""
+    from evaluator import cards
+
+    before = cards._text_ids.cache_info().currsize
+    assert len(parse_cards("As " * 20_000, allow_duplicates=True)) == 20_000
+    assert cards._text_ids.cache_info().currsize == before
+    assert cards._text_ids.cache_info().maxsize * cards.CACHED_TEXT_LENGTH <= 2_000_000
+
+
+@pytest.mark.parametrize("value", [None, 5, 1.5, b"AsKd", object()])
+def test_wrong_types_name_the_argument(value):
+    from evaluator.errors import ArgumentTypeError
+    with pytest.raises(ArgumentTypeError, match="hole cards"):
+        parse_cards(value, what="hole cards")
+    with pytest.raises(TypeError, match="card"):
+        card_id(value)
+
+
+@pytest.mark.parametrize("text", ["\u212ad", "A\u017f", "K\u212a"])   # Kelvin sign, long s
+def test_unicode_case_folds_are_not_cards(text):
+    with pytest.raises(CardError):
+        parse_cards(text)
