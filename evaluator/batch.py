@@ -11,6 +11,12 @@ from the batch ``seed`` and the query's position), so the rows are the same
 bit for bit whether the batch runs here, on a cluster, in one chunk or in
 many, and whatever the number of threads.
 
+Finished rows are never lost.  Every query is checked before any is
+computed (all the problems are listed in one error), and with ``out=`` the
+rows are written, in the input's order, as they finish, one flushed line
+each: an interrupted batch keeps its finished rows, and ``resume=True``
+computes only the missing ones, giving the file an uninterrupted run writes.
+
 >>> rows = batch_equity([{"hands": "AsKs vs QhQd", "board": "2c7d9h"}], progress=False)
 >>> rows[0]["p1_equity"], rows[0]["method"]
 (0.23939393939393938, 'exact enumeration of 990 boards')
@@ -18,66 +24,195 @@ many, and whatever the number of threads.
 from __future__ import annotations
 
 import csv
+import io
 import json
+import os
 import re
-from collections.abc import Iterable, Mapping
+import socket
+import struct
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
-from .errors import EvaluatorError
+from .errors import ArgumentTypeError, EvaluatorError
 
-__all__ = ["batch_equity", "read_queries", "write_rows"]
+__all__ = ["batch_equity", "read_queries", "write_rows", "check_output", "BatchInterrupted",
+           "QueryFailed", "OUT_SUFFIXES"]
 
 FIELDS = ("game", "hands", "board", "dead", "exact", "trials", "target_stderr", "seed")
+BASE_COLUMNS = ("id", "game", "hands", "board", "dead", "method", "exact", "samples", "seed")
+PLAYER_COLUMNS = ("hand", "equity", "win", "tie", "scoop", "hi", "lo", "stderr")
+JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
+OUT_SUFFIXES = (".csv", *JSON_SUFFIXES)
+ON_ERROR = ("stop", "record")
+MAX_LISTED = 20                 # problems listed in one validation error
 _SPLIT = re.compile(r"\s+vs\.?\s+|\s*[|;]\s*", re.IGNORECASE)
 
 
-def read_queries(path: str | Path) -> list[dict]:
-    """Queries from a CSV file (a header row with the query fields) or JSON Lines."""
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a batch: the first ``kept`` of ``total`` rows are finished
+    (and, when ``path`` is set, written there, ready for ``resume=True``)."""
+
+    def __init__(self, kept: int, total: int, path: Path | None) -> None:
+        where = f" in {path}" if path is not None else ""
+        super().__init__(f"interrupted: {kept:,} of {total:,} rows{where}")
+        self.kept, self.total, self.path = kept, total, path
+
+
+class QueryFailed(EvaluatorError):
+    """A query failed while the batch ran (``on_error="stop"``).
+
+    ``query`` is its id, ``reason`` the failure, ``kept`` the rows before it
+    (written to ``path`` when set), ``total`` the batch's size.
+    """
+
+    def __init__(self, query, reason: str, kept: int, total: int,
+                 path: Path | None) -> None:
+        message = f"query {query} failed: {reason}"
+        if path is not None:
+            message += (f"; the {kept:,} rows before it are in {path} (run again with "
+                        "resume=True to finish, or on_error='record' to record failures)")
+        super().__init__(message, query)
+        self.query, self.reason, self.kept, self.total, self.path = (query, reason, kept,
+                                                                     total, path)
+
+
+# --- output paths ---------------------------------------------------------------
+
+def check_output(path: str | Path, suffixes: Iterable[str], option: str = "out") -> Path:
+    """``path`` as a ``Path`` if a file of one of ``suffixes`` can be written there.
+
+    Called before any work, so a typo in an output path costs nothing.  The
+    error names ``option`` and the path: a missing folder, a folder in the
+    file's place, a file or folder that cannot be written, or an unknown suffix.
+    """
+    suffixes = tuple(suffixes)
     path = Path(path)
+    shown = str(path)
+    if path.is_dir():
+        raise EvaluatorError(f"{option} {shown!r} is a folder, not a file", shown)
+    if path.suffix.lower() not in suffixes:
+        raise EvaluatorError(f"{option} {shown!r}: unknown file type "
+                             f"{path.suffix or '(no suffix)'!r}; use "
+                             f"{', '.join(suffixes)}", shown)
+    parent = path.parent
+    if not parent.is_dir():
+        raise EvaluatorError(f"{option} {shown!r}: no such folder {str(parent)!r}", shown)
+    if path.exists() and not os.access(path, os.W_OK):
+        raise EvaluatorError(f"{option} {shown!r}: the file is not writable", shown)
+    if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+        raise EvaluatorError(f"{option} {shown!r}: cannot create files in {str(parent)!r}",
+                             shown)
+    return path
+
+
+# --- reading queries --------------------------------------------------------------
+
+def _read_text(path: Path) -> str:
+    """A file's text: UTF-8, with or without a byte-order mark (Excel writes one)."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        raise EvaluatorError(f"{path.name} line {line}: not UTF-8 text (byte "
+                             f"0x{data[error.start]:02x} at offset {error.start}); save the "
+                             "file as UTF-8", str(path)) from None
+
+
+def _is_json_lines(path: Path, text: str) -> bool:
+    """JSON Lines by suffix; a file of another suffix if its first character is ``{``."""
+    suffix = path.suffix.lower()
+    if suffix in JSON_SUFFIXES:
+        return True
+    if suffix in (".csv", ".txt"):
+        return False
+    return text.lstrip().startswith("{")
+
+
+def _records(path: Path) -> list[tuple[int, object]]:
+    """``(line number, query)`` for every query in a CSV or JSON Lines file."""
     if not path.is_file():
         raise EvaluatorError(f"no such file: {str(path)!r}", str(path))
-    text = path.read_text()
-    if path.suffix.lower() in (".jsonl", ".json", ".ndjson"):
-        queries = []
+    text = _read_text(path)
+    records: list[tuple[int, object]] = []
+    if _is_json_lines(path, text):
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
             try:
-                queries.append(json.loads(line))
+                records.append((number, json.loads(line)))
             except json.JSONDecodeError as error:
                 raise EvaluatorError(f"{path.name} line {number}: not JSON ({error.msg})",
                                      number) from None
-        return queries
-    rows = list(csv.DictReader(text.splitlines()))
-    return [{k: v for k, v in row.items() if k and v not in (None, "")} for row in rows]
+    else:
+        reader = csv.reader(io.StringIO(text, newline=""))
+        header: list[str] | None = None
+        for fields in reader:
+            if not any(f.strip() for f in fields):
+                continue
+            if header is None:
+                header = [f.strip() for f in fields]
+                continue
+            if len(fields) > len(header):
+                raise EvaluatorError(
+                    f"{path.name} line {reader.line_num}: {len(fields)} fields but the header "
+                    f"has {len(header)} ({', '.join(header)}); put quotes around a field that "
+                    'holds commas, e.g. "AsKs vs QQ+,AKs"', reader.line_num)
+            records.append((reader.line_num,
+                            {k: v for k, v in zip(header, fields) if k and v != ""}))
+    if not records:
+        raise EvaluatorError(f"no queries in {path}", str(path))
+    return records
 
+
+def read_queries(path: str | Path) -> list[dict]:
+    """Queries from a CSV file (a header row with the query fields) or JSON Lines.
+
+    JSON Lines: a ``.jsonl``, ``.ndjson`` or ``.json`` file, or one of another
+    suffix whose first character is ``{``.  A file without queries is an error.
+    """
+    return [query for _, query in _records(Path(path))]
+
+
+# --- checking queries -------------------------------------------------------------
 
 def _normalise(query: Mapping, index: int, seed: int) -> dict:
-    """A query with every field in its final type; errors name the query."""
+    """A query with every field in its final type (errors carry no query name)."""
     if not isinstance(query, Mapping):
-        raise EvaluatorError(f"query {index + 1}: a query is a mapping of equity arguments, "
-                             f"got {query!r}", query)
-    where = f"query {query.get('id', index + 1)}"
+        raise EvaluatorError(f"a query is a mapping of equity arguments, got {query!r}"[:300],
+                             query)
     unknown = set(query) - set(FIELDS) - {"id"}
     if unknown:
-        raise EvaluatorError(f"{where}: unknown field {sorted(unknown)[0]!r} "
-                             f"(fields: {', '.join(FIELDS)})", sorted(unknown)[0])
+        raise EvaluatorError(f"unknown field {sorted(map(str, unknown))[0]!r} "
+                             f"(fields: {', '.join(FIELDS)}, id)", sorted(map(str, unknown))[0])
+    ident = query.get("id", index + 1)
+    if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+        raise ArgumentTypeError(f"id must be a string or an integer, got {ident!r}", ident)
     hands = query.get("hands")
     if isinstance(hands, str):
         hands = [h for h in _SPLIT.split(hands.strip()) if h]
-    if not hands or isinstance(hands, str) or len(hands) < 2:
-        raise EvaluatorError(f"{where}: needs two or more hands, e.g. 'AsKs vs QQ+'", hands)
-    out = {"id": query.get("id", index + 1), "game": str(query.get("game", "holdem")),
-           "hands": [str(h) for h in hands], "board": str(query.get("board", "") or ""),
-           "dead": str(query.get("dead", "") or "")}
+    if not isinstance(hands, (list, tuple)) or len(hands) < 2:
+        raise EvaluatorError(f"needs two or more hands, e.g. 'AsKs vs QQ+', got {hands!r}",
+                             hands)
+    if not all(isinstance(h, str) for h in hands):
+        raise ArgumentTypeError(f"hands must be strings, got {hands!r}", hands)
+    for name in ("game", "board", "dead"):
+        if not isinstance(query.get(name, ""), str):
+            raise ArgumentTypeError(f"{name} must be a string, got {query[name]!r}",
+                                    query[name])
+    out = {"id": ident, "game": query.get("game", "holdem") or "holdem", "hands": list(hands),
+           "board": query.get("board", "") or "", "dead": query.get("dead", "") or ""}
     exact = query.get("exact")
     if isinstance(exact, str):
         lowered = exact.strip().lower()
         if lowered not in ("true", "false", "1", "0", "yes", "no", ""):
-            raise EvaluatorError(f"{where}: exact must be true or false, got {exact!r}", exact)
+            raise EvaluatorError(f"exact must be true or false, got {exact!r}", exact)
         exact = None if not lowered else lowered in ("true", "1", "yes")
+    elif exact is not None and not isinstance(exact, bool):
+        raise ArgumentTypeError(f"exact must be true or false, got {exact!r}", exact)
     out["exact"] = exact
     for name, kind in (("trials", int), ("target_stderr", float), ("seed", int)):
         value = query.get(name)
@@ -85,47 +220,289 @@ def _normalise(query: Mapping, index: int, seed: int) -> dict:
             out[name] = None
             continue
         try:
+            if isinstance(value, bool) or (kind is int and isinstance(value, float)):
+                raise ValueError
             out[name] = kind(value)
         except (TypeError, ValueError):
-            raise EvaluatorError(f"{where}: {name} must be a number, got {value!r}",
-                                 value) from None
+            raise EvaluatorError(f"{name} must be a number, got {value!r}", value) from None
+    if out["seed"] is not None and out["seed"] < 0:
+        raise EvaluatorError(f"seed must be a non-negative integer, got {out['seed']}",
+                             out["seed"])
     if out["seed"] is None:
         state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)
         out["seed"] = int(state[0] >> np.uint64(1))
     return out
 
 
+def _validate(records: list[tuple[int | None, object]], seed: int,
+              record: bool) -> list[dict]:
+    """Every query checked and normalised before any is computed.
+
+    A bad query raises (all the problems in one error, the first
+    ``MAX_LISTED`` listed), or with ``record`` becomes an item whose
+    ``error`` is the problem.
+    """
+    from .equity import check_query
+    items: list[dict] = []
+    problems: list[tuple[str, Exception]] = []
+    for index, (line, query) in enumerate(records):
+        ident = query.get("id", index + 1) if isinstance(query, Mapping) else index + 1
+        name = f"query {ident}" + (f" (line {line})" if line is not None else "")
+        try:
+            item = _normalise(query, index, seed)
+            check_query(item["game"], item["hands"], item["board"], item["dead"],
+                        exact=item["exact"], trials=item["trials"],
+                        target_stderr=item["target_stderr"], seed=item["seed"])
+        except (EvaluatorError, ArgumentTypeError) as error:
+            if not record:
+                problems.append((f"{name}: {error}", error))
+                continue
+            item = _error_item(query, index, str(error))
+        items.append(item)
+    if len(problems) == 1:
+        message, error = problems[0]
+        raise type(error)(message, error.token) from None
+    if problems:
+        listed = [message for message, _ in problems[:MAX_LISTED]]
+        if len(problems) > MAX_LISTED:
+            listed.append(f"... and {len(problems) - MAX_LISTED:,} more")
+        raise EvaluatorError(f"{len(problems):,} of {len(records):,} queries are bad; nothing "
+                             "was computed:\n  " + "\n  ".join(listed), problems[0][1].token)
+    return items
+
+
+def _error_item(query, index: int, reason: str) -> dict:
+    """The item of a query that cannot run: what can be read of it, and the reason."""
+    query = query if isinstance(query, Mapping) else {}
+    hands = query.get("hands", "")
+    if isinstance(hands, (list, tuple)):
+        hands = " vs ".join(map(str, hands))
+    ident = query.get("id", index + 1)
+    return {"id": ident if isinstance(ident, (str, int)) else str(ident),
+            "game": str(query.get("game", "holdem")), "hands": str(hands),
+            "board": str(query.get("board", "")), "dead": str(query.get("dead", "")),
+            "error": reason}
+
+
+# --- running queries ------------------------------------------------------------
+
+def _hands_text(item: dict) -> str:
+    return item["hands"] if isinstance(item["hands"], str) else " vs ".join(item["hands"])
+
+
+def _error_row(item: dict, reason: str) -> dict:
+    return {"id": item["id"], "game": item["game"], "hands": _hands_text(item),
+            "board": item["board"], "dead": item["dead"],
+            "error": " ".join(reason.split())}
+
+
+def _reason(error: BaseException) -> str:
+    """An error as one line: the message of the package's errors, else type and message."""
+    if isinstance(error, (EvaluatorError, ArgumentTypeError)):
+        return " ".join(str(error).split())
+    return " ".join(f"{type(error).__name__}: {error}".split())
+
+
 def run_query(query: dict) -> dict:
     """One normalised query -> one flat result row (the query, the method, per-player figures).
 
-    Bad input raises the usual error with the query's id in front of the message.
+    Hi-lo games give ``pN_scoop`` and no ``pN_win`` (the same figure).
     """
+    if "error" in query:
+        return _error_row(query, query["error"])
     from .equity import equity
-    try:
-        result = equity(query["game"], query["hands"], query["board"], query["dead"],
-                        exact=query["exact"], trials=query["trials"],
-                        target_stderr=query["target_stderr"], seed=query["seed"], threads=1)
-    except EvaluatorError as error:
-        raise type(error)(f"query {query['id']}: {error}", error.token) from None
+    result = equity(query["game"], query["hands"], query["board"], query["dead"],
+                    exact=query["exact"], trials=query["trials"],
+                    target_stderr=query["target_stderr"], seed=query["seed"], threads=1)
     row = {"id": query["id"], "game": result.game, "hands": " vs ".join(query["hands"]),
            "board": result.board, "dead": result.dead, "method": result.method,
            "exact": result.exact, "samples": result.samples,
            "seed": None if result.exact else result.seed}
     for p, player in enumerate(result.players, start=1):
-        for name in ("hand", "equity", "win", "tie", "scoop", "hi", "lo", "stderr"):
+        for name in PLAYER_COLUMNS:
             value = getattr(player, name)
-            if value is not None:
+            if value is not None and not (name == "win" and player.scoop is not None):
                 row[f"p{p}_{name}"] = value
     return row
 
 
-def _run_chunk(queries: list[dict]) -> list[dict]:
-    return [run_query(q) for q in queries]
+def _run_chunk(queries: list[dict]) -> list[tuple[dict | None, str | None]]:
+    """A cluster task: ``(row, None)``, or ``(None, reason)`` for a query that failed."""
+    out: list[tuple[dict | None, str | None]] = []
+    for query in queries:
+        try:
+            out.append((run_query(query), None))
+        except Exception as error:          # noqa: BLE001 - reported by the caller
+            out.append((None, _reason(error)))
+    return out
+
+
+def columns(items: list[dict], record: bool = False) -> list[str]:
+    """The CSV header every row of these (checked) queries fits.
+
+    Per player: ``hand, equity, tie`` always, ``win`` for high-only games,
+    ``scoop, hi, lo`` for hi-lo games, ``stderr`` where a query may sample;
+    ``error`` last when failures are recorded.
+    """
+    from .games import game as _game
+    wanted: set[tuple[int, str]] = set()
+    for item in items:
+        if "error" in item:
+            continue
+        hilo = _game(item["game"]).pot == "hilo"
+        names = {"hand", "equity", "tie"} | ({"scoop", "hi", "lo"} if hilo else {"win"})
+        if item["exact"] is not True:
+            names.add("stderr")
+        wanted |= {(p, name) for p in range(1, len(item["hands"]) + 1) for name in names}
+    players = max((p for p, _ in wanted), default=0)
+    out = list(BASE_COLUMNS)
+    for p in range(1, players + 1):
+        out += [f"p{p}_{name}" for name in PLAYER_COLUMNS if (p, name) in wanted]
+    if record:
+        out.append("error")
+    return out
+
+
+class _Sink:
+    """Rows in the input's order, written (one flushed line each) as they finish.
+
+    Rows that finish early wait in ``pending`` until the rows before them are
+    in.  ``rows`` holds every row so far, those read back from a resumed file
+    first; ``done`` counts them.
+    """
+
+    def __init__(self, out, path: Path | None, header: list[str], items: list[dict],
+                 resume: bool) -> None:
+        self.header, self.items = header, items
+        self.csv = path is not None and path.suffix.lower() == ".csv"
+        self.rows: list[dict] = []
+        self.pending: dict[int, dict] = {}
+        self.handle: IO[str] | None = None
+        self.own = False
+        if path is None:
+            self.handle = out                     # a text stream, or None: rows kept only
+            return
+        if resume and path.is_file():
+            end = self._read_back(path)
+            with path.open("r+b") as raw:         # a partly written last line goes
+                raw.truncate(end)
+            self.handle = path.open("a", encoding="utf-8", newline="")
+        else:
+            self.handle = path.open("w", encoding="utf-8", newline="")
+        self.own = True
+        if self.csv and not self.rows and self.handle.tell() == 0:
+            self._write(self.header)
+
+    @property
+    def done(self) -> int:
+        return len(self.rows)
+
+    def _read_back(self, path: Path) -> int:
+        """Read the complete rows of an interrupted output; the offset where they end."""
+        data = path.read_bytes()
+        end = data.rfind(b"\n") + 1
+        try:
+            lines = data[:end].decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise EvaluatorError(f"cannot resume {path}: it is not a batch's output "
+                                 "(not UTF-8)", str(path)) from None
+        if self.csv:
+            parsed = list(csv.reader(lines))
+            if not parsed:
+                return 0
+            if parsed[0] != self.header:
+                raise EvaluatorError(f"cannot resume {path}: its columns are not this "
+                                     "batch's (another batch, or other options?)", str(path))
+            for number, fields in enumerate(parsed[1:], start=2):
+                if len(fields) != len(self.header):
+                    raise EvaluatorError(f"cannot resume {path}: line {number} has "
+                                         f"{len(fields)} fields, not {len(self.header)}",
+                                         str(path))
+                self._check(path, number, dict(zip(self.header, fields)))
+        else:
+            for number, line in enumerate(lines, start=1):
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError:
+                    raise EvaluatorError(f"cannot resume {path}: line {number} is not JSON",
+                                         str(path)) from None
+                if not isinstance(row, dict):
+                    raise EvaluatorError(f"cannot resume {path}: line {number} is not a row",
+                                         str(path))
+                self._check(path, number, row)
+        return end
+
+    def _check(self, path: Path, line: int, row: dict) -> None:
+        """Keep a row read back if it is the next query's; refuse another batch's rows."""
+        k = len(self.rows)
+        if k >= len(self.items):
+            raise EvaluatorError(f"cannot resume {path}: it has more rows than the batch has "
+                                 f"queries ({len(self.items):,})", str(path))
+        item = self.items[k]
+        mine = (str(item["id"]), _hands_text(item))
+        theirs = (str(row.get("id")), str(row.get("hands")))
+        if mine != theirs:
+            raise EvaluatorError(
+                f"cannot resume {path}: line {line} holds query {theirs[0]} ({theirs[1]}), "
+                f"but query {k + 1} of this batch is {mine[0]} ({mine[1]}); the file is "
+                "another batch's output", str(path))
+        seed = row.get("seed")
+        if seed not in (None, "") and "error" not in item and str(seed) != str(item["seed"]):
+            raise EvaluatorError(f"cannot resume {path}: line {line} was sampled with seed "
+                                 f"{seed}, this batch gives that query seed {item['seed']} "
+                                 "(another batch seed?)", str(path))
+        self.rows.append(self._typed(row, item) if self.csv else row)
+
+    def _typed(self, cells: dict[str, str], item: dict) -> dict:
+        """A CSV row read back as the dict ``run_query`` gave (empty cells left out)."""
+        row: dict = {}
+        for name, text in cells.items():
+            if name == "id":
+                row[name] = item["id"]
+            elif text == "":
+                if name in ("board", "dead") or (name == "seed" and not cells.get("error")):
+                    row[name] = "" if name != "seed" else None
+            elif name == "exact":
+                row[name] = text == "True"
+            elif name in ("samples", "seed"):
+                row[name] = int(text)
+            elif name in BASE_COLUMNS or name == "error" or name.endswith("_hand"):
+                row[name] = text
+            else:
+                row[name] = float(text)
+        return row
+
+    def _write(self, fields: list) -> None:
+        if self.csv:
+            text = io.StringIO()
+            csv.writer(text, lineterminator="\n").writerow(fields)
+            line = text.getvalue()
+        else:
+            line = json.dumps(fields) + "\n"
+        self.handle.write(line)
+        self.handle.flush()
+
+    def add(self, index: int, row: dict) -> int:
+        """Take row ``index``; write every row now in order.  Returns rows written."""
+        self.pending[index] = row
+        written = 0
+        while len(self.rows) in self.pending:
+            row = self.pending.pop(len(self.rows))
+            if self.handle is not None:
+                self._write([row.get(name, "") for name in self.header] if self.csv else row)
+            self.rows.append(row)
+            written += 1
+        return written
+
+    def close(self) -> None:
+        if self.own and self.handle is not None:
+            self.handle.close()
 
 
 def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
                  threads: int | None = None, progress: bool = True, seed: int = 0,
-                 chunk_size: int | None = None) -> list[dict]:
+                 chunk_size: int | None = None, out: str | Path | IO[str] | None = None,
+                 resume: bool = False, on_error: str = "stop") -> list[dict]:
     """Run many equity queries; one result row per query, in the input's order.
 
     Parameters
@@ -143,37 +520,168 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
         Seeds the queries that sample and give no seed of their own.
     chunk_size : int, optional
         Queries per cluster task (default: about four tasks per worker).
+    out : path or text stream, optional
+        Write each row as it finishes, in order: ``.csv`` (columns fixed up
+        front from the queries) or JSON Lines (``.jsonl``, ``.ndjson``,
+        ``.json``; a stream gets JSON Lines).  Checked before any work.
+    resume : bool
+        Continue the interrupted output ``out``: keep its complete rows (a
+        partly written last line is dropped), compute only the missing ones.
+        The file ends as an uninterrupted run writes it.  Refused when its
+        rows are another batch's.
+    on_error : "stop" or "record"
+        ``"stop"``: a bad query stops the batch before anything runs, and a
+        query failing while it runs raises ``QueryFailed`` once the rows
+        before it are written.  ``"record"``: the failure goes in the row's
+        ``error`` column and the batch goes on.
+
+    Raises
+    ------
+    BatchInterrupted
+        On Ctrl-C (a ``KeyboardInterrupt``): the work stops within about a
+        second; the finished rows are in ``out``.
     """
+    if on_error not in ON_ERROR:
+        raise EvaluatorError(f"on_error must be 'stop' or 'record', got {on_error!r}",
+                             on_error)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ArgumentTypeError(f"seed must be an integer, got {seed!r}", seed)
+    if seed < 0:
+        raise EvaluatorError(f"seed must be a non-negative integer, got {seed}", seed)
+    path = None
+    if out is not None and not hasattr(out, "write"):
+        path = check_output(out, OUT_SUFFIXES, "out")
+    if resume and path is None:
+        raise EvaluatorError("resume=True needs out= (the file to continue)", "resume")
     from ._parallel import resolve_threads
     if isinstance(queries, (str, Path)):
-        queries = read_queries(queries)
-    items = [_normalise(q, i, seed) for i, q in enumerate(queries)]
-    if not items:
-        return []
-    if scheduler is not None:
-        return _on_cluster(items, scheduler, progress, chunk_size)
-    threads = resolve_threads(threads, len(items) << 20)
-    from .studies import _progress
-    bar = _progress(len(items), "equity queries", progress)
-    rows: list[dict | None] = [None] * len(items)
+        records = _records(Path(queries))
+    else:
+        records = [(None, q) for q in queries]
+    record = on_error == "record"
+    items = _validate(records, seed, record)
+    if scheduler is None:
+        threads = resolve_threads(threads, len(items) << 20)
+    sink = _Sink(out, path, columns(items, record), items, resume)
     try:
-        if threads <= 1:
-            for i, item in enumerate(items):
-                rows[i] = run_query(item)
-                if bar is not None:
-                    bar.advance(bar.task)
-        else:
-            from concurrent.futures import ThreadPoolExecutor, as_completed
-            with ThreadPoolExecutor(threads) as pool:
-                futures = {pool.submit(run_query, item): i for i, item in enumerate(items)}
-                for future in as_completed(futures):
-                    rows[futures[future]] = future.result()
-                    if bar is not None:
-                        bar.advance(bar.task)
+        _run(items, sink, scheduler, threads, progress, chunk_size, record, path)
     finally:
+        sink.close()
+    return sink.rows
+
+
+def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progress: bool,
+         chunk_size: int | None, record: bool, path: Path | None) -> None:
+    """Compute the rows ``sink`` lacks, feeding it each as it finishes."""
+    todo = list(range(sink.done, len(items)))
+    if not todo:
+        return
+    from .studies import _progress
+    bar = _progress(len(items), "equity queries" + (" (cluster)" if scheduler else ""),
+                    progress)
+    if bar is not None:
+        bar.advance(bar.task, sink.done)
+    if scheduler is not None:
+        results = _on_cluster([items[i] for i in todo], scheduler, chunk_size)
+    else:
+        from ._parallel import imap_unordered
+        results = imap_unordered(run_query, [items[i] for i in todo], threads, errors=True)
+    failure: tuple[int, BaseException | str] | None = None
+    try:
+        for j, result in results:
+            index = todo[j]
+            if isinstance(result, (BaseException, str)):
+                if not record:
+                    if failure is None or index < failure[0]:
+                        failure = (index, result)
+                    if sink.done >= failure[0]:
+                        break
+                    continue
+                result = _error_row(items[index], result if isinstance(result, str)
+                                    else _reason(result))
+            if failure is not None and index > failure[0]:
+                continue
+            written = sink.add(index, result)
+            if bar is not None:
+                bar.advance(bar.task, written)
+            if failure is not None and sink.done >= failure[0]:
+                break
+    except KeyboardInterrupt:
+        raise BatchInterrupted(sink.done, len(items), path) from None
+    finally:
+        results.close()
         if bar is not None:
             bar.stop()
-    return rows
+    if failure is not None:
+        index, error = failure
+        reason = error if isinstance(error, str) else _reason(error)
+        failed = QueryFailed(items[index]["id"], reason, sink.done, len(items), path)
+        if isinstance(error, BaseException):
+            raise failed from error
+        raise failed
+
+
+# --- Dask -------------------------------------------------------------------------
+
+PROBE_TIMEOUT = 2.0            # seconds to connect to a scheduler and read its greeting
+CONNECT_TIMEOUT = "5s"
+MAX_GREETING = 1 << 16         # bytes: a Dask handshake is a small msgpack mapping
+
+
+def _probe(address: str) -> None:
+    """Check that a Dask scheduler answers at ``address``; one clear error if not.
+
+    A Dask server speaks first: a handshake frame, an 8-byte length and a
+    small msgpack mapping.  An HTTP server waits silently, a random service
+    sends something else, and nothing listening refuses the connection; each
+    is told apart here in at most a few seconds, before Dask sees the address.
+    """
+    match = re.fullmatch(r"(?:tcp://)?\[?([^\[\]]+?)\]?:(\d+)", address.strip())
+    if not match:
+        raise EvaluatorError(f"scheduler address {address!r} must look like "
+                             "'tcp://host:port'", address)
+    host, port = match.group(1), int(match.group(2))
+
+    def fail(why: str) -> EvaluatorError:
+        return EvaluatorError(f"cannot reach the Dask scheduler at {address!r}: {why}",
+                              address)
+
+    try:
+        sock = socket.create_connection((host, port), timeout=PROBE_TIMEOUT)
+    except socket.timeout:
+        raise fail(f"no answer within {PROBE_TIMEOUT:g} s") from None
+    except OSError as error:
+        raise fail(error.strerror or str(error)) from None
+    with sock:
+        try:
+            head = _read_exactly(sock, 8)
+            size = struct.unpack("<Q", head)[0]
+            if not 0 < size <= MAX_GREETING:
+                raise fail("the server there does not speak Dask's protocol")
+            greeting = _read_exactly(sock, size)
+        except socket.timeout:
+            raise fail("the server there sent no Dask greeting (is it a Dask scheduler, "
+                       "or e.g. a web server?)") from None
+        except ConnectionError as error:
+            raise fail(f"the server there closed the connection ({error})") from None
+        except OSError as error:
+            raise fail(error.strerror or str(error)) from None
+        if b"compression" not in greeting:
+            raise fail("the server there does not speak Dask's protocol")
+        try:
+            sock.sendall(head + greeting)         # answer in kind, so it logs no error
+        except OSError:
+            pass
+
+
+def _read_exactly(sock: socket.socket, n: int) -> bytes:
+    data = b""
+    while len(data) < n:
+        part = sock.recv(n - len(data))
+        if not part:
+            raise ConnectionError("it sent no more")
+        data += part
+    return data
 
 
 def _client(scheduler):
@@ -184,49 +692,57 @@ def _client(scheduler):
                              "'evaluator[cluster]'", "dask") from None
     if not isinstance(scheduler, str):
         return scheduler, False
+    _probe(scheduler)
+    import logging
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
     try:
-        return Client(scheduler, timeout="5s", set_as_default=False), True
+        return Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False), True
     except (OSError, TimeoutError, ValueError) as error:
         raise EvaluatorError(f"cannot reach the Dask scheduler at {scheduler!r}: {error}",
                              scheduler) from None
+    finally:
+        quiet.setLevel(level)
 
 
-def _on_cluster(items: list[dict], scheduler, progress: bool,
-                chunk_size: int | None) -> list[dict]:
-    """Chunks of queries as Dask tasks; a task lost with its worker is run again."""
+def _on_cluster(items: list[dict], scheduler,
+                chunk_size: int | None) -> Iterator[tuple[int, dict | str]]:
+    """Yield ``(index, row or failure reason)`` as chunks finish on a Dask cluster.
+
+    A task lost with its worker is run again; closing the generator (Ctrl-C,
+    or a failure) cancels the tasks not yet finished.
+    """
     client, own = _client(scheduler)
+    futures = []
     try:
         if chunk_size is None:
             workers = max(1, len(client.scheduler_info().get("workers", {})))
             chunk_size = max(1, -(-len(items) // (4 * workers)))
-        chunks = [items[a:a + chunk_size] for a in range(0, len(items), chunk_size)]
-        futures = client.map(_run_chunk, chunks, pure=False, retries=3)
-        from .studies import _progress
-        bar = _progress(len(items), "equity queries (cluster)", progress)
-        rows: list[dict] = []
-        try:
-            for chunk, future in zip(chunks, futures):
-                rows += future.result()
-                if bar is not None:
-                    bar.advance(bar.task, len(chunk))
-        finally:
-            if bar is not None:
-                bar.stop()
-        return rows
+        starts = list(range(0, len(items), chunk_size))
+        futures = client.map(_run_chunk, [items[a:a + chunk_size] for a in starts],
+                             pure=False, retries=3)
+        start_of = {future.key: a for future, a in zip(futures, starts)}
+        from distributed import as_completed
+        for future in as_completed(futures, loop=client.loop):
+            for k, (row, reason) in enumerate(future.result()):
+                yield start_of[future.key] + k, row if reason is None else reason
     finally:
+        if futures:
+            client.cancel(futures)
         if own:
-            client.close()
+            client.close(timeout=2)
 
 
 def write_rows(rows: list[dict], path: str | Path) -> None:
     """Write result rows as CSV (``.csv``) or JSON Lines (anything else)."""
     path = Path(path)
     if path.suffix.lower() == ".csv":
-        columns: list[str] = []
+        header: list[str] = []
         for row in rows:
-            columns += [k for k in row if k not in columns]
+            header += [k for k in row if k not in header]
         with path.open("w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=columns)
+            writer = csv.DictWriter(handle, fieldnames=header)
             writer.writeheader()
             writer.writerows(rows)
     else:
