@@ -1,18 +1,117 @@
-"""The one place that sets Numba options.
+"""The one place that sets Numba options, and the on-disk cache the kernels use.
 
-Kernels are compiled lazily, cached on disk (``cache=True``) and release the
-GIL (``nogil=True``) so the public API can run chunks on several threads.
-No ``fastmath``: the kernels are integer code.
+Kernels are compiled lazily, cached on disk and release the GIL
+(``nogil=True``) so the public API can run chunks on several threads.  No
+``fastmath``: the kernels are integer code.
+
+The cache never stops a kernel from running:
+
+* It lives where Numba puts it: ``NUMBA_CACHE_DIR`` when set, else the
+  ``__pycache__`` folders next to the sources, else the user's cache folder.
+  A read-only install with no writable home falls back to a private folder
+  in the temporary directory, ``evaluator-numba-<uid>`` (created with mode
+  0700, used only when it belongs to the user and no one else may write to
+  it); with none of these the kernels compile on every run, uncached.
+* A damaged cache file (truncated, garbage, from a crash) is reported with a
+  ``RuntimeWarning`` naming it; the kernel then compiles afresh and rewrites
+  the entry.  A cache that cannot be written only costs the time to compile.
 """
-from functools import partial
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+import warnings
+from functools import cache
 
 import numba
+from numba.core import caching
+from numba.core.dispatcher import Dispatcher
 
-kernel = partial(numba.njit, cache=True, nogil=True)
+__all__ = ["kernel", "numba"]
 
-# Small helpers called from hot loops.  Numba compiles each njit function
-# separately and calls it through its full array-struct ABI; inlining at the
-# Numba IR level turns the helper into a few instructions in the caller's loop.
-inline = partial(numba.njit, cache=True, nogil=True, inline="always")
 
-__all__ = ["kernel", "inline", "numba"]
+@cache
+def _private_temp_dir() -> str | None:
+    """A cache folder only this user can write, in the temporary directory (None: none)."""
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    try:
+        path = os.path.join(tempfile.gettempdir(),
+                            "evaluator-numba" + ("" if uid is None else f"-{uid}"))
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        info = os.lstat(path)
+    except OSError:
+        return None
+    # another user's folder, or one others may write to, could feed us pickles
+    private = stat.S_ISDIR(info.st_mode) and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    return path if private and (uid is None or info.st_uid == uid) else None
+
+
+class _PrivateTempLocator(caching.InTreeCacheLocator):
+    """Numba's last resort here: ``_private_temp_dir()``, when no other location is writable."""
+
+    def __init__(self, py_func, py_file) -> None:
+        super().__init__(py_func, py_file)
+        self._cache_path = os.path.join(_private_temp_dir(),
+                                        self.get_suitable_cache_subpath(py_file))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if _private_temp_dir() is None:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+class _CacheImpl(caching.CompileResultCacheImpl):
+    _locator_classes = [*caching.CompileResultCacheImpl._locator_classes, _PrivateTempLocator]
+
+
+class _RecoveringCache(caching.FunctionCache):
+    """Numba's function cache that treats a damaged or unwritable cache as a cache miss."""
+    _impl_class = _CacheImpl
+
+    def load_overload(self, sig, target_context):
+        try:
+            return super().load_overload(sig, target_context)
+        except Exception as error:      # whatever the damage, compiling afresh is correct
+            warnings.warn(f"damaged Numba cache file {self._damaged_file(sig, target_context)} "
+                          f"({type(error).__name__}: {error}); recompiling "
+                          f"{self._py_func.__qualname__}", RuntimeWarning, stacklevel=2)
+            try:
+                os.remove(self._cache_file._index_path)     # the next save starts afresh
+            except OSError:
+                self.disable()
+            return None
+
+    def _damaged_file(self, sig, target_context) -> str:
+        """The index file if it cannot be read, else the data file it names for ``sig``."""
+        files = self._cache_file
+        try:
+            overloads = files._load_index()
+        except Exception:
+            return files._index_path
+        data = overloads.get(self._index_key(sig, target_context.codegen()))
+        return files._data_path(data) if data else files._index_path
+
+    def save_overload(self, sig, data):
+        try:
+            super().save_overload(sig, data)
+        except Exception as error:
+            warnings.warn(f"cannot write the Numba cache in {self.cache_path} "
+                          f"({type(error).__name__}: {error}); compiling without it",
+                          RuntimeWarning, stacklevel=2)
+            self.disable()
+
+
+def kernel(func=None, **options):
+    """``numba.njit(nogil=True, **options)`` with the cache above; ``@kernel`` or
+    ``@kernel(...)``."""
+    if func is None:
+        return lambda f: kernel(f, **options)
+    dispatcher = numba.njit(func, nogil=True, **options)
+    if isinstance(dispatcher, Dispatcher):          # not with NUMBA_DISABLE_JIT=1
+        try:
+            dispatcher._cache = _RecoveringCache(func)
+        except RuntimeError:            # no location is writable: compile on every run
+            pass
+    return dispatcher
