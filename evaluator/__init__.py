@@ -9,7 +9,7 @@
 from .batch import batch_equity
 from .cards import CardError, card_id, card_str, format_cards, parse_cards
 from .equity import EquityResult, PlayerEquity, discard_equity, equity, equity_by_street
-from .errors import EvaluatorError, GameError, HandError, RangeError
+from .errors import ArgumentTypeError, EvaluatorError, GameError, HandError, RangeError, TableError
 from .evaluate import HandValue, category_of, evaluate, evaluate_batch, warmup
 from .games import GAMES, Game, game
 from .ranges import Range
@@ -23,6 +23,7 @@ __all__ = [
     "equity", "equity_by_street", "discard_equity", "EquityResult", "PlayerEquity",
     "Range", "batch_equity", "preflop_matrix", "hand_vs_range",
     "parse_cards", "format_cards", "card_id", "card_str",
-    "EvaluatorError", "CardError", "GameError", "HandError", "RangeError",
+    "EvaluatorError", "CardError", "GameError", "HandError", "RangeError", "TableError",
+    "ArgumentTypeError",
     "__version__",
 ]

@@ -26,7 +26,7 @@ import numpy as np
 from . import _tables
 from ._parallel import check_interrupt, map_items, resolve_threads
 from .cards import format_cards, parse_cards
-from .errors import CardError, EvaluatorError, HandError, RangeError
+from .errors import ArgumentTypeError, CardError, EvaluatorError, HandError, RangeError
 from .games import Game
 from .games import game as _game
 from .ranges import Range, card_masks
@@ -89,8 +89,9 @@ class EquityResult:
 
     def to_dict(self) -> dict:
         out = asdict(self)
-        if self.exact:
-            out["counts"]["equity_fractions"] = [str(f) for f in self.fractions]
+        fractions = self.fractions
+        if fractions is not None:
+            out["counts"]["equity_fractions"] = [str(f) for f in fractions]
         out["players"] = [{k: v for k, v in asdict(p).items() if v is not None}
                           for p in self.players]
         return out
@@ -103,9 +104,16 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Rang
     if isinstance(hands, str):
         raise HandError("hands is a list with one entry per player, e.g. ['AsKs', 'QhQd']",
                         hands)
+    if not isinstance(hands, (list, tuple, np.ndarray)):
+        raise ArgumentTypeError(f"hands must be a list with one entry per player, e.g. "
+                                f"['AsKs', 'QhQd'], got {type(hands).__name__}", hands)
     parsed, unknown, ranges = [], [], []
     for i, hand in enumerate(hands, start=1):
         missing = 0
+        if not isinstance(hand, (str, Range, list, tuple, np.ndarray)):
+            raise ArgumentTypeError(f"hand {i} must be card text ('AsKs'), a range ('QQ+'), "
+                                    f"a Range or a list of cards, got {type(hand).__name__} "
+                                    f"{hand!r}", hand)
         if isinstance(hand, Range):
             if hand.game.hole != g.hole:
                 raise HandError(f"hand {i} is a range for {hand.game.name}; {g.name} hands "
@@ -114,7 +122,7 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Rang
             unknown.append(0)
             ranges.append(hand)
             continue
-        if isinstance(hand, str) and hand.strip().lower() == "random":
+        if isinstance(hand, str) and hand.strip().lower() in RANDOM_WORDS:
             cards, missing = np.empty(0, np.uint8), g.hole
         elif isinstance(hand, str):
             text = hand
@@ -145,7 +153,7 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Rang
         if len(cards) + missing != g.hole:
             extra = " (after the discard)" if g.dealt > g.hole else ""
             shown = format_cards(cards) + " ?" * missing
-            raise HandError(f"hand {i} needs {g.hole} cards for {g.name}{extra}, "
+            raise HandError(f"hand {i} needs {g.hole} cards for {_quoted(g)}{extra}, "
                             f"got {len(cards) + missing}: {shown.strip() or 'none'}", hand)
         parsed.append(cards)
         unknown.append(missing)
@@ -154,6 +162,8 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Rang
         raise HandError(f"equity needs at least two hands, got {len(parsed)}", len(parsed))
     return parsed, unknown, ranges
 
+
+RANDOM_WORDS = ("random", "any")    # a hand of unknown cards: the same thing, everywhere
 
 # text shaped like cards (rank then one letter, repeated): read as a hand, not a range
 _CARD_LIKE = re.compile(r"(?:(?:10|[2-9tjqka])[a-z]\s*)+", re.IGNORECASE)
@@ -173,12 +183,12 @@ def _check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
     """Check the spot fits the game and the deck; return the live cards."""
     if len(board) not in g.streets:
         streets = ", ".join(map(str, g.streets))
-        raise HandError(f"a board of {_cards_text(len(board))} is not a street of {g.name} "
-                        f"(board sizes: {streets})", len(board))
+        raise HandError(f"a board of {_cards_text(len(board))} is not a street of "
+                        f"{_quoted(g)} (board sizes: {streets})", len(board))
     final = max(g.streets)
     needed = len(hands) * g.hole + final + len(dead)
     if needed > 52:
-        raise HandError(f"{len(hands)} players need {needed} cards in {g.name}; "
+        raise HandError(f"{len(hands)} players need {needed} cards in {_quoted(g)}; "
                         "the deck has 52", len(hands))
     seen: dict[int, str] = {}
     groups = [(f"hand {i}", h) for i, h in enumerate(hands, start=1)]
@@ -216,6 +226,11 @@ def _values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> 
                         width_marker(width), rows)
         kernel(rows, *lead, out[p], *tables)
     return out
+
+
+def _quoted(g: Game) -> str:
+    """The game's name as messages show it: in quotes, so that "the" reads as a name."""
+    return f'"{g.name}"'
 
 
 def _cards_text(n: int) -> str:
@@ -551,6 +566,11 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         deals *= math.comb(left, u)
         left -= u
     deals *= math.comb(left, need)
+    if hidden and exact is not False and not sampling and deals > EXACT_LIMIT:
+        # too many deals to walk one by one: as ranges of their completions, the unknown
+        # hands are enumerated by suit classes, or sampled when even that is too long
+        return _range_equity(g, parsed, unknown, [None] * len(parsed), board_ids, dead_ids,
+                             exact, trials, target_stderr, seed, threads)
     if exact is None:
         exact = deals <= EXACT_LIMIT and not sampling
     elif exact and deals > EXACT_LIMIT * 20:
@@ -591,7 +611,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
 
         counts = _sample(run, len(parsed), trials, target_stderr, threads)
         method = f"Monte Carlo, {counts.boards:,} {'deals' if hidden else 'boards'}"
-    names = [format_cards(h) for h in parsed]
+    names = [_completion_text(h, u) if u else format_cards(h) for h, u in zip(parsed, unknown)]
     return _result(g, names, board_ids, dead_ids, counts, bool(exact), method, used_seed)
 
 
@@ -618,14 +638,28 @@ def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | Non
 
 def _check_options(exact, trials, target_stderr, seed) -> bool:
     """Validate the sampling options; True when sampling was asked for."""
-    if trials is not None and (not isinstance(trials, (int, np.integer)) or trials < 1):
+    if trials is not None and (isinstance(trials, bool)
+                               or not isinstance(trials, (int, np.integer))):
+        raise ArgumentTypeError(f"trials must be a positive integer, got "
+                                f"{type(trials).__name__} {trials!r}", trials)
+    if trials is not None and trials < 1:
         raise EvaluatorError(f"trials must be a positive integer, got {trials!r}", trials)
-    if target_stderr is not None and not (isinstance(target_stderr, (int, float))
-                                          and 0 < target_stderr < 1):
+    if exact is not None and not isinstance(exact, (bool, np.bool_)):
+        raise ArgumentTypeError(f"exact must be True, False or None, got "
+                                f"{type(exact).__name__} {exact!r}", exact)
+    if target_stderr is not None and (isinstance(target_stderr, bool) or not isinstance(
+            target_stderr, (int, float, np.integer, np.floating))):
+        raise ArgumentTypeError(f"target_stderr must be a number, got "
+                                f"{type(target_stderr).__name__} {target_stderr!r}",
+                                target_stderr)
+    if target_stderr is not None and not 0 < target_stderr < 1:
         raise EvaluatorError(f"target_stderr must be between 0 and 1, got {target_stderr!r}",
                              target_stderr)
-    if seed is not None and not isinstance(seed, (int, np.integer)):
-        raise EvaluatorError(f"seed must be an integer, got {seed!r}", seed)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+        raise ArgumentTypeError(f"seed must be an integer, got {type(seed).__name__} "
+                                f"{seed!r}", seed)
+    if seed is not None and seed < 0:
+        raise EvaluatorError(f"seed must be a non-negative integer, got {seed}", seed)
     sampling = trials is not None or target_stderr is not None
     if exact and sampling:
         raise EvaluatorError("exact=True cannot be combined with trials or target_stderr",
@@ -800,47 +834,56 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
     # Monte Carlo over weighted combos
     used_seed = _seed(seed)
     fused = g.rule == "best5" and _fused(g)
-    if fused:
+    heads_up_kernel = fused and players == 2
+    if heads_up_kernel:
         list_completions()
-    # hands still without rows are dealt their missing cards with the board, from the cards
-    # the ranges leave: the same deals, in law, as a uniform range of their completions
-    # (every tuple of range combos leaves as many ways to complete them)
+    else:
+        # hands without a range of their own are dealt their missing cards with the board,
+        # from the cards the ranges leave: the same deals, in law, as a uniform range of their
+        # completions (every tuple of range combos leaves as many ways to complete them), and
+        # never redealt, however many players there are
+        for p in range(players):
+            if ranges[p] is None and unknown[p]:
+                rows[p] = weights[p] = None
     ranged = [p for p in range(players) if rows[p] is not None]
     dealt = [p for p in range(players) if rows[p] is None]
     hidden = sum(unknown[p] for p in dealt)
-    combos = np.ascontiguousarray(np.concatenate([rows[p] for p in ranged]))
-    starts = np.zeros(len(ranged) + 1, np.int64)
-    starts[1:] = np.cumsum([len(rows[p]) for p in ranged])
-    cumulative = np.concatenate([np.cumsum(weights[p]) for p in ranged])
-    uniform = np.array([bool(np.all(weights[p] == weights[p][0])) for p in ranged])
-    combo_masks = np.concatenate([card_masks(rows[p]) for p in ranged])
-    taken = np.uint64(0)
+    taken = 0
     for c in out.tolist() + [c for p in dealt for c in parsed[p].tolist()]:
-        taken |= np.uint64(1) << np.uint64(c)
-    _check_dealable(combo_masks, starts, int(taken), [names[p] for p in ranged])
-
-    marker = kernels.weights_marker(not uniform.all())
+        taken |= 1 << c
+    # a combo that holds a card of a known hand is never dealt: drop it now, not redeal it
+    known = {p: int(np.bitwise_or.reduce(card_masks(rows[p]))) for p in ranged
+             if ranges[p] is None and len(rows[p]) == 1}
+    for p in ranged:
+        others = taken
+        for q, mask in known.items():
+            if q != p:
+                others |= mask
+        if others:
+            keep = (card_masks(rows[p]) & np.uint64(others)) == 0
+            if not keep.any():
+                raise RangeError(f"the range of hand {p + 1} ({names[p]!r}) has no live combos "
+                                 "beside the other hands' cards", names[p])
+            if not keep.all():
+                rows[p], weights[p] = rows[p][keep], weights[p][keep]
+    sampler = _RangeSampler([rows[p] for p in ranged], [weights[p] for p in ranged],
+                            taken, [names[p] for p in ranged], used_seed)
+    if sampler.tuples and heads_up_kernel:
+        heads_up_kernel = False           # listed tuples are dealt by the generic sampler
 
     def run(index: int, size: int) -> _Counts:
         state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
-        if fused and players == 2:
+        if heads_up_kernel:
             part = _Counts(players)
-            kernels.best5_sample_ranges_hu(combos, starts, cumulative, uniform, marker,
-                                           combo_masks, taken, board_ids, need, size, state,
-                                           *_tables.high(), part.hi_full)
+            done = kernels.best5_sample_ranges_hu(
+                sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
+                sampler.marker, sampler.masks, np.uint64(taken), sampler.max_tries(size),
+                board_ids, need, size, state, *_tables.high(), part.hi_full)
+            sampler.check(done)
             part.boards = size
             part.finish_high()
             return part
-        holes = np.empty((len(ranged), size, g.hole), np.uint8)
-        new = np.empty((size, hidden + need), np.uint8)
-        kernels.sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken,
-                                   state, holes, new)
-        if fused:
-            part = _Counts(players)
-            kernels.tally_best5_deals(holes, new, board_ids, *_tables.high(), part.hi_full)
-            part.boards = size
-            part.finish_high()
-            return part
+        holes, new = sampler.deal(size, hidden + need, state)
         hands = [None] * players
         for j, p in enumerate(ranged):
             hands[p] = holes[j]
@@ -852,14 +895,127 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
             hand[:, known:] = new[:, column:column + unknown[p]]
             column += unknown[p]
             hands[p] = hand
+        if fused:
+            part = _Counts(players)
+            kernels.tally_best5_deals(np.stack(hands) if dealt else holes,
+                                      np.ascontiguousarray(new[:, hidden:]), board_ids,
+                                      *_tables.high(), part.hi_full)
+            part.boards = size
+            part.finish_high()
+            return part
         full = np.empty((size, max(g.streets)), np.uint8)
         full[:, :len(board_ids)] = board_ids
         full[:, len(board_ids):] = new[:, hidden:]
         return _tally_chunk(g, hands, full)
 
     counts = _sample(run, players, trials, target_stderr, threads)
-    method = f"Monte Carlo, {counts.boards:,} deals from the ranges"
+    how = " (compatible combo tuples listed, dealt by weight)" if sampler.tuples else ""
+    method = f"Monte Carlo, {counts.boards:,} deals from the ranges{how}"
     return _result(g, names, board_ids, dead_ids, counts, False, method, used_seed)
+
+
+class _RangeSampler:
+    """Deals one combo per ranged player, with probability proportional to the product of
+    the weights among the tuples without a shared card, then the new cards from the rest.
+
+    Redealing when two combos collide is exact in law and fast while most draws fit.  A
+    pilot run measures how often they fit (on a stream of its own, so answers stay the same
+    for any thread count); when redeals would dominate, every compatible tuple is listed
+    once and a tuple is dealt by its exact weight, whatever the weights are.  Ranges that
+    fit too rarely and have too many tuples to list are refused at once.
+    """
+
+    PILOT = 1024                    # deals of the pilot run
+    PILOT_TRIES = 200_000           # redeals the pilot may spend (about 10 ms)
+    FAST_ENOUGH = 0.125             # fraction of draws that fit, above which redeals stay
+    SLOWEST = 0.01                  # below this, redealing is refused (100 draws a deal)
+    TUPLE_LIMIT = 2_000_000         # compatible tuples listed at most
+
+    def __init__(self, rows, weights, taken: int, names, seed: int) -> None:
+        from .kernels import equity as kernels
+        self.players = len(rows)
+        self.hole = rows[0].shape[1] if rows else 0
+        self.taken = np.uint64(taken)
+        self.tuples = False
+        masks = [card_masks(r) for r in rows]
+        if rows:
+            _check_dealable(np.concatenate(masks), _starts(rows), taken, names)
+        self._set(rows, weights, masks)
+        if self.players < 2:
+            return
+        pilot = np.random.SeedSequence([seed, 1 << 40]).generate_state(2, np.uint64)
+        holes = np.empty((self.players, self.PILOT, self.hole), np.uint8)
+        new = np.empty((self.PILOT, 0), np.uint8)
+        state = pilot.copy()
+        done = kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
+                                          self.uniform, self.masks, self.taken,
+                                          self.PILOT_TRIES, state, holes, new)
+        # the kernel returns the redeals it made, or -1 past its budget
+        fit = self.PILOT / (self.PILOT + done) if done >= 0 else 0.0
+        if fit >= self.FAST_ENOUGH:
+            return
+        tuples, tuple_weights = _combo_tuples(rows, weights, masks, self.TUPLE_LIMIT)
+        if tuples is not None:
+            if not len(tuples):
+                raise RangeError("no deal fits the ranges: every combination of them shares a "
+                                 "card", ", ".join(names))
+            self.tuples = True
+            self._set([tuples], [tuple_weights], [card_masks(tuples)])
+            return
+        if fit < self.SLOWEST:
+            raise RangeError(f"the ranges fit together too rarely to sample (about one draw in "
+                             f"{1 / max(fit, 1e-12):,.0f}) and have too many compatible combo "
+                             f"tuples to list (over {self.TUPLE_LIMIT:,}): narrow them",
+                             ", ".join(names))
+
+    def _set(self, rows, weights, masks) -> None:
+        from .kernels import equity as kernels
+        self.rows = rows
+        self.combos = np.ascontiguousarray(np.concatenate(rows)) if rows else \
+            np.empty((0, 1), np.uint8)
+        self.starts = _starts(rows)
+        self.cumulative = np.concatenate([np.cumsum(w) for w in weights]) if rows else \
+            np.empty(0)
+        self.uniform = np.array([bool(np.all(w == w[0])) for w in weights], np.bool_)
+        self.width = self.combos.shape[1]
+        self.masks = np.concatenate(masks) if rows else np.empty(0, np.uint64)
+        self.marker = kernels.weights_marker(not self.uniform.all())
+
+    def max_tries(self, size: int) -> int:
+        """Redeals a chunk of ``size`` deals may take: far above what the pilot allows."""
+        return 0 if self.tuples else 1000 * size + 100_000
+
+    def check(self, done: int) -> None:
+        if done < 0:
+            raise RangeError("the ranges fit together too rarely to sample: a chunk of deals "
+                             "ran out of redeals; narrow them or ask for exact=True")
+
+    def deal(self, size: int, new_cards: int, state) -> tuple[np.ndarray, np.ndarray]:
+        """``size`` deals: the combos, uint8 (players, size, hole), and the new cards from
+        the rest, uint8 (size, new_cards)."""
+        from .kernels import equity as kernels
+        new = np.empty((size, new_cards), np.uint8)
+        if self.tuples:
+            flat = np.empty((1, size, self.width), np.uint8)
+            done = kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
+                                              self.uniform, self.masks, self.taken, 1, state,
+                                              flat, new)
+            self.check(done)
+            return np.ascontiguousarray(
+                flat[0].reshape(size, self.players, self.hole).transpose(1, 0, 2)), new
+        holes = np.empty((self.players, size, self.hole), np.uint8)
+        done = kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
+                                          self.uniform, self.masks, self.taken,
+                                          self.max_tries(size), state, holes, new)
+        self.check(done)
+        return holes, new
+
+
+def _starts(rows) -> np.ndarray:
+    """int64 (len(rows) + 1,): where each player's combos start in the concatenated rows."""
+    starts = np.zeros(len(rows) + 1, np.int64)
+    starts[1:] = np.cumsum([len(r) for r in rows])
+    return starts
 
 
 def _integer_weights(weights: list[np.ndarray], pairs: int) -> tuple[list[np.ndarray], int]:
@@ -904,9 +1060,17 @@ def _heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
     counts.hi_full[1, 1], counts.hi_full[1, 2] = lose, tie
     counts.boards = total
     counts.finish_high()
-    deals = "deals" if not weighted else "weighted deals"
-    method = (f"exact enumeration of {total:,.0f} {deals} ({len(rows[0]):,} x {len(rows[1]):,} "
-              f"combos on {boards:,} boards)")
+    # the deals walked: each pair of combos without a shared card, on every board the two
+    # leave (the kernel meets each board once and skips the pairs that hold one of its cards)
+    per_pair = math.comb(len(live) - 2 * g.hole, need)
+    if not weighted:
+        pairs = int(total) // per_pair
+    else:
+        first_masks, second_masks = card_masks(rows[0]), card_masks(rows[1])
+        pairs = int(np.count_nonzero((first_masks[:, None] & second_masks[None, :]) == 0))
+    method = (f"exact enumeration of {pairs * per_pair:,} deals ({pairs:,} pairs of combos "
+              f"without a shared card x {per_pair:,} boards)"
+              + (", weighted" if weighted else ""))
     return _result(g, names, board_ids, dead_ids, counts, True, method, None)
 
 
@@ -1082,7 +1246,8 @@ def equity_by_street(game: str | Game, hands, board, dead="", **options) -> list
     board_ids = parse_cards(board, what="the board")
     streets = [s for s in g.streets if s <= len(board_ids)]
     if len(board_ids) not in g.streets:
-        raise HandError(f"a board of {_cards_text(len(board_ids))} is not a street of {g.name}",
+        raise HandError(f"a board of {_cards_text(len(board_ids))} is not a street of "
+                        f"{_quoted(g)} (board sizes: {', '.join(map(str, g.streets))})",
                         len(board_ids))
     return [equity(g, hands, board_ids[:s], dead, **options) for s in streets]
 
@@ -1118,26 +1283,36 @@ def discard_equity(game: str | Game, hero, opponents, board="", dead="",
     return results
 
 
-def warmup_equity() -> None:
-    """Compile (or load from Numba's cache) every equity kernel with tiny queries."""
-    equity("holdem", ["AsKs", "QhQd"], threads=1)                       # rank multisets
-    equity("holdem", ["AsKs", "QhQd"], "2c7d9h", threads=1)
-    equity("the", ["AcKcQc", "AhKhQh"], "2s", threads=1)                # walking boards
-    equity("holdem", ["AsKs", "QhQd"], trials=1000, seed=1, threads=1)   # sampling
-    equity("holdem", ["AsKs", "random"], trials=1000, seed=1, threads=1)
-    equity("holdem", ["QQ+,AKs:0.5", "random"], trials=1000, seed=1, threads=1)
-    equity("holdem", ["AA,KK", "QQ", "random"], trials=1000, seed=1, threads=1)
-    equity("holdem", ["AA,KK", "QQ"], threads=1)                        # ranges, exact
-    equity("holdem", ["AA,KK", "QQ"], "2c7d9h", threads=1)
-    equity("holdem", ["AA,KK:0.3", "QQ"], "2c7d9h", threads=1)
+def warmup_equity(report=None) -> None:
+    """Compile (or load from Numba's cache) every equity kernel with tiny queries.
+
+    ``report(step, steps, label)``, when given, is called before each query.
+    """
+    sampled = {"trials": 1000, "seed": 1}
+    steps = [
+        ("holdem", ["AsKs", "QhQd"], "", {}),                          # rank multisets
+        ("holdem", ["AsKs", "QhQd"], "2c7d9h", {}),
+        ("the", ["AcKcQc", "AhKhQh"], "2s", {}),                       # walking boards
+        ("holdem", ["AsKs", "QhQd"], "", sampled),                      # sampling
+        ("holdem", ["AsKs", "random"], "", sampled),
+        ("holdem", ["QQ+,AKs:0.5", "random"], "", sampled),
+        ("holdem", ["AA,KK", "QQ", "random"], "", sampled),
+        ("holdem", ["AA,KK", "QQ"], "", {}),                            # ranges, exact
+        ("holdem", ["AA,KK", "QQ"], "2c7d9h", {}),
+        ("holdem", ["AA,KK:0.3", "QQ"], "2c7d9h", {})]
     for game in ("omaha", "omaha8"):
-        equity(game, ["AsAhKsKh", "QdQcJdTc"], threads=1)
-        equity(game, ["AsAhKsKh", "QdQcJdTc"], trials=1000, seed=1, threads=1)
-        equity(game, ["AsAhKsKh,AcAdKcKd", "QdQcJdTc"], "2c7d9h", threads=1)
-        equity(game, ["AsAh**", "QdQcJdTc"], "2c7d9h", trials=1000, seed=1, threads=1)
-    equity("tahoe", ["AsKsQs", "JhJdTc"], "2c7d9h", threads=1)
-    equity("tahoe", ["AsKsQs", "JhJdTc"], trials=1000, seed=1, threads=1)
-    equity("tahoe", ["AsKsQs", "random"], trials=1000, seed=1, threads=1)   # unknown cards
-    equity("omaha", ["AsAhKsKh", "QdQcJd?"], "2c7d9hTs4h", threads=1)
-    equity("teen_patti", ["AsKsQs", "random"], trials=1000, seed=1, threads=1)
-    equity("teen_patti", ["AsKsQs", "random"], threads=1)
+        steps += [(game, ["AsAhKsKh", "QdQcJdTc"], "", {}),
+                  (game, ["AsAhKsKh", "QdQcJdTc"], "", sampled),
+                  (game, ["AsAhKsKh,AcAdKcKd", "QdQcJdTc"], "2c7d9h", {}),
+                  (game, ["AsAh**", "QdQcJdTc"], "2c7d9h", sampled)]
+    steps += [("tahoe", ["AsKsQs", "JhJdTc"], "2c7d9h", {}),
+              ("tahoe", ["AsKsQs", "JhJdTc"], "", sampled),
+              ("tahoe", ["AsKsQs", "random"], "", sampled),             # unknown cards
+              ("omaha", ["AsAhKsKh", "QdQcJd?"], "2c7d9hTs4h", {}),
+              ("teen_patti", ["AsKsQs", "random"], "", sampled),
+              ("teen_patti", ["AsKsQs", "random"], "", {})]
+    for step, (game, hands, board, options) in enumerate(steps):
+        if report is not None:
+            report(step, len(steps), f"{game} {' vs '.join(hands)}"
+                   + (f" on {board}" if board else "") + (", sampled" if options else ""))
+        equity(game, hands, board, threads=1, **options)

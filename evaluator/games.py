@@ -104,7 +104,7 @@ def _tahoe() -> Game:
 
 
 def _the() -> Game:
-    return Game("the", hole=3, boards=(2, 3, 4), streets=(1, 2, 3, 4), rule="best5",
+    return Game("the", hole=3, boards=(2, 3, 4), streets=(0, 1, 2, 3, 4), rule="best5",
                 title="The (3 hole cards, 4-card board)")
 
 

@@ -18,8 +18,8 @@ import numpy as np
 from . import _tables
 from ._parallel import resolve_threads
 from ._suits import canonical_classes, stabilizer
-from .cards import parse_cards
-from .errors import HandError
+from .cards import format_cards, parse_cards
+from .errors import ArgumentTypeError, CardError, HandError, RangeError
 from .games import Game
 from .games import game as _game
 from .ranges import _CLASS_INDEX, CLASS_NAMES, Range, card_masks, class_combos
@@ -41,7 +41,8 @@ class PreflopMatrix:
     shares: np.ndarray        # int64 (169, 169, 2): twice the pot won, twice the deals
 
     def equity(self, a: str, b: str) -> float:
-        num, den = self.shares[_CLASS_INDEX[a], _CLASS_INDEX[b]].tolist()
+        """Class ``a``'s exact equity against class ``b`` (``"AKs"``, ``"QQ"``, ``"T9o"``)."""
+        num, den = self.shares[_class_index(a, "first"), _class_index(b, "second")].tolist()
         return num / den if den else float("nan")
 
     def matrix(self) -> np.ndarray:
@@ -53,6 +54,18 @@ class PreflopMatrix:
     def vs_random(self) -> np.ndarray:
         """float64 (169,): each class's exact equity against a random hand."""
         return self.shares[..., 0].sum(axis=1) / self.shares[..., 1].sum(axis=1)
+
+
+def _class_index(name: object, which: str) -> int:
+    """The grid index of a class name, or a clear error naming it."""
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"the {which} class must be a name such as 'AKs', got "
+                                f"{type(name).__name__} {name!r}", name)
+    index = _CLASS_INDEX.get(name.strip())
+    if index is None:
+        raise RangeError(f"the {which} class {name!r} is not one of the 169 hold'em classes "
+                         "(a pair 'QQ', or two ranks and s/o: 'AKs', 'T9o')", name)
+    return index
 
 
 def _progress(total: int, label: str, show: bool):
@@ -109,6 +122,9 @@ def _heads_up(g: Game, first: np.ndarray, second: np.ndarray, board: np.ndarray,
     if len(board) not in g.streets:
         cards = f"{len(board)} card" + ("" if len(board) == 1 else "s")
         raise HandError(f"a board of {cards} is not a street of {g.name}", len(board))
+    for c in set(board.tolist()) & set(dead.tolist()):
+        name = format_cards([c])
+        raise CardError(f"duplicate card {name!r} in the board and the dead cards", name)
     out = set(board.tolist()) | set(dead.tolist())
     mask_a = card_masks(first)
     mask_b = card_masks(second)
@@ -176,6 +192,11 @@ def hand_vs_range(against, board="", dead="", *, game: str | Game = "holdem",
     rng = Range(against, g)
     board_ids = parse_cards(board, what="the board")
     dead_ids = parse_cards(dead, what="the dead cards")
+    live = rng.live(np.concatenate([board_ids, dead_ids]))
+    if not len(live):
+        raise RangeError(f"the range {rng.text!r} has no live combos once the board and dead "
+                         "cards are out", rng.text)
+    rng = live
     combos, cls = _all_combos()
     a, b, won, deals = _heads_up(g, combos, np.ascontiguousarray(rng.combos), board_ids,
                                  dead_ids, threads, progress, f"169 classes vs {rng.text}")

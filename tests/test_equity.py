@@ -4,6 +4,7 @@ from fractions import Fraction
 import pytest
 
 from evaluator import (
+    ArgumentTypeError,
     CardError,
     EvaluatorError,
     HandError,
@@ -118,7 +119,7 @@ def test_by_street_and_discard():
     streets = equity_by_street("holdem", ["AsKs", "QhQd"], "2c7d9hTs")
     assert [len(r.board.split()) for r in streets] == [0, 3, 4]
     the = equity_by_street("the", ["9c9d4s", "AhKhQh"], "Ks4d2c")
-    assert [len(r.board.split()) for r in the] == [1, 2, 3]
+    assert [len(r.board.split()) for r in the] == [0, 1, 2, 3]    # "The" from the deal on
     keeps = discard_equity("crazy_pineapple", "AsKsQd", ["JhJd"], board="2c7d9h")
     assert len(keeps) == 3
     assert [k[2].players[0].equity for k in keeps] == sorted(
@@ -143,15 +144,26 @@ def test_by_street_and_discard():
                               "JcJdJhJd"]), CardError, "duplicate"),
     (lambda: equity("teen_patti", ["AsKsQs"] * 18), HandError, "18 players need 54 cards"),
     (lambda: equity("holdem", ["AsKs"] * 24), HandError, "the deck has 52"),
-    (lambda: equity("holdem", ["AsKs", "random", "random"], exact=True), EvaluatorError,
-     "too many to finish"),
+    (lambda: equity("holdem", ["AsKs", "random", "random", "random"], exact=True),
+     EvaluatorError, "too many to finish"),
     (lambda: equity("holdem", ["As??", "QdJd"]), HandError, "needs 2 cards"),
     (lambda: equity("holdem", ["Q?", "QdJd"]), CardError, "unknown card 'Q'"),
     (lambda: equity("holdem", ["AsKs", "QdJd"], trials=0), EvaluatorError, "positive integer"),
     (lambda: equity("holdem", ["AsKs", "QdJd"], target_stderr=0), EvaluatorError,
      "between 0 and 1"),
-    (lambda: equity("holdem", ["AsKs", "QdJd"], trials=10, seed="x"), EvaluatorError,
+    (lambda: equity("holdem", ["AsKs", "QdJd"], trials=10, seed="x"), ArgumentTypeError,
      "seed must be an integer"),
+    (lambda: equity("holdem", ["AsKs", "QdJd"], trials=10, seed=-1), EvaluatorError,
+     "seed must be a non-negative integer"),
+    (lambda: equity("holdem", ["AsKs", None]), ArgumentTypeError, "hand 2 must be"),
+    (lambda: equity("holdem", ["AsKs", 7]), ArgumentTypeError, "hand 2 must be"),
+    (lambda: equity("holdem", None), ArgumentTypeError, "hands must be a list"),
+    (lambda: equity("holdem", ["AsKs", "QdJd"], exact="yes"), ArgumentTypeError,
+     "exact must be"),
+    (lambda: equity("holdem", ["AsKs", "QdJd"], trials="10"), ArgumentTypeError,
+     "trials must be"),
+    (lambda: equity("the", ["AsKsQs", "QdJd2c"], "2c3c4c5c6c"), HandError,
+     'not a street of "the"'),
     (lambda: equity("holdem", ["AsKs", "QdJd"], exact=True, trials=10), EvaluatorError,
      "cannot be combined"),
 ])

@@ -1053,8 +1053,8 @@ def next_u64(s0, s1):
 
 
 @kernel
-def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, state, holes,
-                       boards):
+def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, max_tries, state,
+                       holes, boards):
     """Random deals for players given by weighted ranges, for any game.
 
     combos : uint8 (N, H) every player's combos, player after player
@@ -1069,7 +1069,9 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
     Each deal picks every player's combo by weight and starts over when two
     share a card (so tuples come with probability proportional to the
     product of their weights), then draws the new cards from the rest, five
-    to a generator step.
+    to a generator step.  ``max_tries`` bounds the restarts of the whole call:
+    past it the kernel stops and returns -1 (else the number of restarts), so
+    that ranges which rarely fit together never hang the caller.
     """
     players = starts.shape[0] - 1
     hole = combos.shape[1]
@@ -1078,6 +1080,7 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
     chosen = np.empty(players, np.uint64)
     s0 = state[0]
     s1 = state[1]
+    restarts = 0
     for t in range(U64(boards.shape[0])):
         while True:
             used = taken
@@ -1107,6 +1110,11 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
                 chosen[p] = x
             if ok:
                 break
+            restarts += 1
+            if restarts > max_tries:
+                state[0] = s0
+                state[1] = s1
+                return -1
         free = DECK_BITS & ~used
         left = popcount(free)
         r, s0, s1 = next_u64(s0, s1)
@@ -1131,6 +1139,7 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
                 holes[p, t, j] = combos[c, j]
     state[0] = s0
     state[1] = s1
+    return restarts
 
 
 @kernel
@@ -1372,8 +1381,8 @@ def weights_marker(weighted):
 
 @kernel
 def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, combo_masks,
-                           taken, known, need, samples, state, card_keys, rank_offsets,
-                           rank_values, flush_values, hi_full):
+                           taken, max_tries, known, need, samples, state, card_keys,
+                           rank_offsets, rank_values, flush_values, hi_full):
     """Heads-up Monte Carlo for best-five games with ranges (deals as in
     ``sample_range_deals``), every per-deal quantity in a scalar and evaluated in place:
     about 1.5x the speed of dealing into arrays and calling ``tally_best5_deals``.
@@ -1383,6 +1392,8 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
     whether some range has unequal weights (``weights_marker(flag)``): its
     ``ndim`` is a compile-time constant, so the equal-weights loop is compiled
     without the weighted search, which would otherwise crowd its registers.
+    Returns the number of redeals, or -1 once they pass ``max_tries``
+    (nothing is added to ``hi_full`` then).
     """
     hole = combos.shape[1]
     k = known.shape[0]
@@ -1411,6 +1422,7 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
     wins0 = 0
     wins1 = 0
     ties = 0
+    restarts = 0
     for _ in range(samples):
         while True:
             r, s0, s1 = next_u64(s0, s1)
@@ -1442,6 +1454,9 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
             m1 = combo_masks[c1]
             if (m0 & m1) == 0:
                 break
+            restarts += 1
+            if restarts > max_tries:
+                return -1
         # the board: uniform positions among the cards left, picked out of their mask
         # (one pdep each): no redraws, no branches.  One generator step serves the five
         # positions (``mul_wide``); the loop has a fixed count so that it unrolls.
@@ -1486,3 +1501,4 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
     hi_full[1, 2] += ties
     state[0] = s0
     state[1] = s1
+    return restarts
