@@ -721,6 +721,7 @@ def _result(g: Game, names: list[str], board_ids: np.ndarray, dead_ids: np.ndarr
                         exact, counts.boards, method, used_seed, raw)
 
 
+CLASSES_PER_CALL = 2048           # suit classes per kernel call of an exact range equity
 RANGE_TUPLE_LIMIT = 3_000_000      # combo tuples listed for an exact range equity
 # beside ranges, a hand with more completions than this is dealt its unknown cards by the
 # Monte Carlo sampler instead of listed (a listed range samples faster, but takes longer
@@ -822,7 +823,8 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
             weight = np.rint(weight).astype(np.int64)
         holes = tuples[reps].reshape(len(reps), players, g.hole)
         counts = _Counts(players, weighted=not integral)
-        spans = _spans(len(reps), threads)
+        # spans of a bounded size, so that Ctrl-C stops the work within one of them
+        spans = _spans(len(reps), max(threads, -(-len(reps) // CLASSES_PER_CALL)))
         for part in _map(lambda span: _weighted_exact(g, holes[span[0]:span[1]],
                                                       weight[span[0]:span[1]], board_ids,
                                                       dead_ids, need, not integral),

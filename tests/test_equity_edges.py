@@ -110,3 +110,42 @@ def test_method_states_the_deals_walked():
     pairs, boards = 23_782, 990
     assert f"{pairs * boards:,} deals ({pairs:,} pairs" in r.method
     assert r.samples == pairs * boards
+
+
+def test_thread_pools_do_not_pile_up():
+    import threading
+
+    import numpy as np
+
+    from evaluator import evaluate_batch
+    hands = np.argsort(np.random.default_rng(1).random((1 << 17, 52)), axis=1)[:, :7]
+    hands = hands.astype(np.uint8)
+    for threads in range(2, 14):
+        evaluate_batch("holdem", hands, threads=threads)
+        evaluate_batch("holdem", hands, threads=np.int64(threads))
+    assert threading.active_count() <= 14 + 2
+
+
+@pytest.mark.parametrize("command", [
+    ["equity", "holdem", "AsKs", "QhQd", "--trials", "1000000000000", "--threads", "1"],
+    ["equity", "holdem", "AsKs", "QhQd", "--trials", "1000000000000", "--threads", "2"],
+    ["equity", "holdem", "AsKs", "random", "random", "--exact", "--threads", "1"],
+    ["matrix", "holdem", "--recompute", "--no-progress", "--threads", "2"],
+])
+def test_ctrl_c_stops_a_long_computation(command, tmp_path):
+    import signal
+    import time
+    if command[0] == "matrix":
+        command = [*command, "--out", str(tmp_path / "m.csv")]
+    process = subprocess.Popen([sys.executable, "-m", "evaluator", *command],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    assert process.poll() is None, process.communicate()
+    process.send_signal(signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("still running 10 s after Ctrl-C")
+    assert process.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
