@@ -1,15 +1,23 @@
 """Finds, verifies and loads the lookup tables (lazily, read-only).
 
 The tables are ``.npy`` files described by ``MANIFEST.json`` (shape, dtype,
-sha256), written by ``tables/generate.py``.  An installed package carries them
-in ``evaluator/tables``; a source checkout reads the repository's ``tables/``;
-the environment variable ``EVALUATOR_TABLES`` points elsewhere.
+sha256), written by ``tables/generate.py``; ``STUDIES.json`` describes the
+ones the package computes itself (``tables/preflop.py``).  An installed
+package carries them in ``evaluator/tables``; a source checkout reads the
+repository's ``tables/``; the environment variable ``EVALUATOR_TABLES``
+points elsewhere (and then only there: call ``reset()`` after changing it).
+
+A missing or damaged file (absent, unreadable, bad JSON, missing fields, a
+hash, shape or dtype that differs, a truncated ``.npy``) raises ``TableError``
+naming the file and how to rebuild it; ``verify()`` reports the same problems
+as lines of text and never raises.
 
 Kernels receive the arrays as arguments (never as globals), so Numba's
 on-disk cache stays small and valid.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 from functools import cache
@@ -19,23 +27,24 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _layout
-from .errors import EvaluatorError
+from .errors import TableError, check_type
 
-__all__ = ["TableError", "tables_dir", "manifest", "verify", "load", "high", "high5",
-           "HighTables", "omaha_direct"]
+__all__ = ["TableError", "tables_dir", "generator", "manifest", "verify", "load", "reset",
+           "high", "high5", "HighTables", "omaha_direct"]
 
-
-class TableError(EvaluatorError):
-    """The lookup tables are missing, corrupt or from another version."""
+REBUILD = ("rebuild the tables with 'evaluator tables build' (in a source checkout: "
+           "python tables/generate.py) or reinstall the package")
+MANIFESTS = {"MANIFEST.json": REBUILD,
+             "STUDIES.json": "recompute it with 'python tables/preflop.py' in a source "
+                             "checkout or reinstall the package"}
+ENTRY_FIELDS = {"file": str, "shape": list, "dtype": str, "sha256": str}
 
 
 def _candidates() -> list[Path]:
-    here = Path(__file__).resolve().parent
-    found = []
     if os.environ.get("EVALUATOR_TABLES"):
-        found.append(Path(os.environ["EVALUATOR_TABLES"]))
-    found += [here / "tables", here.parent / "tables"]
-    return found
+        return [Path(os.environ["EVALUATOR_TABLES"])]
+    here = Path(__file__).resolve().parent
+    return [here / "tables", here.parent / "tables"]
 
 
 @cache
@@ -44,21 +53,55 @@ def tables_dir() -> Path:
     for folder in _candidates():
         if (folder / "MANIFEST.json").is_file():
             return folder
+    looked = ", ".join(str(p / "MANIFEST.json") for p in _candidates())
+    raise TableError(f"lookup tables not found (no {looked}); {REBUILD}", looked)
+
+
+def generator() -> Path:
+    """``generate.py``, the script that writes the tables, even where they are missing."""
+    for folder in _candidates():
+        if (folder / "generate.py").is_file():
+            return folder / "generate.py"
     looked = ", ".join(str(p) for p in _candidates())
-    raise TableError(f"lookup tables not found (looked in {looked}); "
-                     "run 'python tables/generate.py' in a source checkout", looked)
+    raise TableError(f"tables/generate.py not found (looked in {looked}); reinstall the "
+                     "package", looked)
+
+
+def _read_manifest(filename: str) -> dict:
+    """The ``tables`` of one manifest file, every entry checked for its fields."""
+    path = tables_dir() / filename
+
+    def damaged(why: str) -> TableError:
+        return TableError(f"{path} is damaged ({why}); {MANIFESTS[filename]}", str(path))
+    try:
+        info = json.loads(path.read_text())
+    except OSError as error:
+        raise TableError(f"cannot read {path} ({error.strerror or error}); "
+                         f"{MANIFESTS[filename]}", str(path)) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise damaged(f"not JSON: {error}") from None
+    if not isinstance(info, dict) or not isinstance(info.get("tables"), dict):
+        raise damaged("no 'tables' object")
+    for name, entry in info["tables"].items():
+        if not isinstance(entry, dict):
+            raise damaged(f"table {name!r} is not an object")
+        for key, kind in ENTRY_FIELDS.items():
+            if not isinstance(entry.get(key), kind):
+                raise damaged(f"table {name!r} has no {kind.__name__} {key!r}")
+        if not all(isinstance(n, int) and n >= 0 for n in entry["shape"]):
+            raise damaged(f"table {name!r} has a shape that is not a list of sizes")
+    if filename == "MANIFEST.json" and info.get("layout") != _layout.LAYOUT:
+        raise TableError(f"{path}: the tables were generated with another key layout; "
+                         f"{REBUILD}", "layout")
+    return info
 
 
 @cache
 def manifest() -> dict:
-    info = json.loads((tables_dir() / "MANIFEST.json").read_text())
-    if info.get("layout") != _layout.LAYOUT:
-        raise TableError("tables were generated with another key layout; regenerate them",
-                         "layout")
-    studies = tables_dir() / "STUDIES.json"      # tables computed by the package itself
-    if studies.is_file():
-        info = dict(info, tables={**info["tables"],
-                                  **json.loads(studies.read_text())["tables"]})
+    """MANIFEST.json, with the tables of STUDIES.json (when present) added to ``tables``."""
+    info = _read_manifest("MANIFEST.json")
+    if (tables_dir() / "STUDIES.json").is_file():
+        info = dict(info, tables={**info["tables"], **_read_manifest("STUDIES.json")["tables"]})
     return info
 
 
@@ -67,34 +110,78 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _listed_in(name: str) -> str:
+    """The manifest file that lists table ``name``."""
+    studies = tables_dir() / "STUDIES.json"
+    return "STUDIES.json" if studies.is_file() and name in _read_manifest(
+        "STUDIES.json")["tables"] else "MANIFEST.json"
+
+
+def _read(name: str, entry: dict) -> np.ndarray:
+    """Table ``name`` from its file, checked against its manifest entry."""
+    path = tables_dir() / entry["file"]
+
+    def fail(why: str) -> TableError:
+        return TableError(f"table {name!r}: {path} {why}; {MANIFESTS[_listed_in(name)]}",
+                          str(path))
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise fail("is missing") from None
+    except OSError as error:
+        raise fail(f"cannot be read ({error.strerror or error})") from None
+    if _sha256(data) != entry["sha256"]:
+        raise fail(f"is corrupt (its sha256 differs from {_listed_in(name)})")
+    try:
+        array = np.load(io.BytesIO(data), allow_pickle=False)
+    except (ValueError, OSError, EOFError) as error:
+        raise fail(f"is not a readable .npy file ({error})") from None
+    if not isinstance(array, np.ndarray):
+        raise fail("is not a .npy array")
+    if list(array.shape) != entry["shape"] or str(array.dtype) != entry["dtype"]:
+        raise fail(f"holds {array.dtype} {list(array.shape)}, {_listed_in(name)} says "
+                   f"{entry['dtype']} {entry['shape']}")
+    return array
+
+
 def verify() -> list[str]:
-    """Check every table against the manifest; return the problems found (none: [])."""
+    """Check every table against its manifest; return the problems found, one line each
+    naming the file (none: []).  Never raises: an unreadable manifest is a problem line."""
+    try:
+        entries = manifest()["tables"]
+    except TableError as error:
+        return [str(error)]
     problems = []
-    for name, entry in manifest()["tables"].items():
-        path = tables_dir() / entry["file"]
-        if not path.is_file():
-            problems.append(f"{name}: missing file {path}")
-        elif _sha256(path.read_bytes()) != entry["sha256"]:
-            problems.append(f"{name}: sha256 differs from MANIFEST.json")
+    for name, entry in entries.items():
+        try:
+            _read(name, entry)
+        except TableError as error:
+            problems.append(str(error))
     return problems
 
 
-@cache
 def load(name: str) -> np.ndarray:
     """One table by name, checked against the manifest and made read-only."""
+    check_type(name, str, "name", "a table name (str)")
+    return _load(name)
+
+
+@cache
+def _load(name: str) -> np.ndarray:
     entries = manifest()["tables"]
     if name not in entries:
-        raise TableError(f"unknown table {name!r}", name)
-    entry = entries[name]
-    path = tables_dir() / entry["file"]
-    data = path.read_bytes()
-    if _sha256(data) != entry["sha256"]:
-        raise TableError(f"table {name!r} is corrupt (sha256 differs from the manifest)", name)
-    array = np.load(path, allow_pickle=False)
-    if list(array.shape) != entry["shape"] or str(array.dtype) != entry["dtype"]:
-        raise TableError(f"table {name!r} has the wrong shape or dtype", name)
+        raise TableError(f"unknown table {name!r} (not in {tables_dir() / 'MANIFEST.json'}"
+                         f" or STUDIES.json); {REBUILD}", name)
+    array = _read(name, entries[name])
     array.setflags(write=False)
     return array
+
+
+def reset() -> None:
+    """Forget the folder, manifest and tables found so far (after ``EVALUATOR_TABLES``
+    changes)."""
+    for function in (tables_dir, manifest, _load, high, high5, omaha_direct):
+        function.cache_clear()
 
 
 class HighTables(NamedTuple):

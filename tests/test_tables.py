@@ -112,14 +112,14 @@ def test_corrupt_table_is_reported(tmp_path, monkeypatch):
     data[-1] ^= 1
     (tmp_path / "flush_values.npy").write_bytes(bytes(data))
     monkeypatch.setenv("EVALUATOR_TABLES", str(tmp_path))
-    for f in (_tables.tables_dir, _tables.manifest, _tables.load):
-        f.cache_clear()
+    _tables.reset()
     try:
-        assert _tables.verify() == ["flush_values: sha256 differs from MANIFEST.json"]
+        [problem] = _tables.verify()
+        assert problem.startswith(f"table 'flush_values': {tmp_path / 'flush_values.npy'} is "
+                                  "corrupt (its sha256 differs from MANIFEST.json)")
     finally:
         monkeypatch.delenv("EVALUATOR_TABLES")
-        for f in (_tables.tables_dir, _tables.manifest, _tables.load):
-            f.cache_clear()
+        _tables.reset()
 
 
 def test_preflop_matrix_is_consistent_and_matches_fresh_equities():
