@@ -5,7 +5,9 @@
     evaluator tables verify
 
 Exit codes: 0 on success, 2 on a usage error or bad input (one line on
-stderr naming the problem), 1 when ``tables verify`` finds a problem.
+stderr naming the problem, output paths checked before any work), 1 when
+``tables verify`` finds a problem, a batch query fails or ``bench`` finds a
+wrong answer, 130 on Ctrl-C, 141 when stdout is closed early (``| head``).
 """
 from __future__ import annotations
 
@@ -13,9 +15,12 @@ import argparse
 import csv
 import io
 import json
+import os
+import re
 import sys
+from pathlib import Path
 
-from .errors import EvaluatorError
+from .errors import ArgumentTypeError, EvaluatorError
 
 EXAMPLES = """examples:
   evaluator equity holdem AsKs QhQd
@@ -33,6 +38,68 @@ EXAMPLES = """examples:
   evaluator bench --quick
   evaluator tables verify
 """
+
+
+IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
+
+# The API's argument names in its messages, and the flags that set them here.  Anchored
+# rules apply to every command; the others not to ``batch``, whose query files use the
+# API's names as fields.
+_FLAG_NAMES = [(re.compile(r"^threads must"), "--threads must"),
+               (re.compile(r"^seed must"), "--seed must"),
+               (re.compile(r"^trials must"), "--trials must"),
+               (re.compile(r"^target_stderr must"), "--stderr must"),
+               (re.compile(r"^exact=True cannot be combined with trials or target_stderr"),
+                "--exact cannot be combined with --trials or --stderr")]
+_FLAG_WORDS = [(re.compile(r"\btrials= or target_stderr="), "--trials or --stderr"),
+               (re.compile(r"\bexact=True\b"), "--exact"),
+               (re.compile(r"\btrials="), "--trials"),
+               (re.compile(r"\btarget_stderr="), "--stderr"),
+               (re.compile(r"\bthreads="), "--threads"),
+               (re.compile(r"\bseed="), "--seed")]
+
+
+def _flags(message: str, command: str | None) -> str:
+    """An API error message in the command line's words (``trials=`` -> ``--trials``)."""
+    for pattern, flag in _FLAG_NAMES + (_FLAG_WORDS if command != "batch" else []):
+        message = pattern.sub(flag, message)
+    return message
+
+
+def _check_out(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
+    """Refuse an output path that cannot be written, before any work."""
+    if path is not None:
+        from .batch import check_output
+        check_output(path, suffixes, option)
+
+
+_KERNELS = {"omaha": ("high", "equity", "omaha"), "teen_patti": ("high", "teen_patti")}
+
+
+def _kernel_cache() -> Path:
+    """Where Numba caches the kernels: beside their source."""
+    return Path(__file__).parent / "kernels" / "__pycache__"
+
+
+def _compile_note(game: str) -> None:
+    """On a terminal, say once that a game's kernels are compiling if Numba has no cache.
+
+    Numba keeps each kernel's cache index (``*.nbi``) beside the source in
+    ``kernels/__pycache__``; a kernel module without one compiles on first use.
+    """
+    if not sys.stderr.isatty():
+        return
+    from .games import game as _game
+    try:
+        rule = _game(game).rule
+    except (EvaluatorError, ArgumentTypeError):
+        return                                   # the command reports the bad game itself
+    cache = _kernel_cache()
+    missing = [m for m in _KERNELS.get(rule, ("high", "equity"))
+               if not any(cache.glob(f"{m}.*.nbi"))]
+    if missing:
+        print(f"note: compiling the {game} kernels on first use (a few seconds, once); "
+              "'evaluator warmup' compiles them all ahead", file=sys.stderr)
 
 
 def _console():
@@ -92,21 +159,30 @@ def _csv_rows(results) -> str:
     return out.getvalue()
 
 
+HILO_CAPTION = ("scoop: takes the whole pot alone; tie: shares some part of it; "
+                "high/low: share of the pot won from each half")
+
+
 def _equity_table(result, title: str | None = None):
+    """One result as a table; hi-lo games show scoop, tie, high and low (win = scoop)."""
     from rich.table import Table
     hilo = result.players[0].hi is not None
-    table = Table(title=title, title_justify="left", caption=result.method,
+    caption = result.method + (f"\n{HILO_CAPTION}" if hilo else "")
+    table = Table(title=title, title_justify="left", caption=caption,
                   caption_justify="left")
     table.add_column("hand")
-    for name in ("equity", "win", "tie") + (("scoop", "high", "low") if hilo else ()):
+    names = ("equity", "scoop", "tie", "high", "low") if hilo else ("equity", "win", "tie")
+    for name in names:
         table.add_column(name, justify="right")
     if not result.exact:
         table.add_column("stderr", justify="right")
     best = max(p.equity for p in result.players)
     for p in result.players:
-        cells = [p.hand, _pct(p.equity), _pct(p.win), _pct(p.tie)]
         if hilo:
-            cells += [_pct(p.scoop), _pct(p.hi), _pct(p.lo)]
+            cells = [p.hand, _pct(p.equity), _pct(p.scoop), _pct(p.tie), _pct(p.hi),
+                     _pct(p.lo)]
+        else:
+            cells = [p.hand, _pct(p.equity), _pct(p.win), _pct(p.tie)]
         if not result.exact:
             cells.append(f"{p.stderr:.4%}")
         style = "bold green" if p.equity == best else None
@@ -118,6 +194,7 @@ def _cmd_equity(args: argparse.Namespace) -> int:
     from .equity import equity, equity_by_street
     module = sys.modules["evaluator.equity"]
     options = _options(args)
+    _compile_note(args.game)
     module.ONE_SHOT = True                      # one answer: don't wait for Numba to load
     try:
         if args.by_street:
@@ -167,25 +244,46 @@ def _cmd_discard(args: argparse.Namespace) -> int:
 # --- batch, matrix, range ---------------------------------------------------------
 
 def _cmd_batch(args: argparse.Namespace) -> int:
-    from .batch import batch_equity, write_rows
-    rows = batch_equity(args.file, scheduler=args.scheduler, threads=args.threads,
-                        progress=not args.no_progress, seed=args.seed)
+    """Rows go to ``--out`` (or stdout) as they finish; Ctrl-C keeps them for ``--resume``."""
+    from .batch import OUT_SUFFIXES, BatchInterrupted, QueryFailed, batch_equity
+    _check_out(args.out, OUT_SUFFIXES, "--out")
+    if args.resume and not args.out:
+        raise EvaluatorError("--resume needs --out: the file to continue", "--resume")
+    try:
+        rows = batch_equity(args.file, scheduler=args.scheduler, threads=args.threads,
+                            progress=not args.no_progress, seed=args.seed,
+                            out=args.out or sys.stdout, resume=args.resume,
+                            on_error=args.on_error)
+    except BatchInterrupted as stop:
+        if stop.path is None:
+            print(f"interrupted: {stop.kept:,} of {stop.total:,} rows written",
+                  file=sys.stderr)
+        else:
+            print(f"interrupted: {stop.kept:,} of {stop.total:,} rows in {stop.path}; run "
+                  "again with --resume to finish", file=sys.stderr)
+        return 130
+    except QueryFailed as failed:
+        message = f"query {failed.query} failed: {failed.reason}"
+        if failed.path is not None:
+            message += (f"; the {failed.kept:,} rows before it are in {failed.path}; fix it "
+                        "and run again with --resume, or add --on-error record")
+        print(f"evaluator: error: {message}", file=sys.stderr)
+        return 1
     if args.out:
-        write_rows(rows, args.out)
-        print(f"{len(rows)} results written to {args.out}", file=sys.stderr)
-    if args.json or not args.out:
-        for row in rows:
-            print(json.dumps(row))
+        print(f"{len(rows):,} results written to {args.out}", file=sys.stderr)
+        if args.json:
+            for row in rows:
+                print(json.dumps(row))
     return 0
 
 
 def _cmd_matrix(args: argparse.Namespace) -> int:
     from .ranges import CLASS_NAMES
     from .studies import preflop_matrix
+    _check_out(args.out, (".csv", ".json"), "--out")
     m = preflop_matrix(args.game, recompute=args.recompute, threads=args.threads,
                        progress=not args.no_progress)
     if args.out:
-        from pathlib import Path
         path = Path(args.out)
         if path.suffix.lower() == ".csv":
             with path.open("w", newline="") as handle:
@@ -253,6 +351,7 @@ def _cmd_range(args: argparse.Namespace) -> int:
 # --- plot -----------------------------------------------------------------------
 
 def _cmd_plot(args: argparse.Namespace) -> int:
+    _check_out(args.out, IMAGE_SUFFIXES, "--out")
     from . import plots
     if args.kind == "grid":
         if args.against:
@@ -285,6 +384,9 @@ def _cmd_plot(args: argparse.Namespace) -> int:
 # --- bench, tables, warmup --------------------------------------------------------
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    _check_out(args.json, (".json",), "--json")
+    _check_out(args.markdown, (".md", ".markdown"), "--markdown")
+    _check_out(args.chart, IMAGE_SUFFIXES, "--chart")
     from .bench import main as bench_main
     return bench_main(args)
 
@@ -305,10 +407,26 @@ def _cmd_tables(args: argparse.Namespace) -> int:
 
 
 def _cmd_warmup(args: argparse.Namespace) -> int:
-    from .evaluate import warmup
-    warmup()
+    """Compile every kernel, showing each step (a bar on a terminal, else a line each)."""
     from .equity import warmup_equity
-    warmup_equity()
+    from .evaluate import warmup
+    if sys.stderr.isatty():
+        from rich.progress import BarColumn, Progress, TimeElapsedColumn
+        bar = Progress("[progress.description]{task.description}", BarColumn(),
+                       "{task.completed}/{task.total}", TimeElapsedColumn(), transient=True)
+        task = bar.add_task("compiling kernels", total=None)
+
+        def report(part: str, step: int, steps: int, label: str) -> None:
+            bar.update(task, completed=step, total=steps,
+                       description=f"{part}: {label}")
+        with bar:
+            warmup(report=lambda *a: report("evaluation", *a))
+            warmup_equity(report=lambda *a: report("equity", *a))
+    else:
+        def report(part: str, step: int, steps: int, label: str) -> None:
+            print(f"{part} {step + 1}/{steps}: {label}", file=sys.stderr, flush=True)
+        warmup(report=lambda *a: report("evaluation", *a))
+        warmup_equity(report=lambda *a: report("equity", *a))
     print("kernels compiled and cached")
     return 0
 
@@ -383,6 +501,11 @@ def parser() -> argparse.ArgumentParser:
                                  "on stdout)")
     p.add_argument("--threads", type=int, help="local threads (default: all cores)")
     p.add_argument("--seed", type=int, default=0, help="seeds queries without their own")
+    p.add_argument("--resume", action="store_true",
+                   help="continue an interrupted --out file, computing only missing rows")
+    p.add_argument("--on-error", choices=("stop", "record"), default="stop",
+                   help="stop: a bad or failing query stops the batch (default); record: "
+                        "write its error in an 'error' column and go on")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="also print JSON lines")
     p.set_defaults(run=_cmd_batch)
@@ -459,13 +582,34 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def _check_numbers(args: argparse.Namespace) -> None:
+    """Flags argparse reads as integers but that must not be negative."""
+    seed = getattr(args, "seed", None)
+    if seed is not None and seed < 0:
+        raise EvaluatorError(f"--seed must be a non-negative integer, got {seed}", seed)
+    for flag in ("threads", "trials", "repeat"):
+        value = getattr(args, flag, None)
+        if value is not None and value < 1:
+            raise EvaluatorError(f"--{flag} must be a positive integer, got {value}", value)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    """Run one command; errors are one line on stderr, never a traceback."""
+    args = None
     try:
+        args = parser().parse_args(argv)
+        _check_numbers(args)
         return args.run(args)
-    except EvaluatorError as error:
-        print(f"evaluator: error: {error}", file=sys.stderr)
+    except (EvaluatorError, ArgumentTypeError) as error:
+        command = args.command if args is not None else None
+        print(f"evaluator: error: {_flags(str(error), command)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("evaluator: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # stdout closed early (``| head``): say nothing, and keep the interpreter's final
+        # flush from failing again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141

@@ -301,16 +301,27 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
     return out
 
 
-def warmup() -> None:
-    """Compile (or load from Numba's cache) every kernel the API uses."""
+def warmup(report=None) -> None:
+    """Compile (or load from Numba's cache) every kernel the API uses.
+
+    ``report(step, steps, label)``, when given, is called before each step.
+    """
+    from .equity import equity
     from .games import GAMES
-    for name in GAMES:
+
+    def evaluate_game(name: str) -> None:
         g = _game(name)
         for width in g.row_sizes():
             hands = np.arange(width, dtype=np.uint8).reshape(1, width)
             evaluate_batch(g, hands)
             if g.pot == "hilo":
                 evaluate_batch(g, hands, low=True)
-    from .equity import equity
-    equity("holdem", ["AsKs", "QhQd"], "2c7d9hTs")                  # exact path
-    equity("holdem", ["AsKs", "QhQd"], "2c7d9h", trials=10, seed=0)  # sampling path
+
+    steps = [(f"evaluate {name}", lambda name=name: evaluate_game(name)) for name in GAMES]
+    steps += [("holdem equity, exact", lambda: equity("holdem", ["AsKs", "QhQd"], "2c7d9hTs")),
+              ("holdem equity, sampled",
+               lambda: equity("holdem", ["AsKs", "QhQd"], "2c7d9h", trials=10, seed=0))]
+    for step, (label, work) in enumerate(steps):
+        if report is not None:
+            report(step, len(steps), label)
+        work()

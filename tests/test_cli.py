@@ -114,7 +114,7 @@ def test_plots_render_headless(tmp_path):
     (("equity", "holdem", "AsKx", "QdJd"), "unknown card 'Kx'"),
     (("equity", "holdem", "AKs:x", "QdJd"), "bad weight"),
     (("equity", "holdem", "AA", "AA", "AA"), "no deal fits"),
-    (("equity", "the", "AsKsQs", "2c3c4c"), "not a street of the"),
+    (("equity", "the", "AsKsQs", "2c3c4c", "--board", "2d3d4d5d6d"), "not a street of"),
     (("equity", "holdem", "AsKs", "AsQd"), "duplicate card 'As'"),
     (("equity", "holdem", "QQ++", "random"), "QQ++"),
     (("equity", "holdem", "AsKs", "QQ", "--board", "Qc Qd Qh"), "no live combos"),
@@ -122,13 +122,83 @@ def test_plots_render_headless(tmp_path):
     (("discard", "holdem", "AsKsQd", "JhTh"), "no discard"),
     (("range", "AKx"), "AKx"),
     (("matrix", "omaha"), "hold'em"),
-    (("plot", "grid", "--range", "QQ+", "--out", "grid.bmp"), "unknown image type"),
+    (("plot", "grid", "--range", "QQ+", "--out", "grid.bmp"), "unknown file type"),
     (("eval", "holdem", "AsKsQd", "QsJsTs"), "takes 2 hole cards"),
+    # the flags, not the API's argument names
+    (("equity", "holdem", "AsKs", "QhQd", "--seed", "-1"), "--seed must be a non-negative"),
+    (("equity", "holdem", "AsKs", "QhQd", "--threads", "0"), "--threads must be"),
+    (("equity", "holdem", "AsKs", "QhQd", "--trials", "0"), "--trials must be"),
+    (("equity", "holdem", "AsKs", "QhQd", "--stderr", "2"), "--stderr must be"),
+    (("equity", "holdem", "random", "random", "random", "random", "--exact"),
+     "use --trials or --stderr to sample"),
+    (("batch", "no-such-file.csv", "--seed", "-1"), "--seed must be"),
+    (("bench", "--plugin", "os:path"), "not an Adapter"),
+    (("bench", "--plugin", "no_such_module_anywhere:X"), "no module 'no_such_module_anywhere'"),
+    (("bench", "--plugin", "os:no_such_thing"), "module 'os' has no 'no_such_thing'"),
+    (("bench", "--plugin", "os"), "must look like 'module:Adapter'"),
 ])
 def test_bad_input_exits_2_with_one_line(args, message):
     done = run_cli(*args)
     assert done.returncode == 2, done.stdout
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_flags_named_in_errors_are_the_cli_flags():
+    done = run_cli("equity", "holdem", "random", "random", "random", "random", "--exact")
+    assert "trials=" not in done.stderr and "exact=True" not in done.stderr
+
+
+def test_a_closed_stdout_is_quiet(tmp_path):
+    queries = tmp_path / "q.jsonl"
+    queries.write_text('{"hands": "AsKs vs QhQd", "board": "2c7d9h"}\n' * 2000)
+    done = subprocess.run(f"{sys.executable} -m evaluator batch {queries} --threads 2 | "
+                          "head -c 200", shell=True, capture_output=True, text=True,
+                          timeout=300, executable="/bin/bash")
+    assert done.stderr == "" and len(done.stdout) == 200
+
+
+def test_hilo_tables_show_scoop_not_win_and_say_what_columns_mean():
+    table = ok("equity", "omaha8", "Ah2h3sKs", "AdKdQcJc", "--board", "4c5d9s").stdout
+    header = next(line for line in table.splitlines() if "equity" in line)
+    assert [w for w in header.replace("┃", " ").split()] == ["hand", "equity", "scoop", "tie",
+                                                            "high", "low"]
+    assert "scoop: takes the whole pot alone" in table and "high/low" in table
+    plain = ok("equity", "holdem", "AsKs", "QhQd", "--board", "2c7d9h").stdout
+    assert " win " in plain and "scoop" not in plain
+
+
+def test_warmup_shows_each_step():
+    done = ok("warmup")
+    steps = done.stderr.splitlines()
+    assert len(steps) > 20 and steps[0].startswith("evaluation 1/")
+    assert steps[-1].startswith("equity ") and "kernels compiled" in done.stdout
+
+
+def test_compile_note_only_on_a_terminal_without_cached_kernels(tmp_path, monkeypatch,
+                                                                capsys):
+    from evaluator import cli
+
+    class Terminal:
+        def __init__(self, tty):
+            self.tty, self.text = tty, ""
+
+        def isatty(self):
+            return self.tty
+
+        def write(self, text):
+            self.text += text
+
+    monkeypatch.setattr(cli, "_kernel_cache", lambda: tmp_path)
+    for tty in (True, False):
+        monkeypatch.setattr(sys, "stderr", Terminal(tty))
+        cli._compile_note("omaha8")
+        assert ("evaluator warmup" in sys.stderr.text) is tty
+    for module in ("high", "equity", "omaha"):
+        (tmp_path / f"{module}.kernel-1.py311.nbi").write_bytes(b"")
+    monkeypatch.setattr(sys, "stderr", Terminal(True))
+    cli._compile_note("omaha8")
+    cli._compile_note("no-such-game")
+    assert sys.stderr.text == ""
 
 
 def test_usage_errors_exit_2():

@@ -1,0 +1,374 @@
+"""Batches never lose finished rows: Ctrl-C, kills, bad rows, resumes, odd query files,
+output paths and addresses that are not Dask schedulers."""
+import csv
+import http.server
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import evaluator.batch as batch
+from evaluator import ArgumentTypeError, CardError, EvaluatorError, batch_equity
+from evaluator.batch import BatchInterrupted, QueryFailed, read_queries
+
+
+def run_cli(*args, timeout=300):
+    return subprocess.run([sys.executable, "-m", "evaluator", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def one_line_error(done, code=2):
+    assert done.returncode == code, (done.returncode, done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
+def write_jsonl(path, queries):
+    path.write_text("".join(json.dumps(q) + "\n" for q in queries))
+    return path
+
+
+# a mix: exact and sampled, three players, hi-lo, a range, a hand with unknown cards
+MIXED = [
+    {"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": "flop"},
+    {"game": "omaha8", "hands": ["Ah2h3sKs", "AdKdQcJc"], "board": "4c5d9sTh"},
+    {"hands": "QQ+,AKs | random", "trials": 20_000},
+    {"hands": "AA; KK; QQ", "board": "2c7d9hTs"},
+    {"game": "teen_patti", "hands": "AsKsQs vs random", "trials": 20_000, "seed": 7},
+    {"hands": "As? vs KK", "board": "2c7d9hTs", "trials": 10_000},
+] * 3
+
+
+def counting(monkeypatch):
+    """Count the queries computed (``run_query`` calls)."""
+    calls = []
+    real = batch.run_query
+
+    def run_query(query):
+        calls.append(query["id"])
+        return real(query)
+    monkeypatch.setattr(batch, "run_query", run_query)
+    return calls
+
+
+# --- Ctrl-C and --resume ------------------------------------------------------------
+
+def data_rows(path):
+    """Complete data rows of a CSV output (a partly written last line not counted)."""
+    if not path.exists():
+        return 0
+    return max(0, path.read_bytes().count(b"\n") - 1)
+
+
+def test_ctrl_c_keeps_finished_rows_and_resume_matches_an_uninterrupted_run(tmp_path):
+    queries = write_jsonl(tmp_path / "queries.jsonl",
+                          [{"hands": "AsKs vs QhQd vs random", "trials": 300_000, "id": f"q{i}"}
+                           for i in range(240)])
+    out = tmp_path / "r.csv"
+    proc = subprocess.Popen([sys.executable, "-m", "evaluator", "batch", str(queries), "--out",
+                             str(out), "--threads", "2", "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while data_rows(out) < 10:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, stderr
+    assert took < 2.0, f"took {took:.2f} s to stop"
+    kept = data_rows(out)
+    assert 10 <= kept < 240
+    assert stderr.strip().splitlines() == [
+        f"interrupted: {kept} of 240 rows in {out}; run again with --resume to finish"]
+    partial = out.read_bytes()
+    assert partial.endswith(b"\n")                  # complete rows only
+    done = run_cli("batch", str(queries), "--out", str(out), "--resume", "--threads", "2",
+                   "--no-progress")
+    assert done.returncode == 0, done.stderr
+    whole = tmp_path / "whole.csv"
+    assert run_cli("batch", str(queries), "--out", str(whole), "--no-progress",
+                   "--threads", "2").returncode == 0
+    assert out.read_bytes() == whole.read_bytes()   # every row, bit for bit
+    assert out.read_bytes().startswith(partial)     # the kept rows were not recomputed
+    assert data_rows(out) == 240
+
+
+def test_ctrl_c_in_the_api_raises_batch_interrupted_with_the_rows_kept(tmp_path):
+    out = tmp_path / "r.jsonl"
+    queries = [{"hands": "AsKs vs QhQd vs random", "trials": 300_000}] * 200
+    timer = threading.Timer(1.0, lambda: signal.raise_signal(signal.SIGINT))
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(BatchInterrupted) as stop:
+        batch_equity(queries, out=out, threads=2, progress=False)
+    assert time.monotonic() - start < 3.0
+    assert stop.value.total == 200 and stop.value.path == out
+    assert len(out.read_text().splitlines()) == stop.value.kept < 200
+
+
+@pytest.mark.parametrize("name", ["r.csv", "r.jsonl"])
+def test_resume_after_a_kill_drops_the_partial_line_and_computes_only_the_rest(
+        tmp_path, monkeypatch, name):
+    whole = tmp_path / ("whole" + os.path.splitext(name)[1])
+    rows = batch_equity(MIXED, out=whole, threads=2, progress=False)
+    assert rows == batch_equity(MIXED, progress=False)      # the file's rows are the rows
+    data = whole.read_bytes()
+    lines = data.splitlines(keepends=True)
+    header = 1 if name.endswith(".csv") else 0
+    out = tmp_path / name
+    kept = 7
+    cut = sum(map(len, lines[:header + kept])) + len(lines[header + kept]) // 2
+    out.write_bytes(data[:cut])                 # a kill in the middle of writing row 8
+    calls = counting(monkeypatch)
+    again = batch_equity(MIXED, out=out, resume=True, threads=2, progress=False)
+    assert out.read_bytes() == data
+    assert again == rows                        # rows read back have their types too
+    assert len(calls) == len(MIXED) - kept
+    calls.clear()
+    assert batch_equity(MIXED, out=out, resume=True, progress=False) == rows
+    assert calls == [] and out.read_bytes() == data        # finished: nothing to do
+
+
+def test_resume_refuses_another_batchs_file(tmp_path):
+    out = tmp_path / "r.jsonl"
+    batch_equity(MIXED[:4], out=out, progress=False)
+    before = out.read_bytes()
+    other = [dict(q) for q in MIXED[:4]]
+    other[2]["hands"] = "KK vs random"
+    with pytest.raises(EvaluatorError, match="line 3 holds query 3 .*another batch"):
+        batch_equity(other, out=out, resume=True, progress=False)
+    with pytest.raises(EvaluatorError, match="sampled with seed"):
+        batch_equity(MIXED[:4], out=out, resume=True, seed=5, progress=False)
+    with pytest.raises(EvaluatorError, match="more rows than the batch"):
+        batch_equity(MIXED[:2], out=out, resume=True, progress=False)
+    table = tmp_path / "r.csv"
+    batch_equity(MIXED[:4], out=table, progress=False)
+    with pytest.raises(EvaluatorError, match="columns"):
+        batch_equity(MIXED[:1], out=table, resume=True, progress=False)
+    with pytest.raises(EvaluatorError, match="resume=True needs out="):
+        batch_equity(MIXED[:1], resume=True, progress=False)
+    assert out.read_bytes() == before                      # a refused file is left alone
+
+
+def test_csv_header_fits_every_row_from_the_start(tmp_path):
+    out = tmp_path / "r.csv"
+    batch_equity(MIXED[:6], out=out, progress=False)
+    header = out.read_text().splitlines()[0].split(",")
+    assert header[:9] == list(batch.BASE_COLUMNS)
+    assert "p3_hand" in header and "p1_scoop" in header and "p1_stderr" in header
+    assert "p3_scoop" not in header             # the hi-lo query has two players
+    rows = list(csv.DictReader(out.read_text().splitlines()))
+    assert rows[1]["p1_win"] == "" and rows[1]["p1_scoop"]        # hi-lo: scoop, not win
+    assert rows[0]["p1_stderr"] == "" and rows[2]["p1_stderr"]
+
+
+# --- bad rows ------------------------------------------------------------------------
+
+def many(n=1000):
+    return [{"hands": "QQ+,AKs vs random", "trials": 1000} for _ in range(n)]
+
+
+def test_one_bad_row_fails_before_anything_is_computed(monkeypatch, tmp_path):
+    queries = many()
+    queries[299] = {"hands": "AsKs vs AsQd"}
+    calls = counting(monkeypatch)
+    out = tmp_path / "r.csv"
+    start = time.monotonic()
+    with pytest.raises(CardError, match=r"^query 300: duplicate card 'As'"):
+        batch_equity(queries, out=out, progress=False)
+    assert time.monotonic() - start < 5 and calls == [] and not out.exists()
+    for k in range(0, 60, 2):
+        queries[k] = {"hands": "AsKs vs QQ", "board": "2c7x9h"}
+    with pytest.raises(EvaluatorError) as error:
+        batch_equity(queries, progress=False)
+    message = str(error.value)
+    assert message.startswith("31 of 1,000 queries are bad; nothing was computed")
+    assert "query 1: unknown card '7x'" in message and "query 300: duplicate" not in message
+    assert message.endswith("... and 11 more") and len(message.splitlines()) == 22
+    assert calls == []
+
+
+def test_record_writes_the_error_and_every_other_row(tmp_path):
+    queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h"}] * 400
+    queries[299] = {"hands": "AsKs vs AsQd"}
+    out = tmp_path / "r.csv"
+    rows = batch_equity(queries, out=out, on_error="record", progress=False)
+    errors = [(r["id"], r["error"]) for r in rows if "error" in r]
+    assert errors == [(300, "duplicate card 'As' in hand 1 and hand 2")]
+    assert len(rows) == 400 and rows[300]["p1_equity"] == rows[0]["p1_equity"]
+    table = list(csv.DictReader(out.read_text().splitlines()))
+    assert len(table) == 400 and table[299]["error"].startswith("duplicate card")
+    assert table[299]["p1_equity"] == "" and table[0]["error"] == ""
+    queries_file = write_jsonl(tmp_path / "q.jsonl", queries)
+    done = run_cli("batch", str(queries_file), "--out", str(tmp_path / "cli.csv"),
+                   "--on-error", "record", "--no-progress")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "cli.csv").read_bytes() == out.read_bytes()
+
+
+def test_a_failure_while_running_keeps_the_rows_before_it(tmp_path):
+    # passes the checks, fails when run: too many deals to enumerate
+    queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h"}] * 20
+    queries[11] = {"hands": "random vs random vs random vs random", "exact": True}
+    out = tmp_path / "r.jsonl"
+    with pytest.raises(QueryFailed, match="query 12 failed: exact=True would enumerate") as e:
+        batch_equity(queries, out=out, threads=2, progress=False)
+    assert e.value.kept == 11 and len(out.read_text().splitlines()) == 11
+    file = write_jsonl(tmp_path / "q.jsonl", queries)
+    line = one_line_error(run_cli("batch", str(file), "--out", str(out), "--no-progress"),
+                          code=1)
+    assert "query 12 failed" in line and "the 11 rows before it are in" in line
+    assert "--resume" in line and "--on-error record" in line
+    rows = batch_equity(queries, out=out, resume=True, on_error="record", progress=False)
+    assert [r["id"] for r in rows if "error" in r] == [12]
+
+
+# --- reading query files -------------------------------------------------------------
+
+def test_an_unquoted_comma_is_an_error_naming_the_line(tmp_path):
+    path = tmp_path / "q.csv"
+    path.write_text("game,hands\nholdem,AsKs vs QhQd\nholdem,AsKs vs QQ+,AKs\n")
+    with pytest.raises(EvaluatorError, match=r"q.csv line 3: 3 fields but the header has 2 "
+                                             r"\(game, hands\); put quotes"):
+        read_queries(path)
+    assert "line 3" in one_line_error(run_cli("batch", str(path)))
+
+
+@pytest.mark.parametrize("name", ["queries", "queries.txt2"])
+def test_json_lines_without_a_json_suffix_are_read_as_json(tmp_path, name):
+    path = write_jsonl(tmp_path / name, MIXED[:2])
+    assert read_queries(path) == MIXED[:2]
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "game,hands\n", "game,hands\n\n"])
+def test_a_file_without_queries_is_an_error(tmp_path, text):
+    path = tmp_path / "q.csv"
+    path.write_text(text)
+    with pytest.raises(EvaluatorError, match="no queries in"):
+        read_queries(path)
+    assert "no queries in" in one_line_error(run_cli("batch", str(path)))
+
+
+def test_byte_order_mark_and_bad_bytes(tmp_path):
+    path = tmp_path / "q.csv"
+    path.write_bytes(b"\xef\xbb\xbfgame,hands,board\r\nholdem,AsKs vs QhQd,2c7d9h\r\n")
+    assert read_queries(path) == [{"game": "holdem", "hands": "AsKs vs QhQd",
+                                   "board": "2c7d9h"}]
+    path.write_bytes(b"game,hands\nholdem,AsKs vs QhQd\nholdem,AsKs vs Q\xe9Qd\n")
+    with pytest.raises(EvaluatorError, match=r"q.csv line 3: not UTF-8 text \(byte 0xe9"):
+        read_queries(path)
+    assert "not UTF-8" in one_line_error(run_cli("batch", str(path)))
+
+
+def test_wrong_types_in_json_queries_name_the_field():
+    with pytest.raises(ArgumentTypeError, match="query 1: hands must be strings"):
+        batch_equity([{"hands": ["AsKs", 5]}], progress=False)
+    with pytest.raises(EvaluatorError, match="query 1: needs two or more hands"):
+        batch_equity([{"hands": 5}], progress=False)
+    with pytest.raises(EvaluatorError, match="query 1: seed must be a non-negative"):
+        batch_equity([{"hands": "AsKs vs QQ", "seed": -1}], progress=False)
+    with pytest.raises(EvaluatorError, match="seed must be a non-negative"):
+        batch_equity([{"hands": "AsKs vs QQ"}], seed=-1, progress=False)
+    with pytest.raises(EvaluatorError, match="on_error must be"):
+        batch_equity([{"hands": "AsKs vs QQ"}], on_error="skip", progress=False)
+
+
+# --- output paths ------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (("batch", "{q}", "--out", "{tmp}/missing/r.csv"), "no such folder"),
+    (("batch", "{q}", "--out", "{tmp}"), "is a folder"),
+    (("batch", "{q}", "--out", "{tmp}/r.xlsx"), "unknown file type '.xlsx'; use .csv, .jsonl"),
+    (("batch", "{q}", "--resume"), "--resume needs --out"),
+    (("matrix", "holdem", "--out", "{tmp}/m.xlsx"), "unknown file type '.xlsx'; use .csv, "
+                                                    ".json"),
+    (("matrix", "holdem", "--out", "{tmp}/no/m.csv"), "no such folder"),
+    (("plot", "grid", "--out", "{tmp}/g.bmp"), "unknown file type '.bmp'"),
+    (("bench", "--quick", "--json", "{tmp}/b.txt"), "--json"),
+    (("bench", "--quick", "--markdown", "{tmp}/no/b.md"), "--markdown"),
+    (("bench", "--quick", "--chart", "{tmp}"), "--chart"),
+])
+def test_output_paths_are_checked_before_any_work(tmp_path, args, message):
+    q = write_jsonl(tmp_path / "q.jsonl", MIXED[:1])
+    args = [a.format(q=q, tmp=tmp_path) for a in args]
+    start = time.monotonic()
+    line = one_line_error(run_cli(*args))
+    assert message in line and time.monotonic() - start < 20
+    assert not (tmp_path / "m.xlsx").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
+def test_an_unwritable_output_is_refused(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    with pytest.raises(EvaluatorError, match="cannot create files"):
+        batch_equity(MIXED[:1], out=locked / "r.csv", progress=False)
+
+
+# --- Dask addresses that are not schedulers ---------------------------------------------
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(handler):
+    """A loopback server answering each connection with ``handler(conn)``; its port."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def loop():
+        while True:
+            conn, _ = listener.accept()
+            threading.Thread(target=handler, args=(conn,), daemon=True).start()
+    threading.Thread(target=loop, daemon=True).start()
+    return listener.getsockname()[1]
+
+
+def garbage(conn):
+    try:
+        while True:
+            conn.sendall(b"\xff" * 4096)
+    except OSError:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def http_port():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[1]
+    server.shutdown()
+
+
+@pytest.mark.parametrize("kind", ["http", "garbage", "nothing", "closes"])
+def test_addresses_that_are_not_schedulers_fail_in_one_line_within_5_s(tmp_path, kind,
+                                                                      http_port):
+    pytest.importorskip("distributed")
+    port = {"http": lambda: http_port, "garbage": lambda: serve(garbage),
+            "nothing": free_port, "closes": lambda: serve(lambda c: c.close())}[kind]()
+    q = write_jsonl(tmp_path / "q.jsonl", MIXED[:1])
+    start = time.monotonic()
+    done = run_cli("batch", str(q), "--scheduler", f"tcp://127.0.0.1:{port}",
+                   "--no-progress", timeout=60)
+    took = time.monotonic() - start
+    line = one_line_error(done)
+    assert line.startswith(f"evaluator: error: cannot reach the Dask scheduler at "
+                           f"'tcp://127.0.0.1:{port}'")
+    assert took < 8, f"{took:.1f} s (interpreter start included)"
