@@ -578,9 +578,11 @@ def _rate_text(rate: float | None, unit: str) -> str:
 
 
 def _rows(report: dict):
-    """(workload, adapter with version, median, rate, ratio, note, status) per measurement."""
+    """(workload, adapter with version, median, rate, ratio, note, status) per measurement
+    that ran (peers not installed are listed by ``_missing`` instead)."""
     for w in report["workloads"]:
-        for k, r in enumerate(w["results"]):
+        shown = [r for r in w["results"] if r["status"] != "skipped"]
+        for k, r in enumerate(shown):
             median = (f"{r['median_s'] * 1e3:.2f} ms ({r['min_s'] * 1e3:.2f}-"
                       f"{r['max_s'] * 1e3:.2f})" if r["median_s"] is not None else "")
             ratio = f"{r['ratio_to_ours']:.3g}x" if r["ratio_to_ours"] is not None else ""
@@ -591,6 +593,13 @@ def _rows(report: dict):
             name = f"{r['adapter']} {r['version']}".strip()
             yield (w["name"] if k == 0 else "", name, median, _rate_text(r["rate"], w["unit"]),
                    ratio, note, r["status"])
+
+
+def _missing(report: dict) -> str:
+    """One line naming the peers that are not installed, or ``""``."""
+    names = [name for name, version in report["versions"].items()
+             if str(version).startswith("not installed")]
+    return f"not installed (skipped): {', '.join(names)}" if names else ""
 
 
 def print_report(report: dict, console=None) -> None:
@@ -613,6 +622,8 @@ def print_report(report: dict, console=None) -> None:
         style = {"mismatch": "bold red", "error": "red", "skipped": "dim"}.get(row[-1])
         table.add_row(*row[:-1], style=style)
     console.print(table)
+    if _missing(report):
+        console.print(f"[dim]{_missing(report)}[/dim]")
 
 
 def markdown(report: dict) -> str:
@@ -621,6 +632,8 @@ def markdown(report: dict) -> str:
              "|---|---|---|---|---|---|"]
     for row in _rows(report):
         lines.append("| " + " | ".join(row[:-1]) + " |")
+    if _missing(report):
+        lines += ["", _missing(report)]
     return "\n".join(lines) + "\n"
 
 
@@ -656,19 +669,34 @@ def chart(report: dict, path) -> None:
 
 
 def load_plugin(spec: str) -> Adapter:
-    """``module:object`` -> an adapter instance (a class is instantiated)."""
+    """``module:object`` -> an adapter instance (an ``Adapter`` class is instantiated).
+
+    Each way it can fail is one error naming the plugin: the module cannot be
+    imported, it has no such object, or the object is not an adapter.
+    """
     module_name, _, attribute = spec.partition(":")
-    if not attribute:
+    if not module_name or not attribute:
         raise EvaluatorError(f"plugin {spec!r} must look like 'module:Adapter'", spec)
     try:
-        target = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as error:
-        raise EvaluatorError(f"cannot load plugin {spec!r}: {error}", spec) from None
-    return target() if isinstance(target, type) else target
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise EvaluatorError(f"cannot load plugin {spec!r}: no module {module_name!r} "
+                             f"({error})", spec) from None
+    try:
+        target = getattr(module, attribute)
+    except AttributeError:
+        raise EvaluatorError(f"cannot load plugin {spec!r}: module {module_name!r} has no "
+                             f"{attribute!r}", spec) from None
+    if isinstance(target, type) and issubclass(target, Adapter):
+        target = target()
+    if not isinstance(target, Adapter):
+        raise EvaluatorError(f"plugin {spec!r} is a {type(target).__name__}, not an Adapter "
+                             "subclass or instance (see evaluator.bench.Adapter)", spec)
+    return target
 
 
 def main(args) -> int:
-    """``evaluator bench``."""
+    """``evaluator bench``; 1 when an adapter gives a wrong answer."""
     from rich.console import Console
     console = Console(highlight=False, stderr=True)
     suite = workloads(quick=args.quick)
@@ -704,4 +732,4 @@ def main(args) -> int:
         console.print(f"[bold red]{len(mismatches)} wrong answer(s): "
                       + ", ".join(f"{a} on {w}" for w, a in mismatches) + "[/bold red]")
     sys.stdout.flush()
-    return 0
+    return 1 if mismatches else 0

@@ -69,6 +69,16 @@ def test_schema_rejects_a_broken_report():
         validate_report(report)
 
 
+def test_missing_peers_are_one_line_not_rows():
+    class Missing(Adapter):
+        name, module = "missing", "no_such_module_anywhere"
+        workloads = {"eval7"}
+    report = run_suite(tiny_suite()[:1], [bench.Ours(), Missing()], repeat=1)
+    text = bench.markdown(report)
+    assert "| missing" not in text and "not installed (skipped): missing" in text
+    assert len([line for line in text.splitlines() if line.startswith("| eval7")]) == 1
+
+
 def test_missing_peers_are_skipped_with_a_note():
     class Missing(Adapter):
         name, module = "missing", "no_such_module_anywhere"
@@ -91,6 +101,15 @@ def test_cli_bench_json_and_plugin(tmp_path):
     validate_report(report)
     assert [w["name"] for w in report["workloads"]] == ["eval5", "teen_patti"]
     assert "evaluator" in done.stdout
+    assert "not installed" not in done.stdout            # only what ran is shown
+    wrong = subprocess.run(
+        [sys.executable, "-m", "evaluator", "bench", "--quick", "--only", "eval7",
+         "--plugin", "test_bench:HighCardOnly", "--repeat", "1"], capture_output=True,
+        text=True, timeout=300, cwd=str(tmp_path),
+        env={**__import__("os").environ,
+             "PYTHONPATH": str(__import__("pathlib").Path(__file__).parent)})
+    assert wrong.returncode == 1 and "WRONG ANSWER" in wrong.stdout
+    assert "wrong answer(s): high-card-only on eval7" in wrong.stderr
     bad = subprocess.run([sys.executable, "-m", "evaluator", "bench", "--only", "eval9"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "unknown workload 'eval9'" in bad.stderr
