@@ -38,13 +38,14 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Iterator
 from functools import cache, lru_cache
 
 import numpy as np
 
 from .cards import format_cards, parse_cards
-from .errors import CardError, RangeError
+from .errors import CardError, RangeError, check_type
 from .games import Game
 from .games import game as _game
 
@@ -64,9 +65,10 @@ _CLASS_INDEX = {name: k for k, name in enumerate(CLASS_NAMES)}
 
 _WEIGHT_SUFFIX = re.compile(r"^(.*?):\s*(\S+)$")
 _WEIGHT_PREFIX = re.compile(r"^([0-9.eE+-]+)\s*\((.*)\)$")
-_CLASS = re.compile(r"^([2-9TJQKA])([2-9TJQKA])([so]?)$", re.IGNORECASE)
-_PERCENT = re.compile(r"^([0-9.]+)\s*%$")
-_PATTERN_ENTRY = re.compile(r"([2-9TJQKA*])([cdhswxyz]?)|([wxyz])", re.IGNORECASE)
+# ASCII: with Unicode case folding the Kelvin sign would read as a K and the long s as an s
+_CLASS = re.compile(r"^([2-9TJQKA])([2-9TJQKA])([so]?)$", re.IGNORECASE | re.ASCII)
+_PERCENT = re.compile(r"^([0-9]+\.?[0-9]*|\.[0-9]+)\s*%$")
+_PATTERN_ENTRY = re.compile(r"([2-9TJQKA*])([cdhswxyz]?)|([wxyz])", re.IGNORECASE | re.ASCII)
 
 
 def class_combos(name: str) -> list[tuple[int, int]]:
@@ -161,18 +163,10 @@ def _holdem_part(text: str, part: str) -> list[tuple[int, int]] | None:
     return None
 
 
-PATTERN_LIMIT = 3_000_000     # hands a pattern may list
-
-
-@lru_cache(maxsize=16)
-def _index_combinations(n: int, k: int) -> np.ndarray:
-    """Every k-subset of range(n), one per row in increasing order (read-only)."""
-    flat = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(n), k)),
-                       np.uint8, count=math.comb(n, k) * k)
-    out = flat.reshape(-1, k)
-    out.flags.writeable = False
-    return out
-
+RANGE_LIMIT = 3_000_000               # combos one range may hold
+LISTING_LIMIT = 2 * RANGE_LIMIT       # hands a pattern may list, counting repeats
+_SMALL_PART = 4096                    # parts this small are listed once per range text
+_CHUNK = 1 << 20                      # card-mask pairs joined at a time
 
 _CARD_BITS = np.uint64(1) << np.arange(52, dtype=np.uint64)
 
@@ -186,92 +180,175 @@ def card_masks(rows: np.ndarray) -> np.ndarray:
     return masks
 
 
-def _unique_hands(rows: np.ndarray) -> np.ndarray:
-    """The distinct hands among rows of sorted card ids (by card mask), in any order."""
-    _, first = np.unique(card_masks(rows), return_index=True)
-    return rows[first]
+def _mask_rows(masks: np.ndarray, hole: int) -> np.ndarray:
+    """The card ids of each mask of ``hole`` cards, each row in increasing order."""
+    rows = np.empty((len(masks), hole), np.uint8)
+    rest = masks.copy()
+    for j in range(hole):
+        low = rest & (~rest + np.uint64(1))          # the lowest card left
+        rows[:, j] = np.frexp(low.astype(np.float64))[1] - 1
+        rest ^= low
+    return rows
 
 
-def _pattern(text: str, hole: int, part: str) -> np.ndarray:
-    """Every hand of ``hole`` cards that fits a pattern such as ``AxAyxy`` or ``AA**``:
-    uint8 (n, hole), each row sorted, rows in increasing order."""
-    entries: list[tuple[int | None, str | None]] = []     # (rank or None, suit letter or None)
+def _subsets(bits: np.ndarray, k: int) -> np.ndarray:
+    """Masks of every k-subset of the cards whose single-card masks are ``bits``."""
+    levels = [np.zeros(1, np.uint64)] + [np.empty(0, np.uint64)] * k
+    for n, bit in enumerate(bits, start=1):
+        for j in range(min(k, n), 0, -1):
+            levels[j] = np.concatenate([levels[j], levels[j - 1] | bit])
+    return levels[k]
+
+
+@lru_cache(maxsize=None)
+def _deck_subsets(k: int) -> np.ndarray:
+    out = _subsets(_CARD_BITS, k)
+    out.flags.writeable = False
+    return out
+
+
+def _subset_masks(k: int) -> np.ndarray:
+    """Masks of every k-card subset of the deck (read-only).  Cached up to 4 cards
+    (2.4 MB in all); the 2,598,960 five-card ones (21 MB) are made when needed."""
+    if k <= 4:
+        return _deck_subsets(k)
+    return _subsets(_CARD_BITS, k)
+
+
+def _join(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """``a | b`` for every mask ``a`` of left and ``b`` of right with no card in common,
+    a bounded slice of the pairs at a time."""
+    step = max(1, _CHUNK // max(1, len(right)))
+    out = [np.empty(0, np.uint64)]
+    for start in range(0, len(left), step):
+        a = left[start:start + step, None]
+        out.append((a | right)[(a & right) == 0])
+    return np.concatenate(out)
+
+
+def _distinct(masks: np.ndarray) -> np.ndarray:
+    """The distinct masks, in increasing order (a sort: numpy's hashing unique is slower
+    on millions of masks)."""
+    masks = np.sort(masks)
+    return masks[np.concatenate(([True], masks[1:] != masks[:-1]))] if len(masks) else masks
+
+
+def _short(text: str, room: int = 60) -> str:
+    """Text for an error message: long range texts are cut to their start."""
+    return text if len(text) <= room else text[:room - 3] + "..."
+
+
+def _too_many(part: str, hands: int, game: Game, counting: str = "") -> RangeError:
+    return RangeError(f"range part {_short(part)!r} holds too many hands to list: "
+                      f"{hands:,} {game.name} hands{counting}, and a range holds at most "
+                      f"{RANGE_LIMIT:,}; narrow it, or give 'random' as a hand of its own",
+                      part)
+
+
+def _pattern_entries(text: str, hole: int, part: str) -> list[tuple[int | None, str | None]]:
+    """A pattern's entries, (rank or None, suit letter or None), padded with any card."""
+    entries: list[tuple[int | None, str | None]] = []
     pos = 0
     plain = text.replace(" ", "")
     while pos < len(plain):
         match = _PATTERN_ENTRY.match(plain, pos)
         if match is None:
-            raise RangeError(f"bad range part {part!r}: {plain[pos:]!r} is not a card pattern",
-                             part)
+            raise RangeError(f"bad range part {_short(part)!r}: {_short(plain[pos:], 20)!r} "
+                             "is not a card pattern", part)
         if match[3]:
             entries.append((None, match[3].lower()))
         else:
             rank = None if match[1] == "*" else RANKS.index(match[1].upper())
             entries.append((rank, match[2].lower() or None))
         pos = match.end()
-    if len(entries) > hole:
-        raise RangeError(f"bad range part {part!r}: {len(entries)} cards, the game has {hole}",
-                         part)
-    entries += [(None, None)] * (hole - len(entries))
-    variables = sorted({s for _, s in entries if s is not None and s in VARIABLES})
-    fixed = [e for e in entries if e != (None, None)]
-    free = hole - len(fixed)
-    # the fixed entries' card choices in Python (few), the free cards as arrays: every
-    # free-card subset of the cards the fixed ones leave
-    extra = _index_combinations(52 - len(fixed), free) if free else None
-    blocks: list[np.ndarray] = []
-    listed = 0
-    for suits in itertools.permutations(range(4), len(variables)):
-        binding = dict(zip(variables, suits))
-        allowed = []
-        for rank, suit in fixed:
+        if len(entries) > hole:
+            raise RangeError(f"bad range part {_short(part)!r}: more than {hole} cards, "
+                             f"the game has {hole}", part)
+    return entries + [(None, None)] * (hole - len(entries))
+
+
+def _pattern(text: str, game: Game, part: str) -> np.ndarray:
+    """Card masks of every hand that fits a pattern such as ``AxAyxy`` or ``AA**``, each
+    once, in increasing order.
+
+    Equal entries choose their cards together (``AA`` picks 2 of the 4 aces), each suit
+    binding of the variables adds its choices, and the free entries take every subset of
+    the cards left.  The hands listed that way, repeats included, are counted first: a
+    pattern that could list more than ``LISTING_LIMIT`` is refused before any is listed.
+    """
+    entries = _pattern_entries(text, game.hole, part)
+    groups = Counter(e for e in entries if e != (None, None))
+    fixed = sum(groups.values())
+    free = game.hole - fixed
+    variables = sorted({s for _, s in groups if s is not None and s in VARIABLES})
+    bindings = list(itertools.permutations(range(4), len(variables)))
+    bound = len(bindings) * math.comb(52 - fixed, free)
+    for (rank, suit), count in groups.items():
+        bound *= math.comb((13 if rank is None else 1) * (4 if suit is None else 1), count)
+    if bound > LISTING_LIMIT:
+        raise _too_many(part, bound, game, " counting those it matches more than one way")
+    blocks = [np.empty(0, np.uint64)]
+    for binding in bindings if bound else ():
+        suit_of = dict(zip(variables, binding))
+        block = np.zeros(1, np.uint64)
+        for (rank, suit), count in groups.items():
             ranks = range(13) if rank is None else (rank,)
-            if suit is None:
-                allowed.append([4 * r + s for r in ranks for s in range(4)])
-            else:
-                s = binding[suit] if suit in binding else SUITS.index(suit)
-                allowed.append([4 * r + s for r in ranks])
-        for chosen in itertools.product(*allowed):
-            if len(set(chosen)) < len(chosen):
-                continue
-            if not free:
-                blocks.append(np.array([chosen], np.uint8))
-                listed += 1
-            else:
-                rest = np.array([c for c in range(52) if c not in chosen], np.uint8)
-                block = np.empty((len(extra), hole), np.uint8)
-                block[:, :len(chosen)] = chosen
-                block[:, len(chosen):] = rest[extra]
-                blocks.append(block)
-                listed += len(block)
-            if listed > 2 * PATTERN_LIMIT:        # merge what is listed so far
-                blocks = [_unique_hands(np.sort(np.concatenate(blocks), axis=1))]
-                listed = len(blocks[0])
-                if listed > PATTERN_LIMIT:
-                    raise RangeError(f"range part {part!r} holds too many hands to list; "
-                                     "use 'random' for any hand", part)
-    if not blocks:
-        raise RangeError(f"range part {part!r} matches no hand", part)
-    hands = _unique_hands(np.sort(np.concatenate(blocks), axis=1))
-    if len(hands) > PATTERN_LIMIT:
-        raise RangeError(f"range part {part!r} holds too many hands to list; "
-                         "use 'random' for any hand", part)
-    return hands[np.lexsort(hands.T[::-1])]
+            suits = (range(4) if suit is None else
+                     (suit_of[suit] if suit in suit_of else SUITS.index(suit),))
+            cards = [4 * r + s for r in ranks for s in suits]
+            block = _join(block, _subsets(_CARD_BITS[cards], count))
+        if free:
+            block = _join(block, _subset_masks(free))
+        blocks.append(block)
+    hands = _distinct(np.concatenate(blocks))
+    if not len(hands):
+        raise RangeError(f"range part {_short(part)!r} matches no hand", part)
+    if len(hands) > RANGE_LIMIT:
+        raise _too_many(part, len(hands), game)
+    return hands
+
+
+def _pair_masks(combos: list[tuple[int, int]]) -> np.ndarray:
+    return np.array([(1 << a) | (1 << b) for a, b in combos], np.uint64)
 
 
 def _split_weight(part: str) -> tuple[str, float]:
+    """A part's body and weight (``AKs:0.5``, ``0.5(AKs)``; 1 when none is given)."""
     for regex, text_group, weight_group in ((_WEIGHT_SUFFIX, 1, 2), (_WEIGHT_PREFIX, 2, 1)):
         match = regex.match(part)
         if match:
             try:
                 weight = float(match[weight_group])
             except ValueError:
-                raise RangeError(f"bad weight in range part {part!r}", part) from None
-            if not (math.isfinite(weight) and weight >= 0):
-                raise RangeError(f"bad weight in range part {part!r}: weights are "
-                                 "non-negative numbers", part)
+                raise RangeError(f"bad weight in range part {_short(part)!r}: "
+                                 f"{_short(match[weight_group], 20)!r} is not a number",
+                                 part) from None
+            if not math.isfinite(weight):
+                raise RangeError(f"bad weight in range part {_short(part)!r}: weights are "
+                                 "finite numbers", part)
+            if weight < 0:
+                raise RangeError(f"bad weight in range part {_short(part)!r}: weights are "
+                                 "non-negative", part)
             return match[text_group].strip(), weight
     return part, 1.0
+
+
+def _relative(weights: np.ndarray, names: list[str]) -> np.ndarray:
+    """Positive weights divided by the largest, so that it is exactly 1 (weights are
+    relative); one whose ratio underflows to 0 is refused, naming its part."""
+    top = int(np.argmax(weights))
+    scaled = weights / weights[top]
+    lost = np.flatnonzero(scaled == 0)
+    if len(lost):
+        name = names[lost[0]]
+        raise RangeError(f"the weight of {_short(name)!r} is too small beside that of "
+                         f"{_short(names[top])!r} to be represented: weights are relative, "
+                         "and their ratio underflows to 0", name)
+    return scaled
+
+
+def _check_hand(hand, what: str, expected: str) -> None:
+    check_type(hand, (str, list, tuple, np.ndarray), what, expected)
 
 
 class Range:
@@ -280,7 +357,8 @@ class Range:
     Parameters
     ----------
     text : str, Range, or sequence of hands
-        Range notation (see the module doc), or hands given one by one.
+        Range notation (see the module doc), or hands given one by one (text, or lists
+        of cards or card ids).
     game : str or Game
         The game whose hole cards the combos are (default hold'em).
 
@@ -289,9 +367,13 @@ class Range:
     combos : ndarray of uint8, shape (n, hole)
         Each combo's cards in increasing id order, rows in increasing order.
     weights : ndarray of float64, shape (n,)
-        Each combo's relative weight (all positive).
+        Each combo's relative weight, scaled so that the largest is exactly 1 (a range
+        with one weight has weight 1 everywhere).
 
-    A combo listed more than once keeps the last weight given.
+    A combo listed more than once keeps the last weight given.  A range holds at most
+    ``RANGE_LIMIT`` (3,000,000) combos: wider ones are refused, counted before they are
+    listed where they can be.  ``RangeError`` names the part that cannot be read;
+    ``ArgumentTypeError`` a ``text`` that is not text, a ``Range`` or a list of hands.
     """
 
     def __init__(self, text, game: str | Game = "holdem") -> None:
@@ -300,89 +382,142 @@ class Range:
             self.combos, self.weights = text.combos, text.weights
             return
         self.game = _game(game)
-        hole = self.game.hole
-        rows: list[np.ndarray] = []
-        weights: list[np.ndarray] = []
         if isinstance(text, str):
             self.text = text.strip()
             parts = [p.strip() for p in self.text.split(",")]
         else:
+            _check_hand(text, "range", "range text, a Range or a list of hands")
             parts = list(text)
-            self.text = ",".join(format_cards(parse_cards(p), sep="") if not isinstance(p, str)
-                                 else p for p in parts)
+            for part in parts:
+                _check_hand(part, "each hand of a range list", "text or a list of cards")
+            self.text = ",".join(p if isinstance(p, str) else
+                                 format_cards(parse_cards(p, what="range hand cards"), sep="")
+                                 for p in parts)
         if not parts or parts == [""]:
             raise RangeError("empty range", text)
-        for part in parts:
+        masks, owner, names, weights = self._merge_parts(parts)
+        if not len(masks):
+            raise RangeError(f"range {_short(self.text)!r} has no combo with a positive "
+                             "weight", self.text)
+        used = np.unique(owner)
+        scaled = np.zeros(len(weights))
+        scaled[used] = _relative(np.array(weights)[used], [names[i] for i in used])
+        weight = scaled[owner]
+        self._set(_mask_rows(masks, self.game.hole), weight)
+
+    def _merge_parts(self, parts: list) -> tuple[np.ndarray, np.ndarray, list[str], list[float]]:
+        """The card masks of the range's combos, the index of the part that gave each its
+        weight (the last that lists it), and each part's text and weight.
+
+        Parts are listed as card masks; a part given again replaces its earlier listing,
+        and the listings are merged whenever they hold more than ``RANGE_LIMIT`` hands,
+        so memory stays within a few times the limit however long the text."""
+        names: list[str] = []
+        weights: list[float] = []
+        small: dict[str, np.ndarray] = {}        # listings of small parts, by body
+        pending: dict[object, tuple[np.ndarray, int]] = {}
+        listed = 0
+        kept = (np.empty(0, np.uint64), np.empty(0, np.intp))
+        for index, part in enumerate(parts):
             if isinstance(part, str):
                 if not part:
-                    raise RangeError(f"empty part in range {self.text!r}", self.text)
+                    raise RangeError(f"empty part in range {_short(self.text)!r}", self.text)
                 body, weight = _split_weight(part)
-                combos = self._part(body, hole, part)
+                masks = small.get(body)
+                if masks is None:
+                    masks = self._part(body, part)
+                    if len(masks) <= _SMALL_PART:
+                        small[body] = masks
+                key: object = body
             else:
-                weight = 1.0
-                combos = [parse_cards(part, count=hole).tolist()]
-            block = np.sort(np.asarray(combos, np.uint8).reshape(-1, hole), axis=1)
-            rows.append(block)
-            weights.append(np.full(len(block), weight))
-        combos = np.concatenate(rows)
-        weight = np.concatenate(weights)
-        # a combo listed more than once keeps the last weight given: the first of each
-        # card mask when read backwards
-        masks = card_masks(combos)
+                cards = parse_cards(part, count=self.game.hole, what="range hand cards")
+                masks, weight, key = card_masks(cards[None, :]), 1.0, index
+                part = format_cards(cards, sep="")
+            names.append(part)
+            weights.append(weight)
+            earlier = pending.pop(key, None)
+            listed += len(masks) - (len(earlier[0]) if earlier else 0)
+            pending[key] = (masks, index)
+            if listed > RANGE_LIMIT:
+                kept = self._merge(kept, pending.values(), weights)
+                pending.clear()
+                listed = 0
+        return (*self._merge(kept, pending.values(), weights), names, weights)
+
+    def _merge(self, kept, listings, weights: list[float]) -> tuple[np.ndarray, np.ndarray]:
+        """Masks and owning parts of the hands kept so far followed by new listings, in
+        part order: each hand keeps its last listing, and those with weight 0 are dropped."""
+        listings = list(listings)
+        masks = np.concatenate([kept[0]] + [m for m, _ in listings])
+        owner = np.concatenate([kept[1]] + [np.full(len(m), i, np.intp) for m, i in listings])
         _, last = np.unique(masks[::-1], return_index=True)
         keep = len(masks) - 1 - last
-        keep = keep[weight[keep] > 0]
-        if not len(keep):
-            raise RangeError(f"range {self.text!r} has no combo with a positive weight",
-                             self.text)
-        combos, weight = combos[keep], weight[keep]
-        order = np.lexsort(combos.T[::-1])
-        self.combos = np.ascontiguousarray(combos[order])
-        self.weights = np.ascontiguousarray(weight[order])
-        self.combos.flags.writeable = False
-        self.weights.flags.writeable = False
+        keep = keep[np.array(weights)[owner[keep]] > 0]
+        if len(keep) > RANGE_LIMIT:
+            raise RangeError(f"range {_short(self.text)!r} holds more than {RANGE_LIMIT:,} "
+                             "combos, too many hands to list; narrow it", self.text)
+        return masks[keep], owner[keep]
 
-    def _part(self, body: str, hole: int, part: str) -> list[tuple[int, ...]]:
-        lower = body.lower()
-        if lower in ("random", "any", "*"):
-            return _index_combinations(52, hole)
+    def _part(self, body: str, part: str) -> np.ndarray:
+        """The card masks of one part's hands, each once."""
+        game, hole = self.game, self.game.hole
+        if body.lower() in ("random", "any", "*"):
+            every = math.comb(52, hole)
+            if every > RANGE_LIMIT:
+                raise _too_many(part, every, game)
+            return _subset_masks(hole)
+        holdem = hole == 2 and game.rule == "best5"
         percent = _PERCENT.match(body)
         if percent:
-            if self.game.hole != 2 or self.game.rule != "best5":
-                raise RangeError(f"range part {part!r}: top-percent ranges are for hold'em",
-                                 part)
-            return _top_percent(float(percent[1]), part)
+            if not holdem:
+                raise RangeError(f"range part {_short(part)!r}: top-percent ranges are for "
+                                 "hold'em", part)
+            return _pair_masks(_top_percent(float(percent[1]), part))
         if "?" not in body:
             try:      # an exact hand
-                cards = parse_cards(body, what=f"range part {part!r}", allow_duplicates=True)
+                cards = parse_cards(body, allow_duplicates=True)
             except CardError:
                 pass
             else:
-                cards = parse_cards(body, what=f"range part {part!r}")
+                cards = parse_cards(body, what=f"range part {_short(part)!r}")
                 if len(cards) != hole:
-                    raise RangeError(f"range part {part!r} has {len(cards)} cards; "
-                                     f"{self.game.name} hands have {hole}", part)
-                return [tuple(cards.tolist())]
-        if hole == 2 and self.game.rule == "best5":
+                    raise RangeError(f"range part {_short(part)!r} has {len(cards)} cards; "
+                                     f"{game.name} hands have {hole}", part)
+                return card_masks(cards[None, :])
+        if holdem:
             combos = _holdem_part(body, part)
             if combos is None:
-                raise RangeError(f"bad range part {part!r} in {self.text!r}: use classes like "
-                                 "'AKs', 'QQ+', '22-55', 'T9s-65s', combos like 'AhKh', "
-                                 "'random' or 'N%'", part)
-            return combos
-        return _pattern(body, hole, part)
+                raise RangeError(f"bad range part {_short(part)!r} in {_short(self.text)!r}: "
+                                 "use classes like 'AKs', 'QQ+', '22-55', 'T9s-65s', combos "
+                                 "like 'AhKh', 'random' or 'N%'", part)
+            return _pair_masks(combos)
+        return _pattern(body, game, part)
+
+    def _set(self, rows: np.ndarray, weights: np.ndarray) -> None:
+        """Keep rows (each sorted) and weights, the rows put in increasing order."""
+        order = np.lexsort(rows.T[::-1])
+        self.combos = np.ascontiguousarray(rows[order])
+        self.weights = np.ascontiguousarray(weights[order], np.float64)
+        self.combos.flags.writeable = False
+        self.weights.flags.writeable = False
 
     @classmethod
     def _from_combos(cls, game: Game, text: str, combos: np.ndarray,
                      weights: np.ndarray | None = None) -> Range:
-        """A range from an array of combos (rows sorted here), weight 1 unless given."""
+        """A range from an array of distinct combos (rows sorted here) and their positive
+        weights, scaled here so the largest is 1 (weight 1 each unless given)."""
         out = object.__new__(cls)
         out.game, out.text = game, text
         rows = np.sort(np.asarray(combos, np.uint8), axis=1)
-        order = np.lexsort(rows.T[::-1])
-        out.combos = np.ascontiguousarray(rows[order])
-        out.weights = (np.ones(len(rows)) if weights is None
-                       else np.asarray(weights, np.float64)[order])
+        if weights is None:
+            weights = np.ones(len(rows))
+        else:
+            weights = np.asarray(weights, np.float64)
+            if not (np.isfinite(weights).all() and (weights > 0).all()):
+                raise RangeError(f"range {_short(text)!r}: weights must be positive finite "
+                                 "numbers", text)
+            weights = _relative(weights, [text] * len(weights)) if len(weights) else weights
+        out._set(rows, weights)
         return out
 
     def __len__(self) -> int:
@@ -401,16 +536,22 @@ class Range:
                 and np.array_equal(self.weights, other.weights))
 
     def live(self, dead) -> Range:
-        """The combos that hold none of ``dead`` (card removal); may be empty."""
-        dead_ids = parse_cards(dead, allow_duplicates=True)
+        """The combos that hold none of ``dead`` (card removal), weights scaled again so
+        the largest left is 1; may be empty."""
+        dead_ids = parse_cards(dead, what="dead cards", allow_duplicates=True)
         out = object.__new__(Range)
         out.game, out.text = self.game, self.text
         keep = ~np.isin(self.combos, dead_ids).any(axis=1)
-        out.combos, out.weights = self.combos[keep], self.weights[keep]
+        weights = self.weights[keep]
+        if len(weights):
+            weights = weights / weights.max()
+        out.combos, out.weights = self.combos[keep], weights
+        out.weights.flags.writeable = False
         return out
 
     @property
     def total_weight(self) -> float:
+        """The sum of the (relative) weights: the number of combos if all weigh 1."""
         return float(self.weights.sum())
 
     def classes(self) -> dict[str, float]:

@@ -41,7 +41,7 @@ def test_weights_and_repeats():
     assert weights["QcQd"] == 0.25 and weights["JcJd"] == 1.0
     assert weights[next(k for k in weights if k.startswith("K"))] == 0.5
     # a combo listed again keeps the last weight; weight 0 drops it
-    assert dict(Range("AhKh, AKs:0.5"))["KhAh"] == 0.5
+    assert dict(Range("AhKh, AKs:0.5, QQ"))["KhAh"] == 0.5
     assert len(Range("AKs, AhKh:0")) == 3
 
 
@@ -225,3 +225,113 @@ def test_partly_known_hands_mix_with_ranges():
     by_list = equity("holdem", [listed, "KK"], board)
     assert mixed.exact and mixed.players[0].hand == "As?"
     assert mixed.fractions == by_list.fractions
+
+
+def test_weights_are_scaled_so_the_largest_is_one():
+    """Weights are relative: each range keeps their ratios with the largest exactly 1."""
+    r = Range("AA:1e308, KK")
+    w = dict(r)
+    assert w["AcAd"] == 1.0 and w["KcKd"] == pytest.approx(1e-308, rel=1e-6)
+    assert np.isfinite(r.total_weight) and r.total_weight == pytest.approx(6)
+    r = Range("AA:4, KK:2, 0.5(QQ)")
+    assert r.weights.max() == 1.0
+    assert sorted(set(r.weights.tolist())) == [0.125, 0.5, 1.0]
+    assert set(Range("AA:7, KK:7").weights.tolist()) == {1.0}    # equal weights stay 1
+    assert set(Range("AA:1e-300, KK:1e-300").weights.tolist()) == {1.0}
+    assert Range("AKs:0.5,QQ:0.25").classes()["AKs"] == 1.0
+    shares = Range("AKs:2,QQ:0,JJ:1").classes()
+    assert shares["AKs"] == 1.0 and shares["JJ"] == 0.5 and shares["QQ"] == 0
+    live = Range("AA:2, KK").live("AsAhAdAc")        # the largest weight is gone
+    assert live.weights.max() == 1.0 and len(live) == 6
+    assert Range("10%:1e-200").weights.max() == 1.0
+
+
+@pytest.mark.parametrize("text, bad", [
+    ("AA:1e308, KK:1e-300", "KK"), ("AA:inf", "inf"), ("AA:nan", "nan"), ("AA:1e400", "1e400"),
+    ("AA:-0.5", "-0.5"), ("1e999(AA)", "1e999"), ("AA:0x10", "0x10"),
+])
+def test_weights_that_cannot_be_represented_are_refused(text, bad):
+    with pytest.raises(RangeError) as info:
+        Range(text)
+    assert bad in str(info.value)
+
+
+def test_huge_and_tiny_weights_give_the_equity_of_their_ratios():
+    """1e308 beside 1 is the same range as 1 beside 1e-308; tiny weights alike are 1."""
+    big = equity("holdem", ["AA:1e308,KK", "QQ"])
+    small = equity("holdem", ["AA:1,KK:1e-308", "QQ"])
+    aces = equity("holdem", ["AA", "QQ"])
+    assert big.players[0].equity == small.players[0].equity
+    assert big.players[0].equity == pytest.approx(aces.players[0].equity, abs=1e-9)
+    tiny = equity("holdem", ["AA:1e-300,KK:1e-300", "QQ:1e-300"])
+    plain = equity("holdem", ["AA,KK", "QQ"])
+    assert tiny.fractions == plain.fractions
+    flop = equity("holdem", ["AA:1e-300,KK:1e-300", "QQ:1e-300"], "2c7d9h")
+    assert flop.fractions == equity("holdem", ["AA,KK", "QQ"], "2c7d9h").fractions
+
+
+def test_range_json_weights_are_finite(capsys):
+    import json
+
+    from evaluator.cli import main
+    main(["range", "AA:1e308,KK", "--json"])
+    out = json.loads(capsys.readouterr().out,
+                     parse_constant=lambda c: pytest.fail(f"{c} in the JSON output"))
+    assert out["total_weight"] == pytest.approx(6)
+    assert max(h["weight"] for h in out["hands"]) == 1.0
+
+
+@pytest.mark.parametrize("game", ["holdem", "omaha", "tahoe", "teen_patti"])
+def test_random_and_any_are_the_same(game):
+    every = Range("random", game)
+    for text in ("any", "ANY", " Any ", "Random", " RANDOM:0.5", "0.5( any )", "*"):
+        assert np.array_equal(Range(text, game).combos, every.combos), text
+
+
+def test_repeated_wide_parts_are_listed_once():
+    """A part given again replaces its first listing instead of adding a copy."""
+    from evaluator import ranges
+
+    one = Range("AA****", "omaha6")
+    six = Range(",".join(["AA****"] * 6), "omaha6")
+    assert six == one and len(six) == 1_237_792
+    mixed = Range("AA**:0.5, KK**, AA**", "omaha")
+    assert len(mixed) == len(Range("AA**,KK**", "omaha"))
+    assert (mixed.weights[(mixed.combos >> 2 == 12).sum(axis=1) >= 2] == 1).all()
+    assert ranges.RANGE_LIMIT == 3_000_000
+
+
+def test_too_wide_patterns_are_refused_before_listing(monkeypatch):
+    """Patterns are counted before they are listed: one that could match more hands than
+    a range may hold is refused without listing a hand (listing is made to fail here)."""
+    from evaluator import ranges
+
+    def no_listing(*args):
+        raise AssertionError("listed a pattern that should be refused first")
+
+    monkeypatch.setattr(ranges, "_subset_masks", no_listing)
+    for text, game in [("******", "omaha6"), ("A*****", "omaha6"), ("x*****", "omaha6"),
+                       ("random", "omaha6"), ("any", "omaha6"), ("*", "omaha6"),
+                       ("AsAhAdAcKsKh,******", "omaha6")]:
+        with pytest.raises(RangeError, match="too many hands") as info:
+            Range(text, game)
+        assert "3,000,000" in str(info.value)
+
+
+def test_unions_beyond_the_limit_are_refused():
+    with pytest.raises(RangeError, match="more than 3,000,000"):
+        Range("AA****,KK****,QQ****", "omaha6")
+    assert len(Range("random", "omaha5")) == 2_598_960     # the widest range listed
+
+
+def test_long_range_texts_parse_quickly():
+    """100,000 characters of parts: repeats are listed once, distinct hands each once."""
+    assert len(Range("AKs," * 25_000 + "QQ")) == 10
+    hands = [format_cards(c, sep="") for c in Range("random", "omaha").combos[:12_000]]
+    text = ",".join(hands)
+    assert len(text) > 100_000
+    r = Range(text, "omaha")
+    assert len(r) == 12_000 and r.weights.max() == 1.0
+    with pytest.raises(RangeError, match=r"bad range part 'AKx'") as info:
+        Range("AKs," * 25_000 + "AKx")
+    assert len(str(info.value)) < 300                        # the text is abbreviated
