@@ -180,8 +180,10 @@ class Table:
         check_type(kind, str, "kind", "an action name (str)")
         amount = _optional(amount, "amount")
         if card is not None:
-            check_type(card, (str, list, tuple, np.ndarray), "card", "card text or a card id")
-            card = format_cards(parse_cards(card, what="the card"))
+            check_type(card, (str, list, tuple, np.ndarray, int, np.integer), "card",
+                       "card text or a card id")
+            card = format_cards(parse_cards(
+                [card] if isinstance(card, (int, np.integer)) else card, what="the card"))
             if kind != "discard":
                 raise IllegalAction(f"only a discard names a card, not {kind!r}", card)
         if self.finished:
@@ -909,6 +911,7 @@ class HoldemSession:
         self.rng = np.random.default_rng(seed)
         self.dealer = 0
         self.hands: list[HoldemTable] = []
+        self.settled = 0                           # hands passed to finish_hand()
         self.streak: tuple[int | None, int] = (None, 0)
         self.kill: int | None = None
 
@@ -923,8 +926,10 @@ class HoldemSession:
         """Move the button and set the next hand's kill from ``table``, a finished hand of
         this session."""
         check_type(table, HoldemTable, "table", "a HoldemTable")
-        if table not in self.hands:
-            raise EvaluatorError("the hand was not dealt by this session", None)
+        if not self.hands or table is not self.hands[-1]:
+            raise EvaluatorError("the hand is not this session's latest hand", None)
+        if self.settled == len(self.hands):
+            raise EvaluatorError("the hand was already passed to finish_hand()", None)
         if not table.finished:
             raise EvaluatorError("the hand is not over", None)
         from .games import game as get_game
@@ -945,6 +950,7 @@ class HoldemSession:
                     self.kill = sole
                     self.streak = (None, 0)
         self.dealer = (self.dealer + 1) % len(self.names)
+        self.settled = len(self.hands)
 
 
 # --- a seeded simulator -----------------------------------------------------------------
@@ -1035,7 +1041,7 @@ def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
         raise EvaluatorError(f"unknown stake {unknown[0]!r} for {game} (known: "
                              + ", ".join(sorted(options)) + ")", unknown[0])
     if cls is TeenPattiTable and "pot_limit" not in stakes:
-        stakes["pot_limit"] = POT_LIMIT * stakes.get("boot", 1)
+        stakes["pot_limit"] = POT_LIMIT * _integer(stakes.get("boot", 1), "boot", 1)
     rng = np.random.default_rng(seed)
     session = HoldemSession(names, game=game, seed=seed, **stakes) \
         if cls is HoldemTable else None

@@ -88,6 +88,8 @@ def test_omaha6_with_8_seats_names_the_deck():
     (lambda: HoldemSession(names(3), seed=None), "seed"),
     (lambda: simulate("holdem", names(3), hands="2"), "hands"),
     (lambda: simulate("holdem", names(3), policies=["passive"]), "policies"),
+    (lambda: simulate("teen_patti", names(3), boot="2"), "boot"),
+    (lambda: simulate(None, names(3)), "game"),
 ])
 def test_wrong_types_raise_argument_type_error_naming_the_argument(build, argument):
     with pytest.raises(ArgumentTypeError, match=argument):
@@ -150,8 +152,24 @@ def test_seat_arguments_are_checked():
     session = HoldemSession(names(3), game="holdem")
     with pytest.raises(ArgumentTypeError, match="table"):
         session.finish_hand("hand 1")
-    with pytest.raises(EvaluatorError, match="not dealt by this session"):
+    with pytest.raises(EvaluatorError, match="not this session's latest hand"):
         session.finish_hand(t)
+    hand = session.new_hand()
+    play_out(hand)
+    session.finish_hand(hand)
+    with pytest.raises(EvaluatorError, match="already passed to finish_hand"):
+        session.finish_hand(hand)                  # would move the button twice
+    assert session.dealer == 1
+
+
+def test_a_discard_names_its_card_as_text_or_id():
+    t = HoldemTable(names(2), game="pineapple", dealer=0, seed=2)
+    t.act("call")
+    t.act("check")
+    t.act("discard", card=t.seats[t.to_act].cards[0])          # an id
+    t.act("discard", card=np.array(t.seats[t.to_act].cards[:1]))
+    assert len(t.board) == 3 and all(e.get("card", "As")[0] in "23456789TJQKA"
+                                     for e in t.log)
 
 
 def test_an_error_inside_an_action_restores_the_table(monkeypatch):
