@@ -115,6 +115,7 @@ def _pct(x: float | None) -> str:
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     from .evaluate import evaluate
+    _compile_note(args.game)
     hand = evaluate(args.game, args.hole, args.board)
     if args.json:
         print(json.dumps({"game": args.game, **hand.to_dict()}))
@@ -221,6 +222,7 @@ def _cmd_equity(args: argparse.Namespace) -> int:
 
 def _cmd_discard(args: argparse.Namespace) -> int:
     from .equity import discard_equity
+    _compile_note(args.game)
     keeps = discard_equity(args.game, args.hero, args.opponents, args.board, args.dead,
                            **_options(args))
     if args.json:

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from evaluator import EvaluatorError, RangeError, batch_equity, equity, hand_vs_range
-from evaluator.batch import write_rows
+from evaluator.batch import BatchInterrupted, write_rows
 
 QUERIES = [
     {"hands": "AsKs vs QhQd", "board": "2c7d9h"},
@@ -140,3 +140,29 @@ def test_unreachable_scheduler_fails_fast():
     with pytest.raises(EvaluatorError, match="cannot reach the Dask scheduler"):
         batch_equity(QUERIES[:1], scheduler="tcp://127.0.0.1:9", progress=False)
     assert time.monotonic() - start < 15
+
+
+def test_cluster_batch_writes_rows_as_they_finish_and_stops_on_ctrl_c(cluster, tmp_path):
+    queries = [{"hands": "AsKs vs QhQd vs random", "trials": 300_000, "id": i}
+               for i in range(120)]
+    whole = tmp_path / "whole.csv"
+    batch_equity(queries, out=whole, progress=False)
+    out = tmp_path / "r.csv"
+    sent = []
+
+    def interrupt_once_rows_are_written():
+        while not out.exists() or out.read_bytes().count(b"\n") < 4:
+            time.sleep(0.02)
+        sent.append(time.monotonic())
+        signal.raise_signal(signal.SIGINT)
+    threading.Thread(target=interrupt_once_rows_are_written, daemon=True).start()
+    with pytest.raises(BatchInterrupted) as stop:
+        batch_equity(queries, scheduler=cluster.scheduler_address, chunk_size=2, out=out,
+                     progress=False)
+    assert time.monotonic() - sent[0] < 3
+    kept = stop.value.kept
+    assert 0 < kept < 120 and len(out.read_text().splitlines()) == kept + 1
+    assert whole.read_bytes().startswith(out.read_bytes())
+    batch_equity(queries, scheduler=cluster.scheduler_address, out=out, resume=True,
+                 progress=False)
+    assert out.read_bytes() == whole.read_bytes()
