@@ -337,12 +337,13 @@ def _run_chunk(queries: list[dict]) -> list[tuple[dict | None, str | None]]:
     return out
 
 
-def columns(items: list[dict], record: bool = False) -> list[str]:
+def columns(items: list[dict]) -> list[str]:
     """The CSV header every row of these (checked) queries fits.
 
     Per player: ``hand, equity, tie`` always, ``win`` for high-only games,
     ``scoop, hi, lo`` for hi-lo games, ``stderr`` where a query may sample;
-    ``error`` last when failures are recorded.
+    ``error`` last (empty unless ``on_error="record"`` recorded a failure), so
+    a file written with either setting can be resumed with the other.
     """
     from .games import game as _game
     wanted: set[tuple[int, str]] = set()
@@ -358,9 +359,7 @@ def columns(items: list[dict], record: bool = False) -> list[str]:
     out = list(BASE_COLUMNS)
     for p in range(1, players + 1):
         out += [f"p{p}_{name}" for name in PLAYER_COLUMNS if (p, name) in wanted]
-    if record:
-        out.append("error")
-    return out
+    return out + ["error"]
 
 
 class _Sink:
@@ -528,7 +527,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
         Continue the interrupted output ``out``: keep its complete rows (a
         partly written last line is dropped), compute only the missing ones.
         The file ends as an uninterrupted run writes it.  Refused when its
-        rows are another batch's.
+        rows are another batch's; a missing file starts afresh.
     on_error : "stop" or "record"
         ``"stop"``: a bad query stops the batch before anything runs, and a
         query failing while it runs raises ``QueryFailed`` once the rows
@@ -562,7 +561,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
     items = _validate(records, seed, record)
     if scheduler is None:
         threads = resolve_threads(threads, len(items) << 20)
-    sink = _Sink(out, path, columns(items, record), items, resume)
+    sink = _Sink(out, path, columns(items), items, resume)
     try:
         _run(items, sink, scheduler, threads, progress, chunk_size, record, path)
     finally:
@@ -635,8 +634,12 @@ def _probe(address: str) -> None:
     small msgpack mapping.  An HTTP server waits silently, a random service
     sends something else, and nothing listening refuses the connection; each
     is told apart here in at most a few seconds, before Dask sees the address.
+    Other protocols (``tls://``, ``inproc://``, ...) are left to Dask.
     """
-    match = re.fullmatch(r"(?:tcp://)?\[?([^\[\]]+?)\]?:(\d+)", address.strip())
+    scheme, _, rest = address.strip().rpartition("://")
+    if scheme not in ("", "tcp"):
+        return
+    match = re.fullmatch(r"\[?([^\[\]]+?)\]?:(\d+)", rest)
     if not match:
         raise EvaluatorError(f"scheduler address {address!r} must look like "
                              "'tcp://host:port'", address)

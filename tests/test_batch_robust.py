@@ -223,17 +223,21 @@ def test_a_failure_while_running_keeps_the_rows_before_it(tmp_path):
     # passes the checks, fails when run: too many deals to enumerate
     queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h"}] * 20
     queries[11] = {"hands": "random vs random vs random vs random", "exact": True}
-    out = tmp_path / "r.jsonl"
+    out = tmp_path / "r.csv"
     with pytest.raises(QueryFailed, match="query 12 failed: exact=True would enumerate") as e:
         batch_equity(queries, out=out, threads=2, progress=False)
-    assert e.value.kept == 11 and len(out.read_text().splitlines()) == 11
+    assert e.value.kept == 11 and len(out.read_text().splitlines()) == 1 + 11
     file = write_jsonl(tmp_path / "q.jsonl", queries)
     line = one_line_error(run_cli("batch", str(file), "--out", str(out), "--no-progress"),
                           code=1)
     assert "query 12 failed" in line and "the 11 rows before it are in" in line
     assert "--resume" in line and "--on-error record" in line
+    # the failure recorded, the batch goes on from where it stopped
     rows = batch_equity(queries, out=out, resume=True, on_error="record", progress=False)
-    assert [r["id"] for r in rows if "error" in r] == [12]
+    assert [r["id"] for r in rows if "error" in r] == [12] and len(rows) == 20
+    recorded = tmp_path / "recorded.csv"
+    batch_equity(queries, out=recorded, on_error="record", progress=False)
+    assert out.read_bytes() == recorded.read_bytes()
 
 
 # --- reading query files -------------------------------------------------------------
