@@ -16,6 +16,12 @@ Hold'em ranges use the notation of PokerStove and Equilab, comma separated:
 ``0.5(AKs)``            weight-1 combos (weights are relative, 0 drops them)
 ======================  ===================================================
 
+Weights are relative: each range's are divided by its largest, which becomes
+exactly 1 (``AA:1e308,KK`` is ``AA,KK:1e-308``; a range with one weight has weight
+1 everywhere).  A weight that is not a finite non-negative number, or one so small
+beside the largest that their ratio underflows to 0, is refused naming its part.
+``random``, ``any`` and ``*`` are the same, in any case.
+
 The pre-flop ordering ranks the 169 classes by their exact heads-up equity
 against a random hand (``preflop_order``), computed by this package.
 
@@ -25,6 +31,12 @@ followed by an optional suit: ``s``, ``h``, ``d``, ``c``, or a suit variable
 ``w``, ``x``, ``y``, ``z`` (different variables are different suits).  A
 variable alone is any rank of that suit.  ``AA**`` is every Omaha hand with
 two aces, ``AxAyxy`` the double-suited aces, ``KK`` in Omaha means ``KK**``.
+
+A range holds at most ``RANGE_LIMIT`` (3,000,000) combos.  A pattern is counted
+before it is listed (its hands, counting those it matches more than one way, may
+not pass ``LISTING_LIMIT``, twice that), so ``******`` or ``random`` in 6-card Omaha
+(20,358,520 hands) is refused at once; equity deals a ``random`` hand without
+listing it.  A part given twice is listed once, however long the text.
 
 >>> len(Range("QQ+,AKs")), len(Range("random")), len(Range("KTo+"))
 (22, 1326, 36)
@@ -49,7 +61,8 @@ from .errors import CardError, RangeError, check_type
 from .games import Game
 from .games import game as _game
 
-__all__ = ["Range", "RangeError", "CLASS_NAMES", "class_combos", "class_of", "preflop_order"]
+__all__ = ["Range", "RangeError", "CLASS_NAMES", "RANGE_LIMIT", "class_combos", "class_of",
+           "preflop_order"]
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
