@@ -403,7 +403,7 @@ def _cmd_tables(args: argparse.Namespace) -> int:
             print(f"all tables match {_tables.tables_dir() / 'MANIFEST.json'}")
         return 1 if problems else 0
     import runpy
-    generate = _tables.tables_dir() / "generate.py"
+    generate = _tables.generator()        # found even where MANIFEST.json is missing
     module = runpy.run_path(str(generate))
     return module["main"](["--out", args.out] if args.out else [])
 

@@ -40,6 +40,7 @@ CHUNK = 1 << 16                # boards per chunk of an exact enumeration
 SAMPLE_CHUNK = 1 << 18         # deals per Monte Carlo chunk (and per seeded stream)
 ROUND = 4                      # Monte Carlo chunks between stopping checks
 DEFAULT_TRIALS = 1 << 20
+MIN_STDERR = 1e-6              # a smaller target could need 2.5e11 deals or more
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,8 @@ def _check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
         raise HandError(f"a board of {_cards_text(len(board))} is not a street of "
                         f"{_quoted(g)} (board sizes: {streets})", len(board))
     final = max(g.streets)
-    needed = len(hands) * g.hole + final + len(dead)
+    # every player is dealt ``g.dealt`` cards, discards included
+    needed = len(hands) * g.dealt + final + len(dead)
     if needed > 52:
         raise HandError(f"{len(hands)} players need {needed} cards in {_quoted(g)}; "
                         "the deck has 52", len(hands))
@@ -655,6 +657,10 @@ def _check_options(exact, trials, target_stderr, seed) -> bool:
     if target_stderr is not None and not 0 < target_stderr < 1:
         raise EvaluatorError(f"target_stderr must be between 0 and 1, got {target_stderr!r}",
                              target_stderr)
+    if target_stderr is not None and target_stderr < MIN_STDERR:
+        raise EvaluatorError(f"target_stderr {target_stderr:g} is below {MIN_STDERR:g}, which "
+                             f"could take {0.25 / MIN_STDERR ** 2:.1e} deals or more; ask for "
+                             "exact=True or trials=", target_stderr)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
         raise ArgumentTypeError(f"seed must be an integer, got {type(seed).__name__} "
                                 f"{seed!r}", seed)
@@ -927,10 +933,10 @@ class _RangeSampler:
     fit too rarely and have too many tuples to list are refused at once.
     """
 
-    PILOT = 1024                    # deals of the pilot run
-    PILOT_TRIES = 200_000           # redeals the pilot may spend (about 10 ms)
+    PILOT = 256                     # deals of the pilot run
     FAST_ENOUGH = 0.125             # fraction of draws that fit, above which redeals stay
-    SLOWEST = 0.01                  # below this, redealing is refused (100 draws a deal)
+    SLOWEST = 1e-4                  # below this, redealing is refused (10,000 draws a deal)
+    PILOT_TRIES = int(PILOT / SLOWEST)   # redeals the pilot may spend (0.1 s at most)
     TUPLE_LIMIT = 2_000_000         # compatible tuples listed at most
 
     def __init__(self, rows, weights, taken: int, names, seed: int) -> None:
@@ -939,6 +945,7 @@ class _RangeSampler:
         self.hole = rows[0].shape[1] if rows else 0
         self.taken = np.uint64(taken)
         self.tuples = False
+        self.fit = 1.0
         masks = [card_masks(r) for r in rows]
         if rows:
             _check_dealable(np.concatenate(masks), _starts(rows), taken, names)
@@ -953,7 +960,7 @@ class _RangeSampler:
                                           self.uniform, self.masks, self.taken,
                                           self.PILOT_TRIES, state, holes, new)
         # the kernel returns the redeals it made, or -1 past its budget
-        fit = self.PILOT / (self.PILOT + done) if done >= 0 else 0.0
+        self.fit = fit = self.PILOT / (self.PILOT + done) if done >= 0 else 0.0
         if fit >= self.FAST_ENOUGH:
             return
         tuples, tuple_weights = _combo_tuples(rows, weights, masks, self.TUPLE_LIMIT)
@@ -985,7 +992,7 @@ class _RangeSampler:
 
     def max_tries(self, size: int) -> int:
         """Redeals a chunk of ``size`` deals may take: far above what the pilot allows."""
-        return 0 if self.tuples else 1000 * size + 100_000
+        return 0 if self.tuples else int(size * 50 / max(self.fit, self.SLOWEST)) + 100_000
 
     def check(self, done: int) -> None:
         if done < 0:
@@ -1265,6 +1272,9 @@ def discard_equity(game: str | Game, hero, opponents, board="", dead="",
     if g.dealt <= g.hole:
         raise HandError(f"{g.name} has no discard; discard_equity is for pineapple and "
                         "crazy_pineapple", g.name)
+    if isinstance(opponents, str) or not isinstance(opponents, (list, tuple)):
+        raise ArgumentTypeError("opponents must be a list with one hand or range per "
+                                f"opponent, e.g. ['JhTh'], got {opponents!r}", opponents)
     cards = parse_cards(hero, what="the hero's hand")
     if len(cards) != g.dealt:
         raise HandError(f"the hero holds {g.dealt} cards before the discard, got {len(cards)}",

@@ -149,3 +149,24 @@ def test_ctrl_c_stops_a_long_computation(command, tmp_path):
         pytest.fail("still running 10 s after Ctrl-C")
     assert process.returncode == 130
     assert "interrupted" in err and "Traceback" not in err
+
+
+def test_ranges_that_fit_one_draw_in_a_hundred_still_sample():
+    # two players need the same aces and kings, six more are dealt from the rest
+    hands = ["AA**", "AA**", "KK**", "KK**"] + ["random"] * 6
+    one = equity("omaha", hands, trials=20_000, seed=2, threads=1)
+    two = equity("omaha", hands, trials=20_000, seed=2, threads=2)
+    assert one.players == two.players
+    assert sum(p.equity for p in one.players) == pytest.approx(1.0)
+
+
+def test_the_deck_serves_the_discards_too():
+    from evaluator import HandError
+    with pytest.raises(HandError, match='20 players need 65 cards in "pineapple"'):
+        equity("pineapple", ["random"] * 20, trials=10)
+
+
+def test_a_tiny_target_stderr_is_refused_at_once():
+    from evaluator import EvaluatorError
+    with pytest.raises(EvaluatorError, match="target_stderr 1e-300 is below"):
+        equity("holdem", ["AsKs", "QhQd"], target_stderr=1e-300)
