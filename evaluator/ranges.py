@@ -36,7 +36,8 @@ A range holds at most ``RANGE_LIMIT`` (3,000,000) combos.  A pattern is counted
 before it is listed (its hands, counting those it matches more than one way, may
 not pass ``LISTING_LIMIT``, twice that), so ``******`` or ``random`` in 6-card Omaha
 (20,358,520 hands) is refused at once; equity deals a ``random`` hand without
-listing it.  A part given twice is listed once, however long the text.
+listing it.  A part given twice is listed once, however long the text, and the
+parts of a range may list at most ``WORK_LIMIT`` (10,000,000) hands in all.
 
 >>> len(Range("QQ+,AKs")), len(Range("random")), len(Range("KTo+"))
 (22, 1326, 36)
@@ -178,6 +179,7 @@ def _holdem_part(text: str, part: str) -> list[tuple[int, int]] | None:
 
 RANGE_LIMIT = 3_000_000               # combos one range may hold
 LISTING_LIMIT = 2 * RANGE_LIMIT       # hands a pattern may list, counting repeats
+WORK_LIMIT = 10_000_000               # hands the parts of one range may list in all
 _SMALL_PART = 4096                    # parts this small are listed once per range text
 _CHUNK = 1 << 20                      # card-mask pairs joined at a time
 
@@ -424,12 +426,13 @@ class Range:
 
         Parts are listed as card masks; a part given again replaces its earlier listing,
         and the listings are merged whenever they hold more than ``RANGE_LIMIT`` hands,
-        so memory stays within a few times the limit however long the text."""
+        so memory stays within a few times the limit however long the text.  The parts
+        may list ``WORK_LIMIT`` hands in all, which bounds the time."""
         names: list[str] = []
         weights: list[float] = []
         small: dict[str, np.ndarray] = {}        # listings of small parts, by body
         pending: dict[object, tuple[np.ndarray, int]] = {}
-        listed = 0
+        listed = work = 0
         kept = (np.empty(0, np.uint64), np.empty(0, np.intp))
         for index, part in enumerate(parts):
             if isinstance(part, str):
@@ -441,6 +444,11 @@ class Range:
                     masks = self._part(body, part)
                     if len(masks) <= _SMALL_PART:
                         small[body] = masks
+                    work += len(masks)
+                    if work > WORK_LIMIT:
+                        raise RangeError(f"range {_short(self.text)!r} lists more than "
+                                         f"{WORK_LIMIT:,} hands across its parts, too many "
+                                         "hands to list; give each pattern once", part)
                 key: object = body
             else:
                 cards = parse_cards(part, count=self.game.hole, what="range hand cards")
