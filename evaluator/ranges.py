@@ -433,7 +433,7 @@ class Range:
         small: dict[str, np.ndarray] = {}        # listings of small parts, by body
         pending: dict[object, tuple[np.ndarray, int]] = {}
         listed = work = 0
-        kept = (np.empty(0, np.uint64), np.empty(0, np.intp))
+        kept = (np.empty(0, np.uint64), np.empty(0, np.int32))
         for index, part in enumerate(parts):
             if isinstance(part, str):
                 if not part:
@@ -470,9 +470,13 @@ class Range:
         part order: each hand keeps its last listing, and those with weight 0 are dropped."""
         listings = list(listings)
         masks = np.concatenate([kept[0]] + [m for m, _ in listings])
-        owner = np.concatenate([kept[1]] + [np.full(len(m), i, np.intp) for m, i in listings])
-        _, last = np.unique(masks[::-1], return_index=True)
-        keep = len(masks) - 1 - last
+        owner = np.concatenate([kept[1], np.repeat(np.array([i for _, i in listings], np.int32),
+                                                   [len(m) for m, _ in listings])])
+        order = np.argsort(masks, kind="stable")     # equal masks stay in part order
+        ends = masks[order]
+        ends = np.append(ends[1:] != ends[:-1], True)
+        keep = order[ends]                           # the last listing of each hand
+        del order, ends
         keep = keep[np.array(weights)[owner[keep]] > 0]
         if len(keep) > RANGE_LIMIT:
             raise RangeError(f"range {_short(self.text)!r} holds more than {RANGE_LIMIT:,} "
