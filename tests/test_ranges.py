@@ -339,3 +339,14 @@ def test_long_range_texts_parse_quickly():
     with pytest.raises(RangeError, match=r"bad range part 'AKx'") as info:
         Range("AKs," * 25_000 + "AKx")
     assert len(str(info.value)) < 300                        # the text is abbreviated
+
+
+def test_ranges_from_arrays_scale_their_weights_too():
+    from evaluator import game
+    combos = np.array([[51, 50], [47, 46]], np.uint8)
+    r = Range._from_combos(game("holdem"), "AsAh,KsKh", combos, [1e308, 2e307])
+    assert r.weights.tolist() == pytest.approx([0.2, 1.0])   # rows in increasing order
+    assert Range._from_combos(game("holdem"), "x", combos).weights.tolist() == [1.0, 1.0]
+    for bad in ([1.0, float("inf")], [1.0, 0.0], [1.0, -1.0]):
+        with pytest.raises(RangeError, match="positive finite"):
+            Range._from_combos(game("holdem"), "x", combos, bad)
