@@ -123,7 +123,8 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Rang
             unknown.append(0)
             ranges.append(hand)
             continue
-        if isinstance(hand, str) and hand.strip().lower() in RANDOM_WORDS:
+        if isinstance(hand, str) and (hand.strip().lower() in RANDOM_WORDS
+                                      or _only_stars(hand, g.hole)):
             cards, missing = np.empty(0, np.uint8), g.hole
         elif isinstance(hand, str):
             text = hand
@@ -165,6 +166,12 @@ def _parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Rang
 
 
 RANDOM_WORDS = ("random", "any")    # a hand of unknown cards: the same thing, everywhere
+
+
+def _only_stars(text: str, hole: int) -> bool:
+    """``"*"`` to ``"****"``: a pattern of any cards, padded as ranges pad it."""
+    stars = text.replace(" ", "")
+    return 0 < len(stars) <= hole and set(stars) == {"*"}
 
 # text shaped like cards (rank then one letter, repeated): read as a hand, not a range
 _CARD_LIKE = re.compile(r"(?:(?:10|[2-9tjqka])[a-z]\s*)+", re.IGNORECASE)
@@ -1059,6 +1066,11 @@ def _heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
                                np.ascontiguousarray(rows[1]), second_w, board_ids, live, need,
                                *_tables.high(), out)
     if not out[3]:
+        first_masks, second_masks = card_masks(rows[0]), card_masks(rows[1])
+        if np.any((first_masks[:, None] & second_masks[None, :]) == 0):
+            raise RangeError("the weights are too far apart to be represented: every pair of "
+                             "combos that fits weighs less than 1e-308 of the largest",
+                             ", ".join(names))
         raise RangeError("no deal fits the ranges: every combination of them shares a card",
                          ", ".join(names))
     weighted = scale != 1
@@ -1186,7 +1198,11 @@ def _combo_tuples(rows, weights, masks, limit):
     """
     index = np.arange(len(rows[0]))[:, None]
     mask = masks[0].copy()
-    weight = weights[0].copy()
+    # products of weights can underflow (three players at 1e-200 each): past that risk
+    # they are multiplied as logarithms and scaled so that the largest is 1
+    smallest = math.prod(float(w.min()) for w in weights)
+    logs = not smallest > 1e-250
+    weight = np.log(weights[0]) if logs else weights[0].copy()
     for p in range(1, len(rows)):
         ok = (mask[:, None] & masks[p][None, :]) == 0
         a, b = np.nonzero(ok)
@@ -1194,7 +1210,9 @@ def _combo_tuples(rows, weights, masks, limit):
             return None, None
         index = np.concatenate([index[a], b[:, None]], axis=1)
         mask = mask[a] | masks[p][b]
-        weight = weight[a] * weights[p][b]
+        weight = weight[a] + np.log(weights[p][b]) if logs else weight[a] * weights[p][b]
+    if logs and len(weight):
+        weight = np.exp(weight - weight.max())
     tuples = np.concatenate([rows[p][index[:, p]] for p in range(len(rows))], axis=1)
     return tuples, weight
 

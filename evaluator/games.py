@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .errors import GameError
+from .errors import ArgumentTypeError, GameError
 
 __all__ = ["Game", "GAMES", "game"]
 
@@ -143,7 +143,8 @@ def game(name: str | Game, **options: object) -> Game:
                             next(iter(options)))
         return name
     if not isinstance(name, str):
-        raise GameError(f"a game is a name such as 'holdem', got {name!r}", name)
+        raise ArgumentTypeError(f"game must be a name such as 'holdem' or a Game, got "
+                                f"{type(name).__name__} {name!r}", name)
     key = name.strip().lower().replace("-", "_").replace(" ", "_")
     key = _ALIASES.get(key, key)
     if key not in _REGISTRY:

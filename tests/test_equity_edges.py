@@ -170,3 +170,23 @@ def test_a_tiny_target_stderr_is_refused_at_once():
     from evaluator import EvaluatorError
     with pytest.raises(EvaluatorError, match="target_stderr 1e-300 is below"):
         equity("holdem", ["AsKs", "QhQd"], target_stderr=1e-300)
+
+
+def test_weights_whose_products_underflow():
+    # every tuple that fits multiplies two weights of 1e-200 (relative to the largest)
+    hands = ["AsAh:1e200,KK", "AsAd:1e200,QQ", "AhAd:1e200,JJ"]
+    exact = equity("holdem", hands, exact=True)
+    assert sum(p.equity for p in exact.players) == pytest.approx(1.0)
+    _within(equity("holdem", hands, trials=100_000, seed=4), exact)
+
+
+def test_a_hand_of_stars_is_a_random_hand():
+    a = equity("holdem", ["AsKs", "*"], exact=True)
+    assert a.players == equity("holdem", ["AsKs", "random"], exact=True).players
+    assert equity("omaha", ["AsAhKsKh", "****"], trials=1000, seed=1).players[1].hand == \
+        "random"
+
+
+def test_a_game_of_the_wrong_type():
+    with pytest.raises(ArgumentTypeError, match="game must be a name"):
+        equity(None, ["AsKs", "QhQd"])
