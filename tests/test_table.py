@@ -1,7 +1,8 @@
 """The table engines, each rule tied to the sentence of the source it checks.
 
-Sources: seeds/003 (Teen Patti, pagat), seeds/000 and 001 (The), seeds/001's hold'em
-rules (Caro & Cooke style), summarised in shared/RULES.md.
+Sources: the Teen Patti rules as pagat.com gives them, the home game "The" as its two
+source documents describe it, and hold'em rules in the Caro & Cooke style; the README's
+"Rules this project decides" states the choices made where they differ.
 """
 import json
 
@@ -302,7 +303,7 @@ def _omaha_deck():
 
 def test_hi_lo_split_is_exact():
     """'the pot is divided equally between the best possible high hand and the best possible
-    low hand'; the odd chip of an odd pot goes to the high half (RULES.md)."""
+    low hand'; the odd chip of an odd pot goes to the high half (the README's rules)."""
     t = HoldemTable(["a", "b", "c"], game="omaha8", dealer=2, small_blind=1, big_blind=2,
                     deck=_omaha_deck())
     t.act("call")                                          # a (the button's left is a: SB)
