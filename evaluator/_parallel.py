@@ -170,7 +170,7 @@ def imap_unordered(function: Callable, items: Iterable, threads: int,
                     if all(f.done() for f in futures) and done.empty():
                         # every worker left early (stopped from outside)
                         check_interrupt()
-                        raise Interrupted("interrupted")
+                        raise Interrupted("interrupted") from None
             if error is not None:
                 if errors and isinstance(error, Exception):
                     yield i, error

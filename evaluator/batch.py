@@ -651,7 +651,7 @@ def _probe(address: str) -> None:
 
     try:
         sock = socket.create_connection((host, port), timeout=PROBE_TIMEOUT)
-    except socket.timeout:
+    except TimeoutError:
         raise fail(f"no answer within {PROBE_TIMEOUT:g} s") from None
     except OSError as error:
         raise fail(error.strerror or str(error)) from None
@@ -662,7 +662,7 @@ def _probe(address: str) -> None:
             if not 0 < size <= MAX_GREETING:
                 raise fail("the server there does not speak Dask's protocol")
             greeting = _read_exactly(sock, size)
-        except socket.timeout:
+        except TimeoutError:
             raise fail("the server there sent no Dask greeting (is it a Dask scheduler, "
                        "or e.g. a web server?)") from None
         except ConnectionError as error:

@@ -53,7 +53,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterator
-from functools import cache, lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -215,7 +215,7 @@ def _subsets(bits: np.ndarray, k: int) -> np.ndarray:
     return levels[k]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deck_subsets(k: int) -> np.ndarray:
     out = _subsets(_CARD_BITS, k)
     out.flags.writeable = False
