@@ -1,0 +1,219 @@
+"""The machinery every table shares: seats, deck, pot, turn order, history and act/undo.
+
+``Table`` is the base of every engine (``TeenPattiTable`` directly, ``TheTable``
+and ``HoldemTable`` through ``LimitTable``).  ``act()`` checks its arguments,
+runs the engine's ``_act()`` and puts the table back as it was if that raises;
+``history()`` records the deck and every action for ``replay()``.  The
+argument checks ``integer`` and ``optional_integer`` are shared by the engines,
+the session and the simulator.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..cards import DECK_SIZE, format_cards, parse_cards
+from ..equity import equity
+from ..errors import EvaluatorError, check_type
+
+__all__ = ["IllegalAction", "integer", "optional_integer", "Seat", "Table"]
+
+
+class IllegalAction(EvaluatorError):
+    """An action the rules do not allow now; the table is unchanged."""
+
+
+def integer(value, argument: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as an int: ``ArgumentTypeError`` unless it is an integer (never a bool),
+    ``EvaluatorError`` outside ``low..high``."""
+    check_type(value, (int, np.integer), argument, "an integer")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"at least {low}" if high is None else f"{low} to {high}"
+        raise EvaluatorError(f"{argument} must be {bounds}, got {value}", value)
+    return value
+
+
+def optional_integer(value, argument: str, low: int | None = None, high: int | None = None):
+    """``integer`` that lets ``None`` through."""
+    return None if value is None else integer(value, argument, low, high)
+
+
+@dataclass
+class Seat:
+    name: str
+    cards: list[int] = field(default_factory=list)
+    active: bool = True          # still in the hand
+    put_in: int = 0              # chips put into the pot this hand
+    round_bet: int = 0           # chips put in during the current betting round
+    seen: bool = True            # Teen Patti: has looked at the cards
+    discarded: list[int] = field(default_factory=list)
+    won: int = 0
+
+
+class Table:
+    """What every engine shares: seats, deck, pot, turn order, history and replay."""
+    game = "?"
+
+    def __init__(self, names: list[str], *, dealer: int = 0, seed: int | None = None,
+                 deck: list | None = None) -> None:
+        check_type(names, (list, tuple), "names", "a list of seat names")
+        for name in names:
+            check_type(name, str, "names", "a list of seat names (str)")
+        limit = self.seat_limit()
+        if not 2 <= len(names) <= limit:
+            why = "" if limit == self.max_players() else (
+                f" ({self.deals()} must come out of one {DECK_SIZE}-card deck)")
+            raise EvaluatorError(f"{self.game} seats 2 to {limit} players{why}, "
+                                 f"got {len(names)}", len(names))
+        if len(set(names)) != len(names) or not all(names):
+            raise EvaluatorError("seat names must be non-empty and differ", names)
+        dealer = integer(dealer, "dealer", 0, len(names) - 1)
+        seed = optional_integer(seed, "seed", 0)
+        if deck is None:
+            deck = np.random.default_rng(seed).permutation(DECK_SIZE).tolist()
+        else:
+            check_type(deck, (str, list, tuple, np.ndarray), "deck",
+                       "card text, a list of cards or an array of card ids")
+            deck = parse_cards(deck, count=DECK_SIZE, what="a deck").tolist()
+        self.seats = [Seat(n) for n in names]
+        self.dealer = dealer
+        self.deck = deck
+        self.next_card = 0
+        self.pot = 0
+        self.to_act: int | None = None
+        self.finished = False
+        self.log: list[dict] = []          # every action, for history() and replay()
+        self.events: list[str] = []        # readable account of the hand
+        self.winners: list[int] = []
+
+    # --- helpers ---
+    def max_players(self) -> int:
+        """The most seats the rules allow, whatever the deck."""
+        return 10
+
+    def cards_needed(self, players: int) -> int:
+        """The cards a hand with ``players`` players can take from the deck."""
+        raise NotImplementedError
+
+    def deals(self) -> str:
+        """What the hand takes from the deck, in words."""
+        raise NotImplementedError
+
+    def seat_limit(self) -> int:
+        """The most players: ``max_players()``, fewer when their cards would not fit the deck."""
+        players = self.max_players()
+        while self.cards_needed(players) > DECK_SIZE:
+            players -= 1
+        return players
+
+    def _seat(self, seat, argument: str = "seat") -> int:
+        return integer(seat, argument, 0, len(self.seats) - 1)
+
+    def draw(self) -> int:
+        card = self.deck[self.next_card]
+        self.next_card += 1
+        return card
+
+    def left_of(self, seat: int, active_only: bool = True) -> int:
+        """The next seat clockwise (optionally the next one still in the hand)."""
+        n = len(self.seats)
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if not active_only or self.seats[s].active:
+                return s
+        return seat
+
+    def active(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.active]
+
+    def pay(self, seat: int, amount: int) -> None:
+        s = self.seats[seat]
+        s.put_in += amount
+        s.round_bet += amount
+        self.pot += amount
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    # --- the public surface ---
+    def legal_actions(self) -> list[dict]:
+        raise NotImplementedError
+
+    def act(self, kind: str, amount: int | None = None, card=None) -> None:
+        """Do one action for the player to act.
+
+        ``kind`` is an action name from ``legal_actions()``; ``amount`` a number of
+        chips (where the action takes one); ``card`` the card of a ``discard``.  An
+        error of any kind (``IllegalAction``, a bad card, a wrong type) leaves the
+        table as it was.
+        """
+        check_type(kind, str, "kind", "an action name (str)")
+        amount = optional_integer(amount, "amount")
+        if card is not None:
+            check_type(card, (str, list, tuple, np.ndarray, int, np.integer), "card",
+                       "card text or a card id")
+            card = format_cards(parse_cards(
+                [card] if isinstance(card, (int, np.integer)) else card, what="the card"))
+            if kind != "discard":
+                raise IllegalAction(f"only a discard names a card, not {kind!r}", card)
+        if self.finished:
+            raise IllegalAction("the hand is over", kind)
+        before = copy.deepcopy(self.__dict__)
+        try:
+            self._act(kind, amount, card)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(before)
+            raise
+        entry = {"kind": kind}
+        if amount is not None:
+            entry["amount"] = amount
+        if card is not None:
+            entry["card"] = card
+        self.log.append(entry)
+
+    def _act(self, kind: str, amount: int | None, card) -> None:
+        raise NotImplementedError
+
+    def config(self) -> dict:
+        return {}
+
+    def history(self) -> dict:
+        """A JSON-ready hand history: the table, the deck, every action and the result."""
+        return {"game": self.game, "seats": [s.name for s in self.seats],
+                "dealer": self.dealer, "config": self.config(),
+                "deck": format_cards(self.deck, sep=" ").split(), "actions": list(self.log),
+                "result": self.result()}
+
+    def to_json(self) -> str:
+        return json.dumps(self.history(), indent=2)
+
+    def result(self) -> dict:
+        return {"finished": self.finished, "pot": self.pot,
+                "winners": [self.name(w) for w in self.winners],
+                "won": {s.name: s.won for s in self.seats if s.won},
+                "put_in": {s.name: s.put_in for s in self.seats}}
+
+    def visible(self, seat: int) -> dict:
+        """What ``seat`` sees: the game, its hand and ``"random"`` for each opponent still
+        in, the board and its dead cards, as ``equity()`` takes them."""
+        return self._visible(self._seat(seat))
+
+    def _visible(self, seat: int) -> dict:
+        raise NotImplementedError
+
+    def equity(self, seat: int, *, trials: int | None = 100_000, seed: int = 0) -> float:
+        """The seat's equity in the pot from what it can see (unknown cards are random)."""
+        view = self.visible(seat)
+        result = equity(view["game"], view["hands"], view["board"], view["dead"],
+                        trials=trials, seed=seed)
+        return result.players[0].equity
+
+    def _need_turn(self) -> int:
+        if self.to_act is None:
+            raise IllegalAction("no one is to act", None)
+        return self.to_act

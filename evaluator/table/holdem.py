@@ -1,0 +1,250 @@
+"""The hold'em family at fixed limit (hold'em, Omaha hi and hi-lo, 5- and 6-card Omaha,
+Pineapple, Crazy Pineapple, Tahoe), and ``HoldemSession``: successive hands with the
+button moving and Omaha kill pots."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import DECK_SIZE, format_cards, parse_cards
+from ..errors import EvaluatorError, check_type
+from ..evaluate import evaluate
+from ..games import Game
+from ..games import game as get_game
+from .engine import IllegalAction, integer
+from .limits import LimitTable
+
+__all__ = ["HoldemTable", "HoldemSession"]
+
+
+class HoldemTable(LimitTable):
+    """Fixed-limit hold'em, Omaha (hi, hi-lo, 5 and 6 cards), Pineapple, Crazy Pineapple
+    and Tahoe.
+
+    The small and big blinds sit left of the button (heads-up, the button
+    posts the small blind).  Cards are dealt one at a time from the button's
+    left.  Pre-flop action starts left of the big blind; later rounds with the
+    first player still in left of the button.  A card is burned before the
+    flop, the turn and the river.  The bet is ``small_bet`` pre-flop and on the
+    flop and doubles on the turn and river.  Pineapple players discard one card
+    before the flop, Crazy Pineapple players after the flop is dealt (action
+    ``discard`` with the card).  ``kill=seat``: that player posts a kill blind
+    of twice the big blind and the limits double.  Hi-lo pots split in halves
+    with the odd chip to the high half; a pot with no qualifying low goes
+    whole to the high.
+    """
+
+    OPTIONS = ("game", "small_blind", "big_blind", "small_bet", "kill")
+
+    def __init__(self, names, *, game: str = "holdem", dealer: int = 0, small_blind: int = 1,
+                 big_blind: int = 2, small_bet: int | None = None, kill: int | None = None,
+                 seed=None, deck=None):
+        check_type(game, (str, Game), "game", "a game name")
+        self.rules = get_game(game)
+        if self.rules.rule == "teen_patti" or self.rules.name == "the":
+            other = "TeenPattiTable" if self.rules.rule == "teen_patti" else "TheTable"
+            raise EvaluatorError(f"use {other} for {self.rules.name}", game)
+        big_blind = integer(big_blind, "big_blind", 1)
+        small_blind = integer(small_blind, "small_blind", 0, big_blind)
+        small_bet = integer(big_blind if small_bet is None else small_bet, "small_bet", 1)
+        self.game = self.rules.name
+        super().__init__(names, dealer=dealer, seed=seed, deck=deck)
+        kill = None if kill is None else self._seat(kill, "kill")
+        self.small_blind, self.big_blind, self.small_bet = small_blind, big_blind, small_bet
+        self.kill = kill
+        stakes = 2 if kill is not None else 1
+        n = len(self.seats)
+        if n == 2:
+            sb, bb = self.dealer, self.left_of(self.dealer)
+        else:
+            sb = self.left_of(self.dealer)
+            bb = self.left_of(sb)
+        self.sb_seat, self.bb_seat = sb, bb
+        self.pay(sb, small_blind)
+        self.pay(bb, big_blind)
+        blinds = [bb]
+        if kill is not None:
+            self.pay(kill, 2 * big_blind - self.seats[kill].round_bet)
+            blinds.append(kill)
+            self.events.append(f"{self.name(kill)} kills the pot: a blind of {2 * big_blind} "
+                               "and double limits")
+        for _ in range(self.rules.dealt):
+            seat = self.dealer
+            for _ in range(n):
+                seat = self.left_of(seat, active_only=False)
+                self.seats[seat].cards.append(self.draw())
+        self.board: list[int] = []
+        self.burned: list[int] = []
+        self.street = 0                            # 0 pre-flop, 1 flop, 2 turn, 3 river
+        self.discarding: list[int] = []            # seats still to discard, in order
+        current = max(self.seats[b].round_bet for b in blinds)
+        first = self.left_of(max(blinds, key=lambda b: (b - self.dealer - 1) % n)) if n > 2 \
+            else self.dealer
+        self._start_round(first, self.small_bet * stakes, current=current, blinds=True)
+        self.stakes = stakes
+
+    def max_players(self) -> int:
+        return 10
+
+    def cards_needed(self, players: int) -> int:
+        return self.rules.dealt * players + 5 + 3
+
+    def deals(self) -> str:
+        return f"{self.rules.dealt} hole cards each, 5 board cards and 3 burns"
+
+    def config(self) -> dict:
+        return {"small_blind": self.small_blind, "big_blind": self.big_blind,
+                "small_bet": self.small_bet, "kill": self.kill}
+
+    def _extra_actions(self):
+        if self.discarding:
+            return [{"kind": "discard", "cards": format_cards(self.seats[self.to_act].cards)}]
+        return None
+
+    def _extra_act(self, seat, kind, amount, card) -> bool:
+        if kind != "discard":
+            return False
+        s = self.seats[seat]
+        if card is None:
+            raise IllegalAction(f"{s.name} must name the card to discard", None)
+        ids = parse_cards(card).tolist()
+        if len(ids) != 1 or ids[0] not in s.cards:
+            raise IllegalAction(f"{s.name} does not hold {card}", card)
+        s.cards.remove(ids[0])
+        s.discarded.append(ids[0])
+        self.events.append(f"{s.name} discards")
+        self.discarding.pop(0)
+        if self.discarding:
+            self.to_act = self.discarding[0]
+        else:
+            self._start_street_betting()
+        return True
+
+    def _burn_and_deal(self, count: int) -> None:
+        self.burned.append(self.draw())
+        self.board += [self.draw() for _ in range(count)]
+        self.events.append(f"board: {format_cards(self.board)}")
+
+    def _order_from_button(self) -> list[int]:
+        order, seat = [], self.dealer
+        for _ in range(len(self.seats)):
+            seat = self.left_of(seat, active_only=False)
+            if self.seats[seat].active:
+                order.append(seat)
+        return order
+
+    def _end_round(self) -> None:
+        if self.street == 3:
+            self._showdown()
+            return
+        if self.street == 0 and self.rules.dealt > self.rules.hole \
+                and self.rules.discard_at == 0 and not self.discarding \
+                and any(len(self.seats[i].cards) > self.rules.hole for i in self.active()):
+            self.discarding = self._order_from_button()          # Pineapple: before the flop
+            self.to_act = self.discarding[0]
+            return
+        self.street += 1
+        self._burn_and_deal(3 if self.street == 1 else 1)
+        if self.street == 1 and self.rules.dealt > self.rules.hole \
+                and self.rules.discard_at == 3:
+            self.discarding = self._order_from_button()          # Crazy Pineapple: after it
+            self.to_act = self.discarding[0]
+            return
+        self._start_street_betting()
+
+    def _start_street_betting(self) -> None:
+        if self.street == 0:                       # Pineapple discards done: deal the flop
+            self.street = 1
+            self._burn_and_deal(3)
+        size = self.small_bet * self.stakes * (2 if self.street >= 2 else 1)
+        self._start_round(self.left_of(self.dealer), size)
+
+    def _showdown(self) -> None:
+        live = self.active()
+        hands = {i: evaluate(self.rules, self.seats[i].cards, self.board) for i in live}
+        self.events.append("showdown: " + ", ".join(
+            f"{self.name(i)} {format_cards(self.seats[i].cards)} ({hands[i]})" for i in live))
+        best = max(h.value for h in hands.values())
+        high = [i for i in live if hands[i].value == best]
+        low = []
+        if self.rules.pot == "hilo":
+            lows = {i: hands[i].low.value for i in live if hands[i].low is not None}
+            if lows:
+                top = max(lows.values())
+                low = [i for i, v in lows.items() if v == top]
+        if low:
+            high_half = self.pot - self.pot // 2         # the odd chip goes to the high half
+            self._split(high_half, high)
+            self._split(self.pot // 2, low)
+        else:
+            self._split(self.pot, high)
+        self.winners = sorted(set(high) | set(low))
+        self.high_winners, self.low_winners = high, low
+        self._finish()
+
+    def _visible(self, seat: int) -> dict:
+        s = self.seats[seat]
+        others = [i for i in self.active() if i != seat]
+        game = self.rules.name
+        cards = s.cards
+        if len(cards) > self.rules.hole:           # Pineapple before the discard: not yet
+            game = "tahoe" if self.rules.name != "tahoe" else game
+        return {"game": game, "hands": [format_cards(cards, sep="")]
+                + ["random"] * len(others), "board": format_cards(self.board, sep=""),
+                "dead": format_cards(s.discarded, sep="")}
+
+
+class HoldemSession:
+    """Successive hands at one table: the button moves left after each hand, and in
+    Omaha games a kill follows two pots in a row won by one player (hi-lo: one
+    scoop)."""
+
+    def __init__(self, names, *, game: str = "omaha", seed: int = 0, **stakes) -> None:
+        seed = integer(seed, "seed", 0)
+        unknown = sorted(set(stakes) - {"small_blind", "big_blind", "small_bet"})
+        if unknown:
+            raise EvaluatorError(f"unknown stake {unknown[0]!r} (small_blind, big_blind, "
+                                 "small_bet)", unknown[0])
+        HoldemTable(names, game=game, seed=0, **stakes)     # every argument checked up front
+        self.names, self.game, self.stakes = list(names), game, stakes
+        self.rng = np.random.default_rng(seed)
+        self.dealer = 0
+        self.hands: list[HoldemTable] = []
+        self.settled = 0                           # hands passed to finish_hand()
+        self.streak: tuple[int | None, int] = (None, 0)
+        self.kill: int | None = None
+
+    def new_hand(self) -> HoldemTable:
+        deck = self.rng.permutation(DECK_SIZE).tolist()
+        table = HoldemTable(self.names, game=self.game, dealer=self.dealer, kill=self.kill,
+                            deck=deck, **self.stakes)
+        self.hands.append(table)
+        return table
+
+    def finish_hand(self, table: HoldemTable) -> None:
+        """Move the button and set the next hand's kill from ``table``, a finished hand of
+        this session."""
+        check_type(table, HoldemTable, "table", "a HoldemTable")
+        if not self.hands or table is not self.hands[-1]:
+            raise EvaluatorError("the hand is not this session's latest hand", None)
+        if self.settled == len(self.hands):
+            raise EvaluatorError("the hand was already passed to finish_hand()", None)
+        if not table.finished:
+            raise EvaluatorError("the hand is not over", None)
+        rules = get_game(self.game)
+        self.kill = None
+        sole = table.winners[0] if len(table.winners) == 1 else None
+        if rules.rule == "omaha":
+            if rules.pot == "hilo":
+                scooped = sole is not None and (
+                    not getattr(table, "low_winners", []) or table.low_winners == [sole])
+                self.kill = sole if scooped else None
+            else:
+                last, count = self.streak
+                count = count + 1 if sole is not None and sole == last else (
+                    1 if sole is not None else 0)
+                self.streak = (sole, count)
+                if count >= 2:
+                    self.kill = sole
+                    self.streak = (None, 0)
+        self.dealer = (self.dealer + 1) % len(self.names)
+        self.settled = len(self.hands)
