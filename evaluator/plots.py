@@ -16,10 +16,11 @@ import numpy as np
 from .errors import EvaluatorError
 from .ranges import CLASS_NAMES
 
-__all__ = ["grid", "streets"]
+__all__ = ["grid", "streets", "pyplot", "save"]
 
 
-def _pyplot():
+def pyplot():
+    """``matplotlib.pyplot``, drawing headless (Agg); an error naming the extra if missing."""
     try:
         import matplotlib
     except ImportError:
@@ -30,7 +31,8 @@ def _pyplot():
     return plt
 
 
-def _save(fig, path: str | Path) -> Path:
+def save(fig, path: str | Path) -> Path:
+    """Write ``fig`` to ``path`` as PNG, SVG or PDF by its extension; returns the path."""
     path = Path(path)
     if path.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise EvaluatorError(f"unknown image type {path.suffix or path.name!r}: use .png, "
@@ -42,7 +44,7 @@ def _save(fig, path: str | Path) -> Path:
 def grid(values: dict[str, float], path: str | Path, *, title: str = "",
          label: str = "equity", percent: bool = True) -> Path:
     """A 13 x 13 grid of the hold'em classes coloured by ``values`` (0..1; nan: blank)."""
-    plt = _pyplot()
+    plt = pyplot()
     cells = np.array([values.get(name, math.nan) for name in CLASS_NAMES]).reshape(13, 13)
     fig, ax = plt.subplots(figsize=(8.4, 7.6))
     shown = np.ma.masked_invalid(cells)
@@ -61,14 +63,14 @@ def grid(values: dict[str, float], path: str | Path, *, title: str = "",
     bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     bar.set_label(label)
     try:
-        return _save(fig, path)
+        return save(fig, path)
     finally:
         plt.close(fig)
 
 
 def streets(results, path: str | Path, *, title: str = "") -> Path:
     """Each player's equity after each street (``equity_by_street`` results), as lines."""
-    plt = _pyplot()
+    plt = pyplot()
     sizes = [len(r.board.split()) for r in results]
     labels = ([f"{n} board cards" for n in sizes] if results[0].game == "the"
               else [_street_name(n) for n in sizes])
@@ -83,7 +85,7 @@ def streets(results, path: str | Path, *, title: str = "") -> Path:
     ax.legend()
     ax.set_title(title or f"{results[0].game}: equity by street")
     try:
-        return _save(fig, path)
+        return save(fig, path)
     finally:
         plt.close(fig)
 

@@ -1,7 +1,9 @@
 """The benchmark harness: answers are cross-checked before speed counts."""
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -113,3 +115,20 @@ def test_cli_bench_json_and_plugin(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "evaluator", "bench", "--only", "eval9"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "unknown workload 'eval9'" in bad.stderr
+
+
+def test_the_package_imports_in_one_direction():
+    """Each file of evaluator/bench imports only files before it in this order, and no
+    private name from anywhere (the layout its docstring describes)."""
+    order = ["suite", "adapters", "harness", "report", "cli", "__init__"]
+    folder = Path(bench.__file__).parent
+    assert sorted(p.stem for p in folder.glob("*.py")) == sorted(order)
+    for k, name in enumerate(order):
+        for node in ast.walk(ast.parse((folder / f"{name}.py").read_text())):
+            if not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            private = [a.name for a in node.names
+                       if a.name.startswith("_") and not a.name.startswith("__")]
+            assert not private, f"{name}.py imports {private} from {node.module}"
+            if node.level == 1:
+                assert node.module in order[:k], f"{name}.py imports .{node.module}"

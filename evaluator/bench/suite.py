@@ -1,0 +1,91 @@
+"""The fixed, seeded workloads: ``workloads()`` builds the suite, in the order it runs.
+
+Every hand is drawn once from a fixed seed, so each run, and each adapter, gets
+the same cards.  A ``Workload`` is either a batch of hands to evaluate or one
+equity spot.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..cards import format_cards
+
+__all__ = ["Workload", "workloads"]
+
+
+@dataclass
+class Workload:
+    """One fixed task.  ``kind`` is ``"eval"`` (``cards``: uint8 (n, hole + board), hole
+    cards first) or ``"equity"`` (``spot``: the arguments of ``evaluator.equity``)."""
+    name: str
+    kind: str
+    game: str
+    description: str
+    items: int                      # hands evaluated, or deals in an equity answer
+    unit: str
+    hole: int = 0
+    cards: np.ndarray | None = None
+    spot: dict = field(default_factory=dict)
+
+    def card_names(self, rows: int | None = None) -> list[list[str]]:
+        """The hands as lists of card names ('As'), optionally only the first ``rows``."""
+        cards = self.cards if rows is None else self.cards[:rows]
+        names = np.array(format_cards(np.arange(52)).split())
+        return names[cards].tolist()
+
+
+def _random_hands(n: int, k: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    keys = rng.random((n, 52), dtype=np.float32)
+    return np.ascontiguousarray(np.argpartition(keys, k, axis=1)[:, :k].astype(np.uint8))
+
+
+def _sequential(cards: int, k: int) -> np.ndarray:
+    import itertools
+    return np.array(list(itertools.combinations(range(cards), k)), np.uint8)
+
+
+def workloads(quick: bool = False) -> list[Workload]:
+    """The suite, in the order it runs.  ``quick`` shrinks every size (seconds in all)."""
+    n = 20_000 if quick else 1_000_000
+    n_omaha = 5_000 if quick else 200_000
+    seq = _sequential(16 if quick else 22, 7)
+    suite = [
+        Workload("eval5", "eval", "holdem", "5-card hands, random order", n, "hands", 2,
+                 _random_hands(n, 5, 5)),
+        Workload("eval6", "eval", "holdem", "6-card hands, random order", n, "hands", 2,
+                 _random_hands(n, 6, 6)),
+        Workload("eval7", "eval", "holdem", "7-card hands, random order", n, "hands", 2,
+                 _random_hands(n, 7, 7)),
+        Workload("eval7_seq", "eval", "holdem",
+                 f"every 7-card hand of the first {int(seq.max()) + 1} cards, in order",
+                 len(seq), "hands", 2, seq),
+        Workload("omaha", "eval", "omaha", "Omaha high, 4 hole + 5 board, random",
+                 n_omaha, "hands", 4, _random_hands(n_omaha, 9, 9)),
+        Workload("omaha8", "eval", "omaha8", "Omaha hi-lo (high and low), random",
+                 n_omaha, "hands", 4, _random_hands(n_omaha, 9, 10)),
+        Workload("teen_patti", "eval", "teen_patti", "Teen Patti 3-card hands, random", n,
+                 "hands", 3, _random_hands(n, 3, 11)),
+        Workload("hu_exact", "equity", "holdem", "AsKs vs QhQd pre-flop, exact", 1_712_304,
+                 "boards", spot={"hands": ["AsKs", "QhQd"], "board": "", "exact": True}),
+        Workload("3way_exact", "equity", "holdem", "AsKs vs QhQd vs JcTc pre-flop, exact",
+                 1_370_754, "boards",
+                 spot={"hands": ["AsKs", "QhQd", "JcTc"], "board": "", "exact": True}),
+        Workload("hu_monte_carlo", "equity", "holdem", "AsKs vs QhQd, Monte Carlo",
+                 200_000 if quick else 2_000_000, "deals",
+                 spot={"hands": ["AsKs", "QhQd"], "board": "",
+                       "trials": 200_000 if quick else 2_000_000}),
+        Workload("range_monte_carlo", "equity", "holdem",
+                 "QQ+,AKs vs random pre-flop, Monte Carlo", 200_000 if quick else 2_000_000,
+                 "deals", spot={"hands": ["QQ+,AKs", "random"], "board": "",
+                                "trials": 200_000 if quick else 2_000_000}),
+        Workload("range_vs_random_flop", "equity", "holdem",
+                 "QQ+,AKs vs random on 2c4c5h, exact", 23_544_180, "deals",
+                 spot={"hands": ["QQ+,AKs", "random"], "board": "2c4c5h", "exact": True}),
+        Workload("plo_exact", "equity", "omaha", "PLO AsAhKsKh vs QdQcJdTc pre-flop, exact",
+                 1_086_008, "boards",
+                 spot={"hands": ["AsAhKsKh", "QdQcJdTc"], "board": "", "exact": True}),
+    ]
+    return suite
