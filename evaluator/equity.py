@@ -29,6 +29,7 @@ from .cards import format_cards, parse_cards
 from .errors import ArgumentTypeError, CardError, EvaluatorError, HandError, RangeError
 from .games import Game
 from .games import game as _game
+from .kernels.markers import ndim_marker, unknown_cards  # NumPy only: no Numba import
 from .ranges import Range, card_masks
 
 __all__ = ["PlayerEquity", "EquityResult", "equity", "equity_by_street", "discard_equity",
@@ -217,8 +218,7 @@ def _values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> 
     A hand is (hole,) when the same on every board, or (boards, hole) when dealt per board.
     """
     from .evaluate import _batch_kernel
-    from .kernels.equity import hole_board_rows
-    from .kernels.high import width_marker
+    from .kernels.dealing import hole_board_rows
     n, width = boards.shape
     boards = np.ascontiguousarray(boards)
     out = np.empty((len(hands), n), np.int32)
@@ -227,12 +227,12 @@ def _values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> 
     for p, hole in enumerate(hands):
         if g.rule == "omaha" and not low and hole.ndim == 1 and width == 5:
             # one hand on every board: its values are kept per board rank row
-            from .kernels.equity import omaha_hole_values
+            from .kernels.omaha import omaha_hole_values
             omaha_hole_values(np.ascontiguousarray(hole), boards, out[p],
                               *_omaha_tables()[:5])
             continue
-        hole_board_rows(np.ascontiguousarray(hole), width_marker(g.hole), boards, 0,
-                        width_marker(width), rows)
+        hole_board_rows(np.ascontiguousarray(hole), ndim_marker(g.hole), boards, 0,
+                        ndim_marker(width), rows)
         kernel(rows, *lead, out[p], *tables)
     return out
 
@@ -298,12 +298,12 @@ class _Counts:
 
 
 def _tally_chunk(g: Game, hands: list[np.ndarray], boards: np.ndarray) -> _Counts:
-    from .kernels import equity as kernels
+    from .kernels import counting
     counts = _Counts(len(hands))
     hi = _values(g, hands, boards, low=False)
     hilo = g.pot == "hilo"
     lo = _values(g, hands, boards, low=True) if hilo else hi
-    kernels.tally(hi, lo, hilo, counts.scoops, counts.splits, counts.hi_full, counts.hi_half,
+    counting.tally(hi, lo, hilo, counts.scoops, counts.splits, counts.hi_full, counts.hi_half,
                   counts.lo_half, counts.squares)
     counts.boards = boards.shape[0]
     return counts
@@ -315,18 +315,18 @@ def _fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
     """Counts from a fused kernel: ``samples`` sampled boards, or (samples == 0)
     every board whose first new card sits at a position in ``first`` of ``live``."""
     first_arr = np.array(first, np.int64)
-    from .kernels import equity as kernels
+    from .kernels import walks
     counts = _Counts(len(hands))
     if g.rule == "omaha":
         tables = _omaha_tables()
-        counts.boards = kernels.omaha_equity(
+        counts.boards = walks.omaha_equity(
             np.stack(hands), board, live, need, samples, first_arr, state, g.pot == "hilo",
             *tables,
             counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
             counts.squares)
         return counts
-    counts.boards = kernels.best5_equity(
-        np.stack(hands), kernels.sub_marker(3 if g.rule == "tahoe" else 1), board, live, need,
+    counts.boards = walks.best5_equity(
+        np.stack(hands), ndim_marker(3 if g.rule == "tahoe" else 1), board, live, need,
         first_arr, *_tables.high(), counts.scoops, counts.splits, counts.hi_full, counts.squares)
     return counts
 
@@ -335,13 +335,13 @@ def _sampled_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np
                    need: int, samples: int, state: np.ndarray) -> _Counts:
     """Monte Carlo counts for best-five games and Tahoe; hands may lack cards (the
     kernel deals them)."""
-    from .kernels import equity as kernels
+    from .kernels import sampling as sampling_kernels
     counts = _Counts(len(hands))
     holes = np.zeros((len(hands), g.hole), np.uint8)
     for p, hand in enumerate(hands):
         holes[p, :len(hand)] = hand
-    unknown = kernels.unknown_cards([g.hole - len(hand) for hand in hands])
-    kernels.best5_sample(holes, kernels.sub_marker(3 if g.rule == "tahoe" else 1), unknown,
+    unknown = unknown_cards([g.hole - len(hand) for hand in hands])
+    sampling_kernels.best5_sample(holes, ndim_marker(3 if g.rule == "tahoe" else 1), unknown,
                          board, live, need, samples, state, *_tables.high(), counts.hi_full)
     counts.boards = samples
     counts.finish_high()
@@ -365,13 +365,13 @@ def _exact_with_unknown(g: Game, hands: list[np.ndarray], unknown: list[int],
     batches: each subset of the cards still to come is split every way between the hands
     that lack cards and the board (one pattern of positions at a time), and the deals are
     evaluated as arrays.  None when the subsets are too many to list."""
-    from .kernels import equity as kernels
+    from .kernels import dealing
     drawn = sum(unknown) + need
     total = math.comb(len(live), drawn)
     if total > SUBSET_LIMIT:
         return None
     subsets = np.empty((total, drawn), np.uint8)
-    kernels.enumerate_boards(live, np.empty(0, np.uint8), drawn, subsets)
+    dealing.enumerate_boards(live, np.empty(0, np.uint8), drawn, subsets)
     patterns = list(_splits(list(range(drawn)), [u for u in unknown if u] + [need]))
 
     def work(task: tuple[list[int], int, int]) -> _Counts:
@@ -393,8 +393,7 @@ def _complete_deals(g: Game, hands: list[np.ndarray], unknown: list[int], board:
                     cards: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
     """Hands and boards of a batch of deals: ``cards`` (deals, cards dealt) holds each
     hand's missing cards in turn, then the board's; ``hands[p]`` are the known cards."""
-    from .kernels.equity import hole_board_rows
-    from .kernels.high import width_marker
+    from .kernels.dealing import hole_board_rows
     deals = cards.shape[0]
     holes, column = [], 0
     for hand, missing in zip(hands, unknown):
@@ -402,13 +401,13 @@ def _complete_deals(g: Game, hands: list[np.ndarray], unknown: list[int], board:
             holes.append(hand)
             continue
         dealt = np.empty((deals, g.hole), np.uint8)
-        hole_board_rows(hand, width_marker(len(hand)), cards, column, width_marker(missing),
+        hole_board_rows(hand, ndim_marker(len(hand)), cards, column, ndim_marker(missing),
                         dealt)
         holes.append(dealt)
         column += missing
     boards = np.empty((deals, max(g.streets)), np.uint8)
-    hole_board_rows(board, width_marker(len(board)), cards, column,
-                    width_marker(cards.shape[1] - column), boards)
+    hole_board_rows(board, ndim_marker(len(board)), cards, column,
+                    ndim_marker(cards.shape[1] - column), boards)
     return holes, boards
 
 
@@ -439,8 +438,8 @@ def _assignments(hands: list[np.ndarray], unknown: list[int], live: np.ndarray):
 @cache
 def _class_tables() -> tuple[np.ndarray, ...]:
     """The constant tables of the rank-multiset kernels, made once."""
-    from .kernels import equity as kernels
-    return kernels.class_tables()
+    from .kernels import multisets
+    return multisets.class_tables()
 
 
 @cache
@@ -466,10 +465,10 @@ def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
             counts.boards = boards
             counts.finish_high()
             return counts
-    from .kernels import equity as kernels
+    from .kernels import dealing, multisets
     if g.rule == "best5" and _fused(g) and need >= 1:
         counts = _Counts(len(hands))
-        boards = kernels.best5_exact(np.array(hands), board, live, _multisets(need),
+        boards = multisets.best5_exact(np.array(hands), board, live, _multisets(need),
                                      *_tables.high(), counts.hi_full, _class_tables())
         if boards >= 0:
             counts.boards = boards
@@ -478,7 +477,7 @@ def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
     if g.rule == "omaha" and need >= 1:
         counts = _Counts(len(hands))
         tables = _omaha_tables()
-        boards = kernels.omaha_exact(
+        boards = multisets.omaha_exact(
             np.stack(hands), board, live, _multisets(need), g.pot == "hilo", *tables,
             counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
             counts.squares, _class_tables())
@@ -507,7 +506,7 @@ def _exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
         return counts
     total = math.comb(len(live), need)
     boards = np.empty((total, max(g.streets)), np.uint8)
-    kernels.enumerate_boards(live, board, need, boards)
+    dealing.enumerate_boards(live, board, need, boards)
     counts = _Counts(len(hands))
     chunks = [boards[a:a + CHUNK] for a in range(0, total, CHUNK)]
     for part in _map(lambda b: _tally_chunk(g, hands, b), chunks, threads):
@@ -608,14 +607,14 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         used_seed = _seed(seed)
 
         def run(index: int, size: int) -> _Counts:
-            from .kernels import equity as kernels
+            from .kernels import dealing
             state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
             if _fused(g) and g.rule in ("best5", "tahoe"):
                 return _sampled_best5(g, parsed, board_ids, live, need, size, state)
             if hidden == 0 and _fused(g):
                 return _fused_chunk(g, parsed, board_ids, live, need, size, state)
             cards = np.empty((size, hidden + need), np.uint8)
-            kernels.sample_boards(live, np.empty(0, np.uint8), hidden + need, cards, state)
+            dealing.sample_boards(live, np.empty(0, np.uint8), hidden + need, cards, state)
             return _tally_chunk(g, *_complete_deals(g, parsed, unknown, board_ids, cards))
 
         counts = _sample(run, len(parsed), trials, target_stderr, threads)
@@ -748,7 +747,7 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
                   target_stderr, seed, threads) -> EquityResult:
     """Equity where some hands are ranges: every player becomes a weighted range."""
     from ._suits import canonical_classes, stabilizer
-    from .kernels import equity as kernels
+    from .kernels import ranges as range_kernels
     players = len(parsed)
     out = np.concatenate([board_ids, dead_ids])
     # hands with unknown cards and no range of their own ("random", "As?") become the range
@@ -890,7 +889,7 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
         state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
         if heads_up_kernel:
             part = _Counts(players)
-            done = kernels.best5_sample_ranges_hu(
+            done = range_kernels.best5_sample_ranges_hu(
                 sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
                 sampler.marker, sampler.masks, np.uint64(taken), sampler.max_tries(size),
                 board_ids, need, size, state, *_tables.high(), part.hi_full)
@@ -912,7 +911,7 @@ def _range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, 
             hands[p] = hand
         if fused:
             part = _Counts(players)
-            kernels.tally_best5_deals(np.stack(hands) if dealt else holes,
+            range_kernels.tally_best5_deals(np.stack(hands) if dealt else holes,
                                       np.ascontiguousarray(new[:, hidden:]), board_ids,
                                       *_tables.high(), part.hi_full)
             part.boards = size
@@ -947,7 +946,7 @@ class _RangeSampler:
     TUPLE_LIMIT = 2_000_000         # compatible tuples listed at most
 
     def __init__(self, rows, weights, taken: int, names, seed: int) -> None:
-        from .kernels import equity as kernels
+        from .kernels import ranges as range_kernels
         self.players = len(rows)
         self.hole = rows[0].shape[1] if rows else 0
         self.taken = np.uint64(taken)
@@ -963,7 +962,7 @@ class _RangeSampler:
         holes = np.empty((self.players, self.PILOT, self.hole), np.uint8)
         new = np.empty((self.PILOT, 0), np.uint8)
         state = pilot.copy()
-        done = kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
+        done = range_kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
                                           self.uniform, self.masks, self.taken,
                                           self.PILOT_TRIES, state, holes, new)
         # the kernel returns the redeals it made, or -1 past its budget
@@ -985,7 +984,6 @@ class _RangeSampler:
                              ", ".join(names))
 
     def _set(self, rows, weights, masks) -> None:
-        from .kernels import equity as kernels
         self.rows = rows
         self.combos = np.ascontiguousarray(np.concatenate(rows)) if rows else \
             np.empty((0, 1), np.uint8)
@@ -995,7 +993,7 @@ class _RangeSampler:
         self.uniform = np.array([bool(np.all(w == w[0])) for w in weights], np.bool_)
         self.width = self.combos.shape[1]
         self.masks = np.concatenate(masks) if rows else np.empty(0, np.uint64)
-        self.marker = kernels.weights_marker(not self.uniform.all())
+        self.marker = ndim_marker(1 if self.uniform.all() else 2)   # 2: some weights differ
 
     def max_tries(self, size: int) -> int:
         """Redeals a chunk of ``size`` deals may take: far above what the pilot allows."""
@@ -1009,18 +1007,18 @@ class _RangeSampler:
     def deal(self, size: int, new_cards: int, state) -> tuple[np.ndarray, np.ndarray]:
         """``size`` deals: the combos, uint8 (players, size, hole), and the new cards from
         the rest, uint8 (size, new_cards)."""
-        from .kernels import equity as kernels
+        from .kernels import ranges as range_kernels
         new = np.empty((size, new_cards), np.uint8)
         if self.tuples:
             flat = np.empty((1, size, self.width), np.uint8)
-            done = kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
+            done = range_kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
                                               self.uniform, self.masks, self.taken, 1, state,
                                               flat, new)
             self.check(done)
             return np.ascontiguousarray(
                 flat[0].reshape(size, self.players, self.hole).transpose(1, 0, 2)), new
         holes = np.empty((self.players, size, self.hole), np.uint8)
-        done = kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
+        done = range_kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
                                           self.uniform, self.masks, self.taken,
                                           self.max_tries(size), state, holes, new)
         self.check(done)
@@ -1051,7 +1049,7 @@ def _heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
                         need: int) -> EquityResult:
     """Range against range on the flop, turn or river: walk the few boards and
     compare every pair of combos on each (``best5_range_boards``)."""
-    from .kernels import equity as kernels
+    from .kernels import ranges as range_kernels
     out_cards = set(board_ids.tolist()) | set(dead_ids.tolist())
     live = np.array([c for c in range(52) if c not in out_cards], np.uint8)
     boards = math.comb(len(live), need)
@@ -1062,7 +1060,7 @@ def _heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
     else:
         out = np.zeros(4, np.float64)
         first_w, second_w = weights
-    kernels.best5_range_boards(np.ascontiguousarray(rows[0]), first_w,
+    range_kernels.best5_range_boards(np.ascontiguousarray(rows[0]), first_w,
                                np.ascontiguousarray(rows[1]), second_w, board_ids, live, need,
                                *_tables.high(), out)
     if not out[3]:
@@ -1104,7 +1102,7 @@ def _spans(n: int, parts: int) -> list[tuple[int, int]]:
 def _weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: np.ndarray,
                     dead_ids: np.ndarray, need: int, weighted: bool) -> _Counts:
     """Exact counts summed over deals ``holes`` (n, P, H), deal k counted ``weight[k]`` times."""
-    from .kernels import equity as kernels
+    from .kernels import multisets, walks
     n, players, _ = holes.shape
     counts = _Counts(players, weighted=weighted)
     todo = np.arange(n)
@@ -1117,11 +1115,11 @@ def _weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: n
                  "squares": np.zeros((n, players), np.float64)}
         boards = np.zeros(n, np.int64)
         if g.rule == "omaha":
-            kernels.omaha_exact_batch(
+            multisets.omaha_exact_batch(
                 holes, board_ids, dead_ids, _multisets(need), g.pot == "hilo",
                 *_omaha_tables(), *parts.values(), boards)
         else:
-            kernels.best5_exact_batch(holes, board_ids, dead_ids, _multisets(need),
+            multisets.best5_exact_batch(holes, board_ids, dead_ids, _multisets(need),
                                       *_tables.high(), parts["hi_full"], boards)
         done = boards >= 0
         for name, values in parts.items():
@@ -1140,8 +1138,8 @@ def _weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: n
                  "hi_full": np.zeros((k, players, players + 1), np.int64),
                  "squares": np.zeros((k, players), np.float64)}
         boards = np.zeros(k, np.int64)
-        kernels.best5_equity_batch(np.ascontiguousarray(holes[todo]),
-                                   kernels.sub_marker(3 if g.rule == "tahoe" else 1), board_ids,
+        walks.best5_equity_batch(np.ascontiguousarray(holes[todo]),
+                                   ndim_marker(3 if g.rule == "tahoe" else 1), board_ids,
                                    dead_ids, need, *_tables.high(), *parts.values(), boards)
         for name, values in parts.items():
             getattr(counts, name).__iadd__(np.tensordot(weight[todo], values, axes=1))

@@ -220,16 +220,17 @@ OMAHA_DIRECT = ("card_keys", "rank_offsets5", "omaha_board_index", "omaha_pairs"
 def _batch_kernel(g: Game, low: bool, width: int):
     """(kernel, leading arguments, table arguments) computing ``g``'s values."""
     from .kernels import high, omaha, teen_patti
+    from .kernels.markers import ndim_marker
     if low:
-        return omaha.low_rows, (omaha.hole_marker(g.hole),), (_tables.load("low_card_bits"),
+        return omaha.low_rows, (ndim_marker(g.hole),), (_tables.load("low_card_bits"),
                                                               _tables.load("omaha_low"))
     if g.rule == "best5":
         tables = _tables.high5() if width == 5 else _tables.high()
-        return high.evaluate_rows, (high.width_marker(width),), tuple(tables)
+        return high.evaluate_rows, (ndim_marker(width),), tuple(tables)
     if g.rule == "omaha" and width == g.hole + 5:
         # the (board, hole) table serves four hole cards; five and six read hole pairs
         direct = _tables.omaha_direct() if g.hole == 4 else np.zeros((1, 1), np.uint16)
-        return (omaha.high_rows_direct, (omaha.hole_marker(g.hole),),
+        return (omaha.high_rows_direct, (ndim_marker(g.hole),),
                 (*(_tables.load(name) for name in OMAHA_DIRECT), direct))
     if g.rule == "omaha":
         return omaha.high_rows, (g.hole,), tuple(_tables.high())
@@ -280,7 +281,8 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
     hands = _check_batch(g, hands)
     if validate:
         from .kernels import high
-        row, col = high.check_rows(hands, high.width_marker(hands.shape[1]))
+        from .kernels.markers import ndim_marker
+        row, col = high.check_rows(hands, ndim_marker(hands.shape[1]))
         if row >= 0:
             card = int(hands[row, col])
             if card >= 52:

@@ -85,7 +85,7 @@ def _class_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarra
                   threads: int, progress: bool, label: str) -> tuple[np.ndarray, np.ndarray]:
     """Exact heads-up counts of many deals: (hi_full (n, 2, 3), boards (n,))."""
     from .equity import _class_tables, _deal_counts, _map, _multisets
-    from .kernels import equity as kernels
+    from .kernels import multisets
     n = len(holes)
     need = max(g.streets) - len(board)
     hi_full = np.zeros((n, 2, 3), np.int64)
@@ -96,7 +96,7 @@ def _class_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarra
 
     def run(span: tuple[int, int]) -> None:
         a, b = span
-        kernels.best5_exact_batch(holes[a:b], board, dead, _multisets(need), *_tables.high(),
+        multisets.best5_exact_batch(holes[a:b], board, dead, _multisets(need), *_tables.high(),
                                   hi_full[a:b], boards[a:b])
         if bar is not None:
             bar.advance(bar.task, b - a)

@@ -272,10 +272,11 @@ def test_check_rows_finds_the_first_bad_row(k):
     """The block-wise check (one or two word loads per row) reports the same first bad
     card as a card-by-card search, for bad ids and duplicates anywhere in a row."""
     from evaluator.kernels import high
+    from evaluator.kernels.markers import ndim_marker
     rng = np.random.default_rng(k)
     n = 9000                                   # more than two blocks
     hands = np.stack([rng.permutation(52)[:k] for _ in range(n)]).astype(np.uint8)
-    width = high.width_marker(k)
+    width = ndim_marker(k)
     assert high.check_rows(hands, width) == (-1, -1)
     for trial in range(40):
         bad = hands.copy()

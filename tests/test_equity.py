@@ -312,7 +312,7 @@ def test_numpy_path_gives_the_kernel_counts():
 
     from evaluator import _exact_numpy, _tables
     from evaluator.games import game as get_game
-    from evaluator.kernels import equity as kernels
+    from evaluator.kernels import multisets
     eq = sys.modules["evaluator.equity"]
     rng = random.Random(17)
     for _ in range(40):
@@ -329,6 +329,6 @@ def test_numpy_path_gives_the_kernel_counts():
         a = np.zeros((players, players + 1), np.int64)
         b = np.zeros_like(a)
         boards_a = _exact_numpy.best5_exact(holes, board, live, ms, a)
-        boards_b = kernels.best5_exact(holes, board, live, ms, *_tables.high(), b,
+        boards_b = multisets.best5_exact(holes, board, live, ms, *_tables.high(), b,
                                        eq._class_tables())
         assert boards_a == boards_b and (a == b).all(), (g.name, holes.tolist(), board.tolist())

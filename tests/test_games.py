@@ -125,7 +125,7 @@ def test_omaha_hole_on_many_boards(name, hole, rng):
     """One hand against many boards (Monte Carlo against unknown cards), values kept per
     board rank row: the same values as evaluating each hand, flush-heavy boards included."""
     from evaluator import _tables
-    from evaluator.kernels.equity import omaha_hole_values
+    from evaluator.kernels.omaha import omaha_hole_values
 
     tables = [_tables.load(n) for n in ("card_keys", "rank_offsets5", "omaha_board_index",
                                         "omaha_pairs", "omaha_flush")]

@@ -29,6 +29,7 @@ OFFSET_SHIFT = U64(_layout.OFFSET_SHIFT)
 COL_MASK = U64(_layout.COL_MASK)
 SUIT_SHIFT = U64(_layout.SUIT_SHIFT)
 SUIT_ONES = U64(0x1111 << _layout.SUIT_SHIFT)
+SUIT_SHIFT_3 = _layout.SUIT_SHIFT + 3     # bit 3 of the first suit counter
 BYTE = U64(0xFF)
 ALL_PAD = U64(0xFFFFFFFFFFFFFFFF)
 ONE = U64(1)
@@ -92,18 +93,12 @@ SUITS_INIT = U64(0x3333)     # four 4-bit suit counters from 3: bit 3 of one set
 SUITS_FLUSH = U64(0x8888)
 
 
-def width_marker(width):
-    """The ``width`` argument of ``evaluate_rows``: an array with one dimension per card
-    of a row, so that the row width is a compile-time constant."""
-    return np.zeros((1,) * width, np.uint8)
-
-
 @kernel
 def evaluate_rows(hands, width, out, card_keys, rank_offsets, rank_values, flush_values):
     """out[i] = value of hands[i].
 
     hands : ndarray of uint8, shape (n, k), C-contiguous, 5 <= k <= 7
-    width : ``width_marker(k)``; Numba compiles one loop per row width, with the
+    width : ``ndim_marker(k)``; Numba compiles one loop per row width, with the
         card loops unrolled
     out : ndarray of int32, shape (n,)
 
@@ -246,7 +241,7 @@ HIGH_BITS = U64(0x8080808080808080)
 def check_rows(hands, width):
     """First (row, column) holding an id >= 52 or a repeated card, else (-1, -1).
 
-    ``width`` is ``width_marker(k)``.  Rows of up to 16 cards are checked a
+    ``width`` is ``ndim_marker(k)``.  Rows of up to 16 cards are checked a
     block at a time without branches: one or two 8-byte loads per row, every
     byte's id compared with 52 at once (``(byte & 0x7F) + 0x4C`` sets bit 7
     from 52 up; ids from 128 have it already), and the row's card mask must
@@ -411,3 +406,25 @@ def enumerate7(hist, card_keys, rank_offsets, rank_values, flush_values):
                                 hist[q & 3, old] -= 1
                                 hist[q & 3, v] += 1
     return total
+
+
+@kernel
+def sub_hand_keys(cards, subs, known_key, known_bits, card_keys, hole_keys, hole_bits):
+    """Each player's sub-hand keys and card masks (with the known board) for
+    ``best5_sample``: the whole hole, or (Tahoe) each hole pair."""
+    players, hole = cards.shape
+    S = subs.ndim
+    for p in range(players):
+        key = known_key
+        bits = known_bits
+        for j in range(hole):
+            key += card_keys[cards[p, j]]
+            bits |= ONE << U64(cards[p, j])
+        for q in range(S):
+            if S == 1:
+                hole_keys[p] = key
+                hole_bits[p] = bits
+            else:                                # Tahoe: all but card 2 - q
+                out = cards[p, 2 - q]
+                hole_keys[p * S + q] = key - card_keys[out]
+                hole_bits[p * S + q] = bits ^ (ONE << U64(out))

@@ -14,7 +14,6 @@ low-rank mask]`` (see ``tables/generate.py``).
 """
 import numpy as np
 
-from .. import _layout
 from .._jit import kernel
 from ._intrinsics import prefetch, suit_mask, trailing_zeros
 from .high import (
@@ -26,11 +25,13 @@ from .high import (
     ONE,
     ROW_SHIFT,
     SUIT_ONES,
+    SUIT_SHIFT_3,
+    THREE,
     U64,
 )
 
-SUIT_SHIFT_3 = _layout.SUIT_SHIFT + 3
-
+# board suit counters start at 0 in Omaha equity: +5 sets bit 3 from three cards up
+FIVE_SUITS = U64(5) * SUIT_ONES
 
 
 @kernel
@@ -211,6 +212,78 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
             out[i] = best
 
 
-def hole_marker(hole):
-    """The ``hole_marker`` argument of ``high_rows_direct`` for ``hole`` hole cards."""
-    return np.zeros((1,) * hole, np.uint8)
+@kernel
+def omaha_hole_pairs(holes):
+    """Each player's hole pairs, as ``omaha_equity`` and ``omaha_hole_values`` read them:
+    (pair_cols, suited_cols, suited_count), flat uint64 arrays read through unsigned
+    offsets (signed 2-d indexing cost more than the table reads).
+
+    pair_cols[p * npairs + t] is the ``omaha_pairs`` column 13 * rank + rank of player
+    p's pair t; suited_cols[(4 * p + s) * npairs + x], x < suited_count[4 * p + s], are
+    the columns of p's pairs of suit s.  Called once per kernel call, not per board.
+    """
+    players, hole = holes.shape
+    npairs = hole * (hole - 1) // 2
+    pair_cols = np.empty(players * npairs, np.uint64)
+    suited_cols = np.empty(players * 4 * npairs, np.uint64)
+    suited_count = np.zeros(players * 4, np.uint64)
+    for p in range(players):
+        t = p * npairs
+        for a in range(hole):
+            for b in range(a + 1, hole):
+                ca = U64(holes[p, a])
+                cb = U64(holes[p, b])
+                col = U64(13) * (ca >> U64(2)) + (cb >> U64(2))
+                pair_cols[t] = col
+                if (ca & THREE) == (cb & THREE):
+                    ps = U64(p * 4) + (ca & THREE)
+                    suited_cols[ps * U64(npairs) + suited_count[ps]] = col
+                    suited_count[ps] += ONE
+                t += 1
+    return pair_cols, suited_cols, suited_count
+
+
+@kernel
+def omaha_hole_values(hole, boards, out, card_keys, board_offsets, board_index, omaha_pairs,
+                      omaha_flush):
+    """out[i] = Omaha high value of the fixed ``hole`` (4 to 6 cards) on ``boards[i]``
+    (five cards each).
+
+    As in ``omaha_equity``: the hole's best non-flush hand is kept per board rank row
+    the first time the row comes up, and flush entries are read only for the hole's
+    pairs of a suit with three board cards.  For one hand against many boards this
+    costs less than building every row and evaluating it (``omaha.high_rows_direct``).
+    """
+    holes = hole.shape[0]
+    npairs = holes * (holes - 1) // 2
+    rows = omaha_pairs.shape[0]
+    width = U64(omaha_pairs.shape[1])
+    pairs_flat = omaha_pairs.reshape(-1)
+    flush_flat = omaha_flush.reshape(-1)
+    pair_cols, suited_cols, suited_count = omaha_hole_pairs(hole.reshape(1, holes))
+    plain = np.zeros(rows, np.uint16)    # 0: not computed yet (a real row is never 0)
+    for i in range(U64(boards.shape[0])):
+        board_key = U64(0)
+        for j in range(5):
+            board_key += card_keys[boards[i, j]]
+        h = board_key & KEY_MASK
+        row = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                              + (h & COL_MASK)])
+        v = plain[row]
+        if v == 0:
+            base = row * width
+            for x in range(npairs):
+                v = max(v, pairs_flat[base + pair_cols[x]])
+            plain[row] = v
+        counters = (board_key + FIVE_SUITS) & FLUSH_BITS
+        if counters:
+            suit = (trailing_zeros(counters) - U64(SUIT_SHIFT_3)) >> U64(2)
+            board_mask = U64(0)
+            for j in range(5):
+                c = U64(boards[i, j])
+                board_mask |= U64((c & THREE) == suit) << (c >> U64(2))
+            flush_row = board_mask * U64(169)
+            base = suit * U64(npairs)
+            for x in range(suited_count[suit]):
+                v = max(v, flush_flat[flush_row + suited_cols[base + U64(x)]])
+        out[i] = v

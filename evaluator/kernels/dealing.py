@@ -1,0 +1,147 @@
+"""Dealing: listing every board, sampling boards, and the random number generator.
+
+Cards are dealt from a 52-bit mask of the cards left: a uniform position among
+its set bits is picked with one ``pdep`` (``select_bit``), so sampling without
+replacement needs no redraws and no deck array.  The generator is
+xoroshiro128+ (``next_u64``); one 64-bit step deals several cards
+(``mul_wide``: the high half of a 128-bit product is the position, the low
+half the fraction for the next card).
+"""
+
+import numpy as np
+
+from .._jit import kernel
+from ._intrinsics import mul_wide, select_bit, trailing_zeros
+from .high import (
+    ONE,
+)
+
+U64 = np.uint64
+DECK_BITS = U64((1 << 52) - 1)
+MAX_NEW_CARDS = 5           # board cards a best-five Monte Carlo deal draws at most
+
+
+@kernel
+def hole_board_rows(hole, hole_width, boards, first, board_width, out):
+    """out[i] = the hole cards (``hole``, or ``hole[i]`` when 2-d), then the board
+    ``boards[i, first:first + board width]``.
+
+    The widths come as ``width_marker`` arrays, so both card loops unroll: about 3 ns a row,
+    where NumPy's two strided slice copies took 15-20 ns.  All arrays C-contiguous.
+    """
+    hw = hole_width.ndim
+    bw = board_width.ndim
+    h = hole.reshape(-1)
+    b = boards.reshape(-1)
+    stride = U64(boards.shape[1]) if boards.ndim == 2 else U64(0)
+    o = out.reshape(-1)
+    for i in range(U64(out.shape[0])):
+        at = i * U64(hw + bw)
+        for j in range(hw):
+            if hole.ndim == 1:
+                o[at + U64(j)] = h[j]
+            else:
+                o[at + U64(j)] = h[i * U64(hw) + U64(j)]
+        for j in range(bw):
+            o[at + U64(hw + j)] = b[i * stride + U64(first + j)]
+
+
+@kernel
+def enumerate_boards(live, known, need, out):
+    """Every way to complete a board: ``known`` cards then ``need`` from ``live``.
+
+    out : uint8 (C(len(live), need), len(known) + need), written in
+    lexicographic order of the chosen positions.
+    """
+    m = live.shape[0]
+    k = known.shape[0]
+    idx = np.arange(need)
+    row = 0
+    if need == 0:
+        for j in range(k):
+            out[0, j] = known[j]
+        return 1
+    while True:
+        for j in range(k):
+            out[row, j] = known[j]
+        for j in range(need):
+            out[row, k + j] = live[idx[j]]
+        row += 1
+        # next combination of positions
+        j = need - 1
+        while j >= 0 and idx[j] == m - need + j:
+            j -= 1
+        if j < 0:
+            return row
+        idx[j] += 1
+        for x in range(j + 1, need):
+            idx[x] = idx[x - 1] + 1
+
+
+@kernel
+def sample_boards(live, known, need, out, state):
+    """Random completions of a board, sampled without replacement.
+
+    Each row: ``known`` then ``need`` cards drawn from ``live`` (``state``:
+    uint64 (2,), advanced in place; the same state gives the same rows).  As
+    in ``best5_sample``, a card is a uniform position among the cards left,
+    which picks a bit out of their 52-bit mask (``select_bit``): no deck array
+    and no redraws.  One xoroshiro128+ step gives the positions of four cards
+    (``mul_wide``).
+    """
+    m = live.shape[0]
+    k = known.shape[0]
+    deck = U64(0)
+    for j in range(m):
+        deck |= ONE << U64(live[j])
+    s0 = state[0]
+    s1 = state[1]
+    r = U64(0)
+    for t in range(out.shape[0]):
+        for j in range(k):
+            out[t, j] = known[j]
+        free = deck
+        left = U64(m)
+        for j in range(need):
+            if j % 4 == 0:
+                r, s0, s1 = next_u64(s0, s1)
+            x, r = mul_wide(r, left)
+            bit = select_bit(free, x)
+            free ^= bit
+            left -= ONE
+            out[t, k + j] = trailing_zeros(bit)
+    state[0] = s0
+    state[1] = s1
+
+
+@kernel
+def next_u64(s0, s1):
+    """One xoroshiro128+ step: (64 random bits, s0, s1)."""
+    r = s0 + s1
+    s1 ^= s0
+    s0 = ((s0 << U64(24)) | (s0 >> U64(40))) ^ s1 ^ (s1 << U64(16))
+    s1 = (s1 << U64(37)) | (s1 >> U64(27))
+    return r, s0, s1
+
+
+@kernel
+def live_cards(holes, known, dead):
+    """The cards in none of ``holes`` (P, H), ``known`` and ``dead``, in id order."""
+    used = U64(0)
+    for p in range(holes.shape[0]):
+        for j in range(holes.shape[1]):
+            used |= U64(1) << U64(holes[p, j])
+    for j in range(known.shape[0]):
+        used |= U64(1) << U64(known[j])
+    for j in range(dead.shape[0]):
+        used |= U64(1) << U64(dead[j])
+    count = 0
+    for c in range(52):
+        count += not (used >> U64(c)) & U64(1)
+    live = np.empty(count, np.uint8)
+    count = 0
+    for c in range(52):
+        if not (used >> U64(c)) & U64(1):
+            live[count] = c
+            count += 1
+    return live
