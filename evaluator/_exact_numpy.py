@@ -1,6 +1,6 @@
 """Exact best-five equity by rank multisets in plain NumPy, without Numba.
 
-The same method as ``kernels.equity.best5_exact`` (see its docstring), written
+The same method as ``kernels.multisets.best5_exact`` (see its docstring), written
 with array operations over all the multisets at once.  It exists for one-shot
 queries: a command-line call answers in a fraction of the time it takes to
 import Numba and load the compiled kernels.  Both give the same integer
@@ -44,7 +44,7 @@ def _lookup(keys: np.ndarray, rank_offsets, rank_values) -> np.ndarray:
 
 def best5_exact(holes: np.ndarray, known: np.ndarray, live: np.ndarray,
                 multisets: np.ndarray, hi_full: np.ndarray) -> int:
-    """As ``kernels.equity.best5_exact``: fills ``hi_full``; returns the boards, or -1."""
+    """As ``kernels.multisets.best5_exact``: fills ``hi_full``; returns the boards, or -1."""
     card_keys, rank_offsets, rank_values, flush_values = _tables.high()
     players, hole = holes.shape
     rows, need = multisets.shape

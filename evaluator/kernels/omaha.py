@@ -121,7 +121,7 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
     two of the same suit, each suited hole pair also reads ``omaha_flush``.
 
     ``hole_marker`` is any array with one dimension per hole card
-    (``hole_marker(4)``): its ``ndim`` is a compile-time constant, so Numba
+    (``ndim_marker(4)``): its ``ndim`` is a compile-time constant, so Numba
     compiles one loop per hole count, with its pair loops unrolled and only one
     of the two table paths.  ``omaha_direct`` (and the hole hash) may be any
     small uint16 arrays for 5 and 6 hole cards: they are not read.

@@ -32,7 +32,7 @@ def best5_sample(holes, subs, unknown, known, live, need, samples, state, card_k
     """Monte Carlo for best-five games and Tahoe: ``samples`` random deals.
 
     holes : uint8 (P, H), each player's hole cards
-    subs : ``sub_marker(S)``: with S = 1 a player's hand is the hole with the
+    subs : ``ndim_marker(S)``: with S = 1 a player's hand is the hole with the
         board; with S = 3 (Tahoe, H = 3) the best of the three hole pairs
     unknown : int64 (P,) or (1, P): the last ``unknown[p]`` cards of ``holes[p]``
         are not known and are dealt on every deal, before the board; the dealing

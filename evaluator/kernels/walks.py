@@ -34,7 +34,7 @@ def best5_equity(holes, subs, known, live, need, first, card_keys, rank_offsets,
     of hole + board (used where ``best5_exact`` cannot split by flush classes).
 
     holes : uint8 (P, H), each player's hole cards
-    subs : ``sub_marker(S)``: with S = 1 a player's hand is the hole with the
+    subs : ``ndim_marker(S)``: with S = 1 a player's hand is the hole with the
         board (hold'em family and The, H + board <= 7); with S = 3 (Tahoe,
         H = 3) the best of the three hole pairs, as in ``best5_sample``
     known : uint8 the board so far; ``need`` more cards come from ``live``
