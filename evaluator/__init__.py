@@ -8,12 +8,13 @@
 """
 from .batch import batch_equity
 from .cards import CardError, card_id, card_str, format_cards, parse_cards
-from .equity import EquityResult, PlayerEquity, discard_equity, equity, equity_by_street
+from .engine import EquityResult, PlayerEquity, discard_equity, equity, equity_by_street
 from .errors import ArgumentTypeError, EvaluatorError, GameError, HandError, RangeError, TableError
-from .evaluate import HandValue, category_of, evaluate, evaluate_batch, warmup
+from .evaluate import HandValue, category_of, evaluate, evaluate_batch
 from .games import GAMES, Game, game
 from .ranges import Range
 from .studies import hand_vs_range, preflop_matrix
+from .warmup import warmup
 
 __version__ = "0.1.0"
 

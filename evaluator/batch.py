@@ -242,7 +242,7 @@ def _validate(records: list[tuple[int | None, object]], seed: int,
     ``MAX_LISTED`` listed), or with ``record`` becomes an item whose
     ``error`` is the problem.
     """
-    from .equity import check_query
+    from .engine import check_query
     items: list[dict] = []
     problems: list[tuple[str, Exception]] = []
     for index, (line, query) in enumerate(records):
@@ -310,7 +310,7 @@ def run_query(query: dict) -> dict:
     """
     if "error" in query:
         return _error_row(query, query["error"])
-    from .equity import equity
+    from .engine import equity
     result = equity(query["game"], query["hands"], query["board"], query["dead"],
                     exact=query["exact"], trials=query["trials"],
                     target_stderr=query["target_stderr"], seed=query["seed"], threads=1)
@@ -575,8 +575,8 @@ def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progres
     todo = list(range(sink.done, len(items)))
     if not todo:
         return
-    from .studies import _progress
-    bar = _progress(len(items), "equity queries" + (" (cluster)" if scheduler else ""),
+    from .progress import progress_bar
+    bar = progress_bar(len(items), "equity queries" + (" (cluster)" if scheduler else ""),
                     progress)
     if bar is not None:
         bar.advance(bar.task, sink.done)

@@ -192,18 +192,14 @@ def _equity_table(result, title: str | None = None):
 
 
 def _cmd_equity(args: argparse.Namespace) -> int:
-    from .equity import equity, equity_by_street
-    module = sys.modules["evaluator.equity"]
-    options = _options(args)
+    from .engine import equity, equity_by_street
+    # one answer: where a NumPy path exists, don't wait for Numba to load
+    options = {**_options(args), "prefer_numpy": True}
     _compile_note(args.game)
-    module.ONE_SHOT = True                      # one answer: don't wait for Numba to load
-    try:
-        if args.by_street:
-            results = equity_by_street(args.game, args.hands, args.board, args.dead, **options)
-        else:
-            results = [equity(args.game, args.hands, args.board, args.dead, **options)]
-    finally:
-        module.ONE_SHOT = False
+    if args.by_street:
+        results = equity_by_street(args.game, args.hands, args.board, args.dead, **options)
+    else:
+        results = [equity(args.game, args.hands, args.board, args.dead, **options)]
     if args.json:
         payload = [r.to_dict() for r in results]
         print(json.dumps(payload if args.by_street else payload[0]))
@@ -221,7 +217,7 @@ def _cmd_equity(args: argparse.Namespace) -> int:
 # --- discard ------------------------------------------------------------------
 
 def _cmd_discard(args: argparse.Namespace) -> int:
-    from .equity import discard_equity
+    from .engine import discard_equity
     _compile_note(args.game)
     keeps = discard_equity(args.game, args.hero, args.opponents, args.board, args.dead,
                            **_options(args))
@@ -280,7 +276,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
 
 def _cmd_matrix(args: argparse.Namespace) -> int:
-    from .ranges import CLASS_NAMES
+    from .classes import CLASS_NAMES
     from .studies import preflop_matrix
     _check_out(args.out, (".csv", ".json"), "--out")
     m = preflop_matrix(args.game, recompute=args.recompute, threads=args.threads,
@@ -310,7 +306,7 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
 def _print_grid(values: dict[str, float], title: str) -> None:
     from rich.table import Table
 
-    from .ranges import CLASS_NAMES
+    from .classes import CLASS_NAMES
     table = Table(title=title, title_justify="left", show_header=False, box=None,
                   padding=(0, 1))
     for _ in range(13):
@@ -368,12 +364,12 @@ def _cmd_plot(args: argparse.Namespace) -> int:
             plots.grid(Range(args.range).classes(), args.out,
                        title=f"range {args.range}: share of each class", label="share")
         else:
-            from .ranges import CLASS_NAMES
+            from .classes import CLASS_NAMES
             from .studies import preflop_matrix
             values = dict(zip(CLASS_NAMES, preflop_matrix().vs_random().tolist()))
             plots.grid(values, args.out, title="heads-up equity against a random hand")
     else:
-        from .equity import equity_by_street
+        from .engine import equity_by_street
         if not args.game or len(args.hands) < 2:
             raise EvaluatorError("plot streets needs a game and two or more hands", "hands")
         results = equity_by_street(args.game, args.hands, args.board, args.dead,
@@ -410,25 +406,21 @@ def _cmd_tables(args: argparse.Namespace) -> int:
 
 def _cmd_warmup(args: argparse.Namespace) -> int:
     """Compile every kernel, showing each step (a bar on a terminal, else a line each)."""
-    from .equity import warmup_equity
-    from .evaluate import warmup
+    from .warmup import warmup
     if sys.stderr.isatty():
         from rich.progress import BarColumn, Progress, TimeElapsedColumn
         bar = Progress("[progress.description]{task.description}", BarColumn(),
                        "{task.completed}/{task.total}", TimeElapsedColumn(), transient=True)
         task = bar.add_task("compiling kernels", total=None)
 
-        def report(part: str, step: int, steps: int, label: str) -> None:
-            bar.update(task, completed=step, total=steps,
-                       description=f"{part}: {label}")
+        def show(step: int, steps: int, label: str) -> None:
+            bar.update(task, completed=step, total=steps, description=label)
         with bar:
-            warmup(report=lambda *a: report("evaluation", *a))
-            warmup_equity(report=lambda *a: report("equity", *a))
+            warmup(report=show)
     else:
-        def report(part: str, step: int, steps: int, label: str) -> None:
-            print(f"{part} {step + 1}/{steps}: {label}", file=sys.stderr, flush=True)
-        warmup(report=lambda *a: report("evaluation", *a))
-        warmup_equity(report=lambda *a: report("equity", *a))
+        def line(step: int, steps: int, label: str) -> None:
+            print(f"{step + 1}/{steps}: {label}", file=sys.stderr, flush=True)
+        warmup(report=line)
     print("kernels compiled and cached")
     return 0
 

@@ -23,12 +23,13 @@ from . import _layout, _tables
 from ._layout import TEEN_PATTI_CATEGORIES
 from ._parallel import resolve_threads, run_chunks
 from .cards import format_cards, parse_cards
+from .dispatch import batch_kernel
 from .errors import CardError, HandError
 from .games import Game
 from .games import game as _game
 from .names import describe, describe_low, describe_teen_patti, order_five, order_low
 
-__all__ = ["HandValue", "evaluate", "evaluate_batch", "category_of", "warmup"]
+__all__ = ["HandValue", "evaluate", "evaluate_batch", "category_of"]
 
 
 @dataclass(frozen=True, order=True)
@@ -213,31 +214,6 @@ def _check_batch(g: Game, hands) -> np.ndarray:
     return np.ascontiguousarray(hands)
 
 
-OMAHA_DIRECT = ("card_keys", "rank_offsets5", "omaha_board_index", "omaha_pairs",
-                "omaha_flush", "omaha_hole_offsets", "omaha_hole_index")
-
-
-def _batch_kernel(g: Game, low: bool, width: int):
-    """(kernel, leading arguments, table arguments) computing ``g``'s values."""
-    from .kernels import high, omaha, teen_patti
-    from .kernels.markers import ndim_marker
-    if low:
-        return omaha.low_rows, (ndim_marker(g.hole),), (_tables.load("low_card_bits"),
-                                                              _tables.load("omaha_low"))
-    if g.rule == "best5":
-        tables = _tables.high5() if width == 5 else _tables.high()
-        return high.evaluate_rows, (ndim_marker(width),), tuple(tables)
-    if g.rule == "omaha" and width == g.hole + 5:
-        # the (board, hole) table serves four hole cards; five and six read hole pairs
-        direct = _tables.omaha_direct() if g.hole == 4 else np.zeros((1, 1), np.uint16)
-        return (omaha.high_rows_direct, (ndim_marker(g.hole),),
-                (*(_tables.load(name) for name in OMAHA_DIRECT), direct))
-    if g.rule == "omaha":
-        return omaha.high_rows, (g.hole,), tuple(_tables.high())
-    if g.rule == "tahoe":
-        return high.tahoe_rows, (), tuple(_tables.high())
-    row = 0 if g.option("a23") == "highest" else 1
-    return teen_patti.evaluate_rows, (), (_tables.load("teen_patti")[row],)
 
 
 def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
@@ -294,36 +270,10 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
         out = np.empty(n, np.int32)
     elif out.shape != (n,) or out.dtype != np.int32 or not out.flags.c_contiguous:
         raise HandError(f"out must be a contiguous int32 array of shape ({n},)", "out")
-    kernel, lead, tables = _batch_kernel(g, low, hands.shape[1])
+    kernel, lead, tables = batch_kernel(g, low, hands.shape[1])
 
     def work(start: int, stop: int) -> None:
         kernel(hands[start:stop], *lead, out[start:stop], *tables)
 
     run_chunks(work, n, resolve_threads(threads, n))
     return out
-
-
-def warmup(report=None) -> None:
-    """Compile (or load from Numba's cache) every kernel the API uses.
-
-    ``report(step, steps, label)``, when given, is called before each step.
-    """
-    from .equity import equity
-    from .games import GAMES
-
-    def evaluate_game(name: str) -> None:
-        g = _game(name)
-        for width in g.row_sizes():
-            hands = np.arange(width, dtype=np.uint8).reshape(1, width)
-            evaluate_batch(g, hands)
-            if g.pot == "hilo":
-                evaluate_batch(g, hands, low=True)
-
-    steps = [(f"evaluate {name}", lambda name=name: evaluate_game(name)) for name in GAMES]
-    steps += [("holdem equity, exact", lambda: equity("holdem", ["AsKs", "QhQd"], "2c7d9hTs")),
-              ("holdem equity, sampled",
-               lambda: equity("holdem", ["AsKs", "QhQd"], "2c7d9h", trials=10, seed=0))]
-    for step, (label, work) in enumerate(steps):
-        if report is not None:
-            report(step, len(steps), label)
-        work()

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .classes import CLASS_NAMES
 from .errors import EvaluatorError
-from .ranges import CLASS_NAMES
 
 __all__ = ["grid", "streets", "pyplot", "save"]
 

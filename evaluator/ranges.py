@@ -58,6 +58,16 @@ from functools import cache
 import numpy as np
 
 from .cards import format_cards, parse_cards
+from .classes import (
+    CLASS_INDEX,
+    CLASS_NAMES,
+    CLASS_PATTERN,
+    RANKS,
+    class_combos,
+    class_of,
+    preflop_order,
+    split_class,
+)
 from .errors import CardError, RangeError, check_type
 from .games import Game
 from .games import game as _game
@@ -65,66 +75,13 @@ from .games import game as _game
 __all__ = ["Range", "RangeError", "CLASS_NAMES", "RANGE_LIMIT", "class_combos", "class_of",
            "preflop_order"]
 
-RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 VARIABLES = "wxyz"
 
-# The 169 hold'em classes in the usual 13 x 13 grid: row and column 0 is the ace;
-# the diagonal holds the pairs, above it the suited hands, below it the offsuit ones.
-CLASS_NAMES = tuple(
-    RANKS[12 - i] + RANKS[12 - j] if i == j else
-    (RANKS[12 - min(i, j)] + RANKS[12 - max(i, j)] + ("s" if i < j else "o"))
-    for i in range(13) for j in range(13))
-_CLASS_INDEX = {name: k for k, name in enumerate(CLASS_NAMES)}
-
 _WEIGHT_SUFFIX = re.compile(r"^(.*?):\s*(\S+)$")
 _WEIGHT_PREFIX = re.compile(r"^([0-9.eE+-]+)\s*\((.*)\)$")
-# ASCII: with Unicode case folding the Kelvin sign would read as a K and the long s as an s
-_CLASS = re.compile(r"^([2-9TJQKA])([2-9TJQKA])([so]?)$", re.IGNORECASE | re.ASCII)
 _PERCENT = re.compile(r"^([0-9]+\.?[0-9]*|\.[0-9]+)\s*%$")
 _PATTERN_ENTRY = re.compile(r"([2-9TJQKA*])([cdhswxyz]?)|([wxyz])", re.IGNORECASE | re.ASCII)
-
-
-def class_combos(name: str) -> list[tuple[int, int]]:
-    """The combos of a hold'em class, e.g. ``class_combos("AKs")`` (4 pairs of card ids)."""
-    hi, lo, shape = _split_class(name, name)
-    if hi == lo:
-        return [(4 * hi + a, 4 * hi + b) for a, b in itertools.combinations(range(4), 2)]
-    suited = [(4 * lo + s, 4 * hi + s) for s in range(4)]
-    offsuit = [(4 * lo + a, 4 * hi + b) for a in range(4) for b in range(4) if a != b]
-    return {"s": suited, "o": offsuit, "": suited + offsuit}[shape]
-
-
-def class_of(cards) -> str:
-    """The hold'em class of two cards: ``class_of("AhKh") == "AKs"``."""
-    a, b = sorted(parse_cards(cards, count=2).tolist(), reverse=True)
-    if a >> 2 == b >> 2:
-        return RANKS[a >> 2] * 2
-    return RANKS[a >> 2] + RANKS[b >> 2] + ("s" if a & 3 == b & 3 else "o")
-
-
-def _split_class(name: str, part: str) -> tuple[int, int, str]:
-    match = _CLASS.match(name)
-    if match is None:
-        raise RangeError(f"bad range part {part!r}: not a hand class like 'AKs' or 'QQ'", part)
-    a, b = RANKS.index(match[1].upper()), RANKS.index(match[2].upper())
-    shape = match[3].lower()
-    if a == b and shape:
-        raise RangeError(f"bad range part {part!r}: a pair is neither suited nor offsuit", part)
-    return max(a, b), min(a, b), shape
-
-
-@cache
-def preflop_order() -> tuple[str, ...]:
-    """The 169 hold'em classes, best first, by exact heads-up equity against a random hand.
-
-    The equities come from the shipped ``preflop_holdem`` table (see
-    ``evaluator.studies.preflop_matrix``); ties keep the grid order.
-    """
-    from .studies import preflop_matrix
-    vs_random = preflop_matrix().vs_random()
-    order = sorted(range(169), key=lambda k: (-vs_random[k], k))
-    return tuple(CLASS_NAMES[k] for k in order)
 
 
 def _top_percent(percent: float, part: str) -> list[tuple[int, int]]:
@@ -147,7 +104,7 @@ def _holdem_part(text: str, part: str) -> list[tuple[int, int]] | None:
     """Combos of one hold'em part, or None when it is not hold'em class notation."""
     plain = text.replace(" ", "")
     if plain.endswith("+"):
-        hi, lo, shape = _split_class(plain[:-1], part)
+        hi, lo, shape = split_class(plain[:-1], part)
         if hi == lo:
             names = [RANKS[r] * 2 for r in range(hi, 13)]
         else:
@@ -157,7 +114,7 @@ def _holdem_part(text: str, part: str) -> list[tuple[int, int]] | None:
         ends = plain.split("-")
         if len(ends) != 2:
             raise RangeError(f"bad range part {part!r}: a span has two ends, like '22-55'", part)
-        (h1, l1, s1), (h2, l2, s2) = (_split_class(e, part) for e in ends)
+        (h1, l1, s1), (h2, l2, s2) = (split_class(e, part) for e in ends)
         if s1 != s2:
             raise RangeError(f"bad range part {part!r}: both ends must be suited, offsuit "
                              "or neither", part)
@@ -172,7 +129,7 @@ def _holdem_part(text: str, part: str) -> list[tuple[int, int]] | None:
             raise RangeError(f"bad range part {part!r}: a span keeps pairs, the top card or "
                              "the gap fixed, like '22-55', 'A2s-A5s' or 'T9s-65s'", part)
         return [c for name in names for c in class_combos(name)]
-    if _CLASS.match(plain):
+    if CLASS_PATTERN.match(plain):
         return class_combos(plain)
     return None
 
@@ -585,6 +542,6 @@ class Range:
             raise RangeError("classes() is for hold'em ranges", self.game.name)
         share = np.zeros(169)
         for combo, weight in zip(self.combos.tolist(), self.weights.tolist()):
-            share[_CLASS_INDEX[class_of(combo)]] += weight
+            share[CLASS_INDEX[class_of(combo)]] += weight
         sizes = np.array([len(class_combos(n)) for n in CLASS_NAMES])
         return dict(zip(CLASS_NAMES, (share / sizes).tolist()))

@@ -16,13 +16,16 @@ from functools import cache
 import numpy as np
 
 from . import _tables
-from ._parallel import resolve_threads
+from ._parallel import map_items, resolve_threads
 from ._suits import canonical_classes, stabilizer
 from .cards import format_cards, parse_cards
+from .classes import CLASS_INDEX, CLASS_NAMES, class_combos
+from .engine.exact import deal_counts, multiset_tables, rank_multisets
 from .errors import ArgumentTypeError, CardError, HandError, RangeError
 from .games import Game
 from .games import game as _game
-from .ranges import _CLASS_INDEX, CLASS_NAMES, Range, card_masks, class_combos
+from .progress import progress_bar
+from .ranges import Range, card_masks
 
 __all__ = ["PreflopMatrix", "preflop_matrix", "hand_vs_range"]
 
@@ -61,53 +64,39 @@ def _class_index(name: object, which: str) -> int:
     if not isinstance(name, str):
         raise ArgumentTypeError(f"the {which} class must be a name such as 'AKs', got "
                                 f"{type(name).__name__} {name!r}", name)
-    index = _CLASS_INDEX.get(name.strip())
+    index = CLASS_INDEX.get(name.strip())
     if index is None:
         raise RangeError(f"the {which} class {name!r} is not one of the 169 hold'em classes "
                          "(a pair 'QQ', or two ranks and s/o: 'AKs', 'T9o')", name)
     return index
 
 
-def _progress(total: int, label: str, show: bool):
-    """A rich progress bar on a terminal (stderr), else a no-op."""
-    import sys
-    if not show or not sys.stderr.isatty():
-        return None
-    from rich.progress import BarColumn, Progress, TimeRemainingColumn
-    bar = Progress("[progress.description]{task.description}", BarColumn(),
-                   "{task.completed}/{task.total}", TimeRemainingColumn(), transient=True)
-    bar.start()
-    bar.task = bar.add_task(label, total=total)
-    return bar
-
-
 def _class_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
                   threads: int, progress: bool, label: str) -> tuple[np.ndarray, np.ndarray]:
     """Exact heads-up counts of many deals: (hi_full (n, 2, 3), boards (n,))."""
-    from .equity import _class_tables, _deal_counts, _map, _multisets
     from .kernels import multisets
     n = len(holes)
     need = max(g.streets) - len(board)
     hi_full = np.zeros((n, 2, 3), np.int64)
     boards = np.zeros(n, np.int64)
     spans = [(a, min(a + CHUNK, n)) for a in range(0, n, CHUNK)]
-    bar = _progress(n, label, progress)
-    _class_tables()
+    bar = progress_bar(n, label, progress)
+    multiset_tables()
 
     def run(span: tuple[int, int]) -> None:
         a, b = span
-        multisets.best5_exact_batch(holes[a:b], board, dead, _multisets(need), *_tables.high(),
+        multisets.best5_exact_batch(holes[a:b], board, dead, rank_multisets(need), *_tables.high(),
                                   hi_full[a:b], boards[a:b])
         if bar is not None:
             bar.advance(bar.task, b - a)
 
     try:
-        _map(run, spans, threads)
+        map_items(run, spans, threads)
     finally:
         if bar is not None:
             bar.stop()
     for k in np.flatnonzero(boards < 0).tolist():         # two suits could flush: walk
-        counts = _deal_counts(g, holes[k], board, dead, need)
+        counts = deal_counts(g, holes[k], board, dead, need)
         hi_full[k], boards[k] = counts.hi_full, counts.boards
     return hi_full, boards
 

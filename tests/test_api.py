@@ -170,7 +170,7 @@ def test_cli_tables_verify():
 
 @pytest.mark.parametrize("module", ["evaluator.cards", "evaluator.games", "evaluator.evaluate",
                                     "evaluator.ranges", "evaluator.batch", "evaluator.studies",
-                                    "evaluator.table", "evaluator.equity",
+                                    "evaluator.table", "evaluator.engine.api", "evaluator.classes",
                                     "evaluator"])
 def test_docstring_examples(module):
     __import__(module)

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import evaluator
-from evaluator.ranges import CLASS_NAMES
+from evaluator.classes import CLASS_NAMES
 
 
 def run_cli(*args, cwd=None):
@@ -170,8 +170,8 @@ def test_hilo_tables_show_scoop_not_win_and_say_what_columns_mean():
 def test_warmup_shows_each_step():
     done = ok("warmup")
     steps = done.stderr.splitlines()
-    assert len(steps) > 20 and steps[0].startswith("evaluation 1/")
-    assert steps[-1].startswith("equity ") and "kernels compiled" in done.stdout
+    assert len(steps) > 20 and steps[0].startswith("1/") and "evaluate holdem" in steps[0]
+    assert "teen_patti" in steps[-1] and "kernels compiled" in done.stdout
 
 
 def test_compile_note_only_on_a_terminal_without_cached_kernels(tmp_path, monkeypatch,

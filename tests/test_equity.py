@@ -234,22 +234,37 @@ def test_exact_counts_do_not_depend_on_threads(game, hands, board):
 
 
 def _both_ways(game, hands, board="", dead=""):
-    """Counts from the rank-multiset kernel and from walking every board."""
-    import sys
-
+    """Counts from the rank-multiset kernel (its boards: -1 where it declines, two suits
+    being able to flush) and from walking every board."""
     import numpy as np
-    eq = sys.modules["evaluator.equity"]
+
+    from evaluator import _tables
+    from evaluator.dispatch import omaha_tables
+    from evaluator.engine.exact import fused_chunk, multiset_tables, rank_multisets
+    from evaluator.engine.results import Counts
     from evaluator.games import game as get_game
+    from evaluator.kernels import multisets
     g = get_game(game)
     holes = [parse_cards(h) for h in hands]
     board_ids, dead_ids = parse_cards(board), parse_cards(dead)
     known = set(np.concatenate([*holes, board_ids, dead_ids]).tolist())
     live = np.array([c for c in range(52) if c not in known], np.uint8)
     need = max(g.streets) - len(board_ids)
-    by_ranks = eq._exact_counts(g, holes, board_ids, live, need, threads=1)
-    walked = eq._fused_chunk(g, holes, board_ids, live, need, 0, np.zeros(2, np.uint64),
-                             (0, len(live) - need + 1))
-    return by_ranks, walked
+    ranks = Counts(len(holes))
+    if g.rule == "omaha":
+        ranks.boards = multisets.omaha_exact(
+            np.stack(holes), board_ids, live, rank_multisets(need), g.pot == "hilo",
+            *omaha_tables(), ranks.scoops, ranks.splits, ranks.hi_full, ranks.hi_half,
+            ranks.lo_half, ranks.squares, multiset_tables())
+    else:
+        ranks.boards = multisets.best5_exact(np.array(holes), board_ids, live,
+                                             rank_multisets(need), *_tables.high(),
+                                             ranks.hi_full, multiset_tables())
+        if ranks.boards >= 0:
+            ranks.finish_high()
+    walked = fused_chunk(g, holes, board_ids, live, need, 0, np.zeros(2, np.uint64),
+                         (0, len(live) - need + 1))
+    return ranks, walked
 
 
 @pytest.mark.parametrize("game, hands, board, dead", [
@@ -260,9 +275,8 @@ def _both_ways(game, hands, board="", dead=""):
     ("holdem", ["7c2d", "8h3s", "9d4c", "Tc5h", "JsJh"], "", "2c"),
     ("holdem", ["AsKs", "QsJs"], "2s", ""),                     # flush on four new cards
     ("pineapple", ["AsKs", "QhQd"], "", "3s"),
-    ("the", ["9c9d4s", "AhKhQh"], "", ""),                      # two suits can flush
+    ("the", ["9c9d4s", "AhKhQh"], "", ""),                      # one suit can flush
     ("the", ["9c9d4s", "AhKh2c"], "", ""),
-    ("the", ["AcKcQc", "AhKhQh", "2s3s4s"], "", ""),
     ("omaha", ["AsAhKsKh", "QdQcJdTc"], "", ""),
     ("omaha", ["AsAhKsKh", "QdQcJdTc", "9s8s7h6h"], "", "2c"),
     ("omaha", ["AsAhKsKh", "QdQcJdTc"], "2s3s9c", ""),           # suit can flush on one card
@@ -275,6 +289,7 @@ def _both_ways(game, hands, board="", dead=""):
 ])
 def test_rank_multisets_match_board_walk(game, hands, board, dead):
     by_ranks, walked = _both_ways(game, hands, board, dead)
+    assert by_ranks.boards >= 0, "the rank-multiset kernel declined this spot"
     assert by_ranks.boards == walked.boards
     assert (by_ranks.hi_full == walked.hi_full).all()
     assert (by_ranks.hi_half == walked.hi_half).all()
@@ -284,6 +299,15 @@ def test_rank_multisets_match_board_walk(game, hands, board, dead):
     assert by_ranks.squares == pytest.approx(walked.squares)
 
 
+def test_two_flushing_suits_are_walked():
+    """Where two suits could both flush the kernel declines (-1) and the engine walks."""
+    by_ranks, walked = _both_ways("the", ["AcKcQc", "AhKhQh", "2s3s4s"])
+    assert by_ranks.boards == -1
+    result = equity("the", ["AcKcQc", "AhKhQh", "2s3s4s"])
+    assert result.samples == walked.boards
+    assert result.counts["hi_full"] == walked.hi_full.tolist()
+
+
 @pytest.mark.parametrize("game", ["holdem", "the", "omaha", "omaha8", "omaha5"])
 def test_rank_multisets_match_board_walk_on_random_spots(game):
     import random
@@ -291,30 +315,35 @@ def test_rank_multisets_match_board_walk_on_random_spots(game):
     from evaluator.games import game as get_game
     g = get_game(game)
     rng = random.Random(2026)
-    for _ in range(4):
+    ran = 0
+    for _ in range(6):
         cards = rng.sample(range(52), 3 * g.hole + max(g.streets))
         players = rng.choice([2, 3])
         hands = [cards[p * g.hole:(p + 1) * g.hole] for p in range(players)]
-        street = rng.choice(g.streets)
+        street = rng.choice([s for s in g.streets if s < max(g.streets)])
         board = cards[3 * g.hole:3 * g.hole + street]
         by_ranks, walked = _both_ways(game, hands, board)
+        if by_ranks.boards < 0:             # two suits could flush: the engine walks
+            continue
+        ran += 1
         assert by_ranks.boards == walked.boards
         for name in ("hi_full", "hi_half", "lo_half", "scoops", "splits"):
             assert (getattr(by_ranks, name) == getattr(walked, name)).all(), (hands, board)
+    assert ran >= 3, f"the kernel ran on only {ran} of 6 spots"
 
 
 def test_numpy_path_gives_the_kernel_counts():
     """The Numba-free path the command line takes matches the kernel on random spots."""
     import random
-    import sys
 
     import numpy as np
 
     from evaluator import _exact_numpy, _tables
+    from evaluator.engine.exact import multiset_tables, rank_multisets
     from evaluator.games import game as get_game
     from evaluator.kernels import multisets
-    eq = sys.modules["evaluator.equity"]
     rng = random.Random(17)
+    compared = 0
     for _ in range(40):
         g = get_game(rng.choice(["holdem", "holdem", "the", "pineapple"]))
         cards = rng.sample(range(52), 4 * g.hole + max(g.streets))
@@ -325,10 +354,12 @@ def test_numpy_path_gives_the_kernel_counts():
         board = np.array(cards[4 * g.hole:4 * g.hole + street], np.uint8)
         used = set(holes.ravel().tolist()) | set(board.tolist())
         live = np.array([c for c in range(52) if c not in used], np.uint8)
-        ms = eq._multisets(max(g.streets) - street)
+        ms = rank_multisets(max(g.streets) - street)
         a = np.zeros((players, players + 1), np.int64)
         b = np.zeros_like(a)
         boards_a = _exact_numpy.best5_exact(holes, board, live, ms, a)
         boards_b = multisets.best5_exact(holes, board, live, ms, *_tables.high(), b,
-                                       eq._class_tables())
+                                       multiset_tables())
         assert boards_a == boards_b and (a == b).all(), (g.name, holes.tolist(), board.tolist())
+        compared += boards_a >= 0
+    assert compared >= 20, f"both paths declined all but {compared} of 40 spots"

@@ -188,7 +188,7 @@ def test_unknown_cards_dealt_beside_ranges_match_exact(game, hands, board, monke
     listed completions.  The threshold is lowered so that these small spots deal."""
     import importlib
 
-    monkeypatch.setattr(importlib.import_module("evaluator.equity"), "LISTED_COMPLETIONS", 0)
+    monkeypatch.setattr(importlib.import_module("evaluator.engine.ranged"), "LISTED_COMPLETIONS", 0)
     exact = equity(game, hands, board, exact=True)
     one = equity(game, hands, board, trials=300_000, seed=4, threads=1)
     two = equity(game, hands, board, trials=300_000, seed=4, threads=2)

@@ -82,7 +82,7 @@ class Ours(Adapter):
                                      threads=1)
                 return high.astype(np.int64) * 65536 + low
             return high
-        from ..equity import equity
+        from ..engine import equity
         spot = workload.spot
         result = equity(workload.game, spot["hands"], spot["board"], exact=spot.get("exact"),
                         trials=spot.get("trials"), seed=1, threads=1)

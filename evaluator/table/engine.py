@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..cards import DECK_SIZE, format_cards, parse_cards
-from ..equity import equity
+from ..engine import equity
 from ..errors import EvaluatorError, check_type
 
 __all__ = ["IllegalAction", "integer", "optional_integer", "Seat", "Table"]

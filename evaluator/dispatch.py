@@ -1,0 +1,49 @@
+"""Which kernel and which tables compute a game's values: the one place that dispatches
+on a game's rule.
+
+``batch_kernel`` serves ``evaluate_batch`` and the equity engine alike; the table bundles
+(``omaha_tables``) are what the Omaha equity kernels take, in their order.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _tables
+from .games import Game
+
+__all__ = ["batch_kernel", "omaha_tables", "OMAHA_DIRECT", "OMAHA_EQUITY"]
+
+OMAHA_DIRECT = ("card_keys", "rank_offsets5", "omaha_board_index", "omaha_pairs",
+                "omaha_flush", "omaha_hole_offsets", "omaha_hole_index")
+
+
+def batch_kernel(g: Game, low: bool, width: int):
+    """(kernel, leading arguments, table arguments) computing ``g``'s values."""
+    from .kernels import high, omaha, teen_patti  # they import Numba: loaded on first use
+    from .kernels.markers import ndim_marker
+    if low:
+        return omaha.low_rows, (ndim_marker(g.hole),), (_tables.load("low_card_bits"),
+                                                              _tables.load("omaha_low"))
+    if g.rule == "best5":
+        tables = _tables.high5() if width == 5 else _tables.high()
+        return high.evaluate_rows, (ndim_marker(width),), tuple(tables)
+    if g.rule == "omaha" and width == g.hole + 5:
+        # the (board, hole) table serves four hole cards; five and six read hole pairs
+        direct = _tables.omaha_direct() if g.hole == 4 else np.zeros((1, 1), np.uint16)
+        return (omaha.high_rows_direct, (ndim_marker(g.hole),),
+                (*(_tables.load(name) for name in OMAHA_DIRECT), direct))
+    if g.rule == "omaha":
+        return omaha.high_rows, (g.hole,), tuple(_tables.high())
+    if g.rule == "tahoe":
+        return high.tahoe_rows, (), tuple(_tables.high())
+    row = 0 if g.option("a23") == "highest" else 1
+    return teen_patti.evaluate_rows, (), (_tables.load("teen_patti")[row],)
+
+# the tables of the Omaha equity kernels, in the order they take them
+OMAHA_EQUITY = ("card_keys", "rank_offsets5", "omaha_board_index", "omaha_pairs",
+                "omaha_flush", "low_card_bits", "omaha_low")
+
+
+def omaha_tables() -> list[np.ndarray]:
+    """The Omaha equity kernels' tables (``OMAHA_EQUITY``), loaded once and shared."""
+    return [_tables.load(name) for name in OMAHA_EQUITY]

@@ -1,0 +1,203 @@
+"""The public equity functions: ``equity``, ``equity_by_street``, ``discard_equity``.
+
+>>> from evaluator import equity
+>>> r = equity("holdem", ["AsKs", "QhQd"])
+>>> r.exact, r.samples, str(r.fractions[0])
+(True, 1712304, '197833/428076')
+>>> round(r.players[0].equity, 6)
+0.462145
+
+Hands may hold unknown cards (``"As?"``, ``"AA**"`` in Omaha, ``"random"``) or be
+ranges (``"QQ+,AKs"``, ``"AxAyxy"``, weighted parts, ``Range`` objects): every
+player is then a weighted list of combos, dealt with card removal.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._parallel import resolve_threads
+from ..cards import format_cards, parse_cards
+from ..errors import ArgumentTypeError, EvaluatorError, HandError
+from ..games import Game
+from ..games import game as _game
+from .exact import (
+    complete_deals,
+    exact_counts,
+    exact_with_unknown,
+    fused_chunk,
+    tally_chunk,
+    unknown_assignments,
+)
+from .plan import EXACT_LIMIT, has_fused_kernel
+from .ranged import range_equity
+from .results import Counts, EquityResult, make_result
+from .sample import DEFAULT_TRIALS, sample_until, sampled_best5
+from .spots import (
+    cards_text,
+    check_options,
+    check_spot,
+    completion_text,
+    parse_hands,
+    quoted,
+    resolve_seed,
+)
+
+
+def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = None,
+           trials: int | None = None, target_stderr: float | None = None,
+           seed: int | None = None, threads: int | None = None,
+           prefer_numpy: bool = False) -> EquityResult:
+    """Each player's expected share of the pot.
+
+    Parameters
+    ----------
+    game : str or Game
+    hands : list
+        One entry per player: known cards (``"AsKs"``), partly known cards
+        (``"As?"``), ``"random"``, range text (``"QQ+,AKs:0.5"``, Omaha
+        ``"AA**"``) or a ``Range``.
+    board, dead : cards
+        The board so far (a street of the game) and cards out of the deck.
+    exact : bool, optional
+        ``True`` enumerates every deal, ``False`` samples; ``None`` enumerates
+        when that takes a few seconds at most.
+    trials : int, optional
+        Monte Carlo deals (default 1,048,576 unless ``target_stderr`` stops first).
+    target_stderr : float, optional
+        Stop sampling once every player's standard error is below this.
+    seed : int, optional
+        Monte Carlo seed; the same seed gives the same answer for any thread count.
+    threads : int, optional
+    prefer_numpy : bool
+        Answer known hands with the NumPy rank-multiset method while Numba is not yet
+        loaded: a one-shot query (the command line) answers before Numba could load.
+
+    Returns
+    -------
+    EquityResult
+
+    Examples
+    --------
+    >>> round(equity("holdem", ["AsKs", "QhQd"], "2c7d9h").players[0].equity, 4)
+    0.2394
+    >>> equity("holdem", ["AsKs", "AsQd"])
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.CardError: duplicate card 'As' in hand 1 and hand 2
+    """
+    g = _game(game)
+    parsed, unknown, ranges = parse_hands(g, hands)
+    board_ids = parse_cards(board, what="the board")
+    dead_ids = parse_cards(dead, what="the dead cards")
+    live = check_spot(g, parsed, board_ids, dead_ids)
+    sampling = check_options(exact, trials, target_stderr, seed)
+    if any(r is not None for r in ranges):
+        return range_equity(g, parsed, unknown, ranges, board_ids, dead_ids, exact, trials,
+                             target_stderr, seed, threads)
+    need = max(g.streets) - len(board_ids)
+    hidden = sum(unknown)
+    # deals: ways to give every unknown hole card, times the ways to finish the board
+    deals, left = 1, len(live)
+    for u in unknown:
+        deals *= math.comb(left, u)
+        left -= u
+    deals *= math.comb(left, need)
+    if hidden and exact is not False and not sampling and deals > EXACT_LIMIT:
+        # too many deals to walk one by one: as ranges of their completions, the unknown
+        # hands are enumerated by suit classes, or sampled when even that is too long
+        return range_equity(g, parsed, unknown, [None] * len(parsed), board_ids, dead_ids,
+                             exact, trials, target_stderr, seed, threads)
+    if exact is None:
+        exact = deals <= EXACT_LIMIT and not sampling
+    elif exact and deals > EXACT_LIMIT * 20:
+        raise EvaluatorError(f"exact=True would enumerate {deals:,} deals, too many to finish "
+                             "in reasonable time; use trials= or target_stderr= to sample",
+                             deals)
+    threads = resolve_threads(threads, max(deals if exact else (trials or DEFAULT_TRIALS), 1)
+                              * 4)
+    used_seed = None
+    if exact and not hidden:
+        counts = exact_counts(g, parsed, board_ids, live, need, threads, prefer_numpy)
+        method = f"exact enumeration of {deals:,} boards"
+    elif exact:
+        counts = exact_with_unknown(g, parsed, unknown, board_ids, live, need, threads)
+        if counts is None:
+            counts = Counts(len(parsed))
+            for hands_now, live_now in unknown_assignments(parsed, unknown, live):
+                counts.add(exact_counts(g, hands_now, board_ids, live_now, need, threads))
+        method = f"exact enumeration of {deals:,} deals"
+    elif hidden and g.rule == "best5" and has_fused_kernel(g):
+        # unknown hole cards are the ranges of their completions (at most 22,100 combos
+        # for three cards): the range sampler deals them
+        return range_equity(g, parsed, unknown, [None] * len(parsed), board_ids, dead_ids,
+                             False, trials, target_stderr, seed, threads)
+    else:
+        used_seed = resolve_seed(seed)
+
+        def run(index: int, size: int) -> Counts:
+            from ..kernels import dealing
+            state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
+            if has_fused_kernel(g) and g.rule in ("best5", "tahoe"):
+                return sampled_best5(g, parsed, board_ids, live, need, size, state)
+            if hidden == 0 and has_fused_kernel(g):
+                return fused_chunk(g, parsed, board_ids, live, need, size, state)
+            cards = np.empty((size, hidden + need), np.uint8)
+            dealing.sample_boards(live, np.empty(0, np.uint8), hidden + need, cards, state)
+            return tally_chunk(g, *complete_deals(g, parsed, unknown, board_ids, cards))
+
+        counts = sample_until(run, len(parsed), trials, target_stderr, threads)
+        method = f"Monte Carlo, {counts.boards:,} {'deals' if hidden else 'boards'}"
+    names = [completion_text(h, u) if u else format_cards(h) for h, u in zip(parsed, unknown)]
+    return make_result(g, names, board_ids, dead_ids, counts, bool(exact), method, used_seed)
+
+
+def equity_by_street(game: str | Game, hands, board, dead="", **options) -> list[EquityResult]:
+    """Equity before the board and after each street dealt so far.
+
+    For hold'em games: pre-flop, flop, turn and river as far as ``board``
+    goes; for ``the``: after each of its board cards.
+    """
+    g = _game(game)
+    board_ids = parse_cards(board, what="the board")
+    streets = [s for s in g.streets if s <= len(board_ids)]
+    if len(board_ids) not in g.streets:
+        raise HandError(f"a board of {cards_text(len(board_ids))} is not a street of "
+                        f"{quoted(g)} (board sizes: {', '.join(map(str, g.streets))})",
+                        len(board_ids))
+    return [equity(g, hands, board_ids[:s], dead, **options) for s in streets]
+
+
+def discard_equity(game: str | Game, hero, opponents, board="", dead="",
+                   **options) -> list[tuple[str, str, EquityResult]]:
+    """Pineapple / Crazy Pineapple: the equity of each possible keep, best first.
+
+    Returns ``(kept, discarded, result)`` triples; the discard is dead.
+    Opponents are given after their own discards (two cards each).
+    """
+    g = _game(game)
+    if g.dealt <= g.hole:
+        raise HandError(f"{g.name} has no discard; discard_equity is for pineapple and "
+                        "crazy_pineapple", g.name)
+    if isinstance(opponents, str) or not isinstance(opponents, (list, tuple)):
+        raise ArgumentTypeError("opponents must be a list with one hand or range per "
+                                f"opponent, e.g. ['JhTh'], got {opponents!r}", opponents)
+    cards = parse_cards(hero, what="the hero's hand")
+    if len(cards) != g.dealt:
+        raise HandError(f"the hero holds {g.dealt} cards before the discard, got {len(cards)}",
+                        len(cards))
+    board_ids = parse_cards(board, what="the board")
+    if len(board_ids) != g.discard_at:
+        raise HandError(f"{g.name} discards with {g.discard_at} board cards, "
+                        f"got {len(board_ids)}", len(board_ids))
+    dead_ids = parse_cards(dead, what="the dead cards")
+    results = []
+    for drop in range(len(cards)):
+        keep = np.delete(cards, drop)
+        thrown = cards[drop:drop + 1]
+        result = equity(g, [keep, *opponents], board_ids, np.concatenate([dead_ids, thrown]),
+                        **options)
+        results.append((format_cards(keep), format_cards(thrown), result))
+    results.sort(key=lambda r: -r[2].players[0].equity)
+    return results

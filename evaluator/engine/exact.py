@@ -1,0 +1,302 @@
+"""Exact equity: every deal of the cards still to come, counted in integers.
+
+Known hands go to the rank-multiset kernels (``kernels.multisets``) where they apply, and
+walk the boards otherwise (``kernels.walks``); hands with unknown cards list every subset
+of the cards to come and split it every way between the hands and the board.
+``weighted_exact`` sums many deals (suit classes of range tuples) by weight.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import sys
+from functools import cache
+
+import numpy as np
+
+from .. import _tables
+from .._parallel import map_items
+from ..dispatch import batch_kernel, omaha_tables
+from ..games import Game
+from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
+from .plan import has_fused_kernel, rank_multisets
+from .results import Counts
+
+CHUNK = 1 << 16                # boards per chunk of an exact enumeration
+
+
+SUBSET_LIMIT = 10_000_000      # card subsets listed at once by exact_with_unknown
+
+
+def player_values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: bool) -> np.ndarray:
+    """int32 (players, boards): each player's value on each board.
+
+    A hand is (hole,) when the same on every board, or (boards, hole) when dealt per board.
+    """
+    from ..kernels.dealing import hole_board_rows
+    n, width = boards.shape
+    boards = np.ascontiguousarray(boards)
+    out = np.empty((len(hands), n), np.int32)
+    rows = np.empty((n, g.hole + width), np.uint8)      # one player's rows at a time
+    kernel, lead, tables = batch_kernel(g, low, g.hole + width)
+    for p, hole in enumerate(hands):
+        if g.rule == "omaha" and not low and hole.ndim == 1 and width == 5:
+            # one hand on every board: its values are kept per board rank row
+            from ..kernels.omaha import omaha_hole_values
+            omaha_hole_values(np.ascontiguousarray(hole), boards, out[p],
+                              *omaha_tables()[:5])
+            continue
+        hole_board_rows(np.ascontiguousarray(hole), ndim_marker(g.hole), boards, 0,
+                        ndim_marker(width), rows)
+        kernel(rows, *lead, out[p], *tables)
+    return out
+
+
+def tally_chunk(g: Game, hands: list[np.ndarray], boards: np.ndarray) -> Counts:
+    from ..kernels import counting
+    counts = Counts(len(hands))
+    hi = player_values(g, hands, boards, low=False)
+    hilo = g.pot == "hilo"
+    lo = player_values(g, hands, boards, low=True) if hilo else hi
+    counting.tally(hi, lo, hilo, counts.scoops, counts.splits, counts.hi_full, counts.hi_half,
+                  counts.lo_half, counts.squares)
+    counts.boards = boards.shape[0]
+    return counts
+
+
+def fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+                 need: int, samples: int, state: np.ndarray,
+                 first: tuple[int, int] = (0, 0)) -> Counts:
+    """Counts from a fused kernel: ``samples`` sampled boards, or (samples == 0)
+    every board whose first new card sits at a position in ``first`` of ``live``."""
+    first_arr = np.array(first, np.int64)
+    from ..kernels import walks
+    counts = Counts(len(hands))
+    if g.rule == "omaha":
+        tables = omaha_tables()
+        counts.boards = walks.omaha_equity(
+            np.stack(hands), board, live, need, samples, first_arr, state, g.pot == "hilo",
+            *tables,
+            counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
+            counts.squares)
+        return counts
+    counts.boards = walks.best5_equity(
+        np.stack(hands), ndim_marker(3 if g.rule == "tahoe" else 1), board, live, need,
+        first_arr, *_tables.high(), counts.scoops, counts.splits, counts.hi_full, counts.squares)
+    return counts
+
+
+def exact_with_unknown(g: Game, hands: list[np.ndarray], unknown: list[int],
+                        board: np.ndarray, live: np.ndarray, need: int,
+                        threads: int) -> Counts | None:
+    """Counts over every deal of the unknown hole cards and the rest of the board, in
+    batches: each subset of the cards still to come is split every way between the hands
+    that lack cards and the board (one pattern of positions at a time), and the deals are
+    evaluated as arrays.  None when the subsets are too many to list."""
+    from ..kernels import dealing
+    drawn = sum(unknown) + need
+    total = math.comb(len(live), drawn)
+    if total > SUBSET_LIMIT:
+        return None
+    subsets = np.empty((total, drawn), np.uint8)
+    dealing.enumerate_boards(live, np.empty(0, np.uint8), drawn, subsets)
+    patterns = list(deal_patterns(list(range(drawn)), [u for u in unknown if u] + [need]))
+
+    def work(task: tuple[list[int], int, int]) -> Counts:
+        order, start, stop = task
+        # the subset's cards reordered: each lacking hand's, then the board's (a copy in C
+        # order: column indexing can return another layout)
+        cards = np.ascontiguousarray(subsets[start:stop, order])
+        return tally_chunk(g, *complete_deals(g, hands, unknown, board, cards))
+
+    tasks = [(sum(pattern, []), start, min(start + CHUNK, total))
+             for pattern in patterns for start in range(0, total, CHUNK)]
+    counts = Counts(len(hands))
+    for part in map_items(work, tasks, threads):
+        counts.add(part)
+    return counts
+
+
+def complete_deals(g: Game, hands: list[np.ndarray], unknown: list[int], board: np.ndarray,
+                    cards: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """Hands and boards of a batch of deals: ``cards`` (deals, cards dealt) holds each
+    hand's missing cards in turn, then the board's; ``hands[p]`` are the known cards."""
+    from ..kernels.dealing import hole_board_rows
+    deals = cards.shape[0]
+    holes, column = [], 0
+    for hand, missing in zip(hands, unknown):
+        if not missing:
+            holes.append(hand)
+            continue
+        dealt = np.empty((deals, g.hole), np.uint8)
+        hole_board_rows(hand, ndim_marker(len(hand)), cards, column, ndim_marker(missing),
+                        dealt)
+        holes.append(dealt)
+        column += missing
+    boards = np.empty((deals, max(g.streets)), np.uint8)
+    hole_board_rows(board, ndim_marker(len(board)), cards, column,
+                    ndim_marker(cards.shape[1] - column), boards)
+    return holes, boards
+
+
+def deal_patterns(positions: list[int], sizes: list[int]):
+    """Every way to deal ``positions`` into groups of ``sizes``, each group in order."""
+    if not sizes:
+        yield ()
+        return
+    for chosen in itertools.combinations(positions, sizes[0]):
+        rest = [x for x in positions if x not in chosen]
+        for tail in deal_patterns(rest, sizes[1:]):
+            yield (list(chosen),) + tail
+
+
+def unknown_assignments(hands: list[np.ndarray], unknown: list[int], live: np.ndarray):
+    """Every way to give the unknown hole cards: (complete hands, cards still live)."""
+    if not any(unknown):
+        yield hands, live
+        return
+    p = next(i for i, u in enumerate(unknown) if u)
+    for extra in itertools.combinations(live.tolist(), unknown[p]):
+        filled = list(hands)
+        filled[p] = np.concatenate([hands[p], np.array(extra, np.uint8)])
+        rest = np.array([c for c in live.tolist() if c not in extra], np.uint8)
+        yield from unknown_assignments(filled, unknown[:p] + [0] + unknown[p + 1:], rest)
+
+
+@cache
+def multiset_tables() -> tuple[np.ndarray, ...]:
+    """The constant tables of the rank-multiset kernels, made once."""
+    from ..kernels import multisets
+    return multisets.class_tables()
+
+
+def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+                  need: int, threads: int, prefer_numpy: bool = False) -> Counts:
+    """Counts over every completion of the board, for known hands.
+
+    ``prefer_numpy``: while Numba is not loaded, answer best-five spots with the NumPy
+    version of the rank-multiset method (a one-shot query answers before Numba loads).
+    """
+    if g.rule == "best5" and has_fused_kernel(g) and need >= 1 and prefer_numpy and \
+            "numba" not in sys.modules:
+        # a one-shot query (the command line): NumPy answers before Numba could load
+        from .._exact_numpy import best5_exact
+        counts = Counts(len(hands))
+        boards = best5_exact(np.stack(hands), board, live, rank_multisets(need), counts.hi_full)
+        if boards >= 0:
+            counts.boards = boards
+            counts.finish_high()
+            return counts
+    from ..kernels import dealing, multisets
+    if g.rule == "best5" and has_fused_kernel(g) and need >= 1:
+        counts = Counts(len(hands))
+        boards = multisets.best5_exact(np.array(hands), board, live, rank_multisets(need),
+                                     *_tables.high(), counts.hi_full, multiset_tables())
+        if boards >= 0:
+            counts.boards = boards
+            counts.finish_high()
+            return counts
+    if g.rule == "omaha" and need >= 1:
+        counts = Counts(len(hands))
+        tables = omaha_tables()
+        boards = multisets.omaha_exact(
+            np.stack(hands), board, live, rank_multisets(need), g.pot == "hilo", *tables,
+            counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
+            counts.squares, multiset_tables())
+        if boards >= 0:
+            counts.boards = boards
+            return counts
+    if has_fused_kernel(g):
+        m = len(live)
+        if need == 0 or threads <= 1:
+            return fused_chunk(g, hands, board, live, need, 0, np.zeros(2, np.uint64),
+                                (0, m - need + 1))
+        # split the first card's positions so each thread gets about as many boards
+        weights = [math.comb(m - f - 1, need - 1) for f in range(m - need + 1)]
+        cuts, acc, target = [0], 0, sum(weights) / threads
+        for f, w in enumerate(weights):
+            acc += w
+            if acc >= target * len(cuts) and len(cuts) < threads:
+                cuts.append(f + 1)
+        cuts.append(m - need + 1)
+        spans = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+        counts = Counts(len(hands))
+        for part in map_items(lambda span: fused_chunk(g, hands, board, live, need, 0,
+                                                   np.zeros(2, np.uint64), span),
+                         spans, threads):
+            counts.add(part)
+        return counts
+    total = math.comb(len(live), need)
+    boards = np.empty((total, max(g.streets)), np.uint8)
+    dealing.enumerate_boards(live, board, need, boards)
+    counts = Counts(len(hands))
+    chunks = [boards[a:a + CHUNK] for a in range(0, total, CHUNK)]
+    for part in map_items(lambda b: tally_chunk(g, hands, b), chunks, threads):
+        counts.add(part)
+    return counts
+
+
+def weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: np.ndarray,
+                    dead_ids: np.ndarray, need: int, weighted: bool) -> Counts:
+    """Exact counts summed over deals ``holes`` (n, P, H), deal k counted ``weight[k]`` times."""
+    from ..kernels import multisets, walks
+    n, players, _ = holes.shape
+    counts = Counts(players, weighted=weighted)
+    todo = np.arange(n)
+    if need and (g.rule == "omaha" or (g.rule == "best5" and has_fused_kernel(g))):
+        shape = (n, players, players + 1)
+        parts = {"scoops": np.zeros((n, players), np.int64),
+                 "splits": np.zeros((n, players), np.int64),
+                 "hi_full": np.zeros(shape, np.int64), "hi_half": np.zeros(shape, np.int64),
+                 "lo_half": np.zeros(shape, np.int64),
+                 "squares": np.zeros((n, players), np.float64)}
+        boards = np.zeros(n, np.int64)
+        if g.rule == "omaha":
+            multisets.omaha_exact_batch(
+                holes, board_ids, dead_ids, rank_multisets(need), g.pot == "hilo",
+                *omaha_tables(), *parts.values(), boards)
+        else:
+            multisets.best5_exact_batch(holes, board_ids, dead_ids, rank_multisets(need),
+                                      *_tables.high(), parts["hi_full"], boards)
+        done = boards >= 0
+        for name, values in parts.items():
+            total = np.tensordot(weight[done], values[done], axes=1)
+            getattr(counts, name).__iadd__(total)
+        counts.boards += int(weight[done] @ boards[done]) if not weighted \
+            else float(weight[done] @ boards[done])
+        if g.rule != "omaha":
+            counts.finish_high()
+        todo = np.flatnonzero(~done)
+    if need and len(todo) and g.rule in ("best5", "tahoe") and has_fused_kernel(g):
+        # the rest walk their boards, all in one call
+        k = len(todo)
+        parts = {"scoops": np.zeros((k, players), np.int64),
+                 "splits": np.zeros((k, players), np.int64),
+                 "hi_full": np.zeros((k, players, players + 1), np.int64),
+                 "squares": np.zeros((k, players), np.float64)}
+        boards = np.zeros(k, np.int64)
+        walks.best5_equity_batch(np.ascontiguousarray(holes[todo]),
+                                   ndim_marker(3 if g.rule == "tahoe" else 1), board_ids,
+                                   dead_ids, need, *_tables.high(), *parts.values(), boards)
+        for name, values in parts.items():
+            getattr(counts, name).__iadd__(np.tensordot(weight[todo], values, axes=1))
+        counts.boards += int(weight[todo] @ boards) if not weighted \
+            else float(weight[todo] @ boards)
+        todo = todo[:0]
+    for k in todo.tolist():
+        counts.add(deal_counts(g, holes[k], board_ids, dead_ids, need), weight[k].item())
+    return counts
+
+
+def deal_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
+                 need: int) -> Counts:
+    """Exact counts of one deal, holes uint8 (P, H), on one thread (any method)."""
+    used = set(holes.ravel().tolist()) | set(board.tolist()) | set(dead.tolist())
+    live = np.array([c for c in range(52) if c not in used], np.uint8)
+    return exact_counts(g, list(holes), board, live, need, 1)
+
+
+def even_spans(n: int, parts: int) -> list[tuple[int, int]]:
+    """Split range(n) into ``parts`` contiguous spans of nearly equal size."""
+    cuts = [n * k // parts for k in range(parts + 1)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]

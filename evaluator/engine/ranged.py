@@ -1,0 +1,466 @@
+"""Equity where some hands are ranges: every player becomes a weighted list of combos.
+
+Exact: every tuple of combos without a shared card, grouped by suit symmetry, each group
+counted once (``exact.weighted_exact``); heads-up on the flop or turn, the few boards are
+walked instead (``heads_up_by_boards``).  Sampled: ``RangeSampler`` deals combos by weight.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from .. import _tables
+from .._parallel import map_items, resolve_threads
+from ..cards import format_cards
+from ..errors import EvaluatorError, RangeError
+from ..games import Game
+from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
+from ..ranges import Range, card_masks
+from .exact import even_spans, tally_chunk, weighted_exact
+from .plan import (
+    CLASSES_PER_CALL,
+    EXACT_SECONDS,
+    EXACT_SECONDS_MAX,
+    LISTED_COMPLETIONS,
+    RANGE_TUPLE_LIMIT,
+    class_seconds,
+    has_fused_kernel,
+)
+from .results import Counts, EquityResult, make_result
+from .sample import sample_until
+from .spots import completion_text, resolve_seed
+
+
+def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, trials,
+                  target_stderr, seed, threads) -> EquityResult:
+    """Equity where some hands are ranges: every player becomes a weighted range."""
+    from .._suits import canonical_classes, stabilizer
+    from ..kernels import ranges as range_kernels
+    players = len(parsed)
+    out = np.concatenate([board_ids, dead_ids])
+    # hands with unknown cards and no range of their own ("random", "As?") become the range
+    # of their completions; where that is long (Omaha's "random" alone is 270,725 combos,
+    # 20 M in 6-card Omaha) it is listed only if exact enumeration needs it, and the Monte
+    # Carlo sampler deals the cards instead
+    names, rows, weights, sizes = [], [], [], []
+    for i, (cards, missing, rng) in enumerate(zip(parsed, unknown, ranges), start=1):
+        completions = math.comb(52 - len(out) - len(cards), missing)
+        if rng is None and completions > LISTED_COMPLETIONS:
+            names.append(completion_text(cards, missing))
+            rows.append(None)
+            weights.append(None)
+            sizes.append(completions)
+            continue
+        if rng is None:
+            rng = partial_range(g, cards, missing)
+        names.append(rng.text if ranges[i - 1] is not None or missing else format_cards(cards))
+        alive = rng.live(out)
+        if not len(alive):
+            raise RangeError(f"the range of hand {i} ({rng.text!r}) has no live combos once "
+                             "the board and dead cards are out", rng.text)
+        rows.append(alive.combos)
+        weights.append(alive.weights)
+        sizes.append(len(alive))
+
+    def list_completions() -> None:
+        for p, (cards, missing) in enumerate(zip(parsed, unknown)):
+            if rows[p] is None:
+                alive = partial_range(g, cards, missing).live(out)
+                rows[p], weights[p] = alive.combos, alive.weights
+
+    need = max(g.streets) - len(board_ids)
+    left = 52 - len(out) - players * g.hole
+    boards = math.comb(left, need)
+    threads = resolve_threads(threads, 1 << 30)
+    used_seed = None
+    sampling = trials is not None or target_stderr is not None
+    if (players == 2 and g.rule == "best5" and has_fused_kernel(g) and need <= 2
+            and exact is not False and not sampling):
+        list_completions()
+        return heads_up_by_boards(g, names, rows, weights, board_ids, dead_ids, need)
+    # how many combo tuples could be dealt, before listing them
+    upper = math.prod(sizes)
+    tuples = None
+    if exact and upper > RANGE_TUPLE_LIMIT * 4:
+        raise EvaluatorError(f"exact=True would enumerate up to {upper:,} combo tuples, too "
+                             "many to finish in reasonable time; use trials= or "
+                             "target_stderr= to sample", upper)
+    group = stabilizer(board_ids, dead_ids)
+    # at least this many suit classes: half the tuples (the rest may share cards), each class
+    # at most as large as the group of suit renamings
+    at_least = upper / 2 / len(group) * class_seconds(g, need, left)
+    if exact is None and at_least > EXACT_SECONDS:
+        exact = False                              # clearly too long: sample, list nothing
+    if exact or (exact is None and not sampling and upper <= RANGE_TUPLE_LIMIT * 4):
+        list_completions()
+        masks = [card_masks(r) for r in rows]
+        tuples, tuple_weights = combo_tuples(rows, weights, masks,
+                                              RANGE_TUPLE_LIMIT if exact is None else None)
+        if tuples is not None and not len(tuples):
+            raise RangeError("no deal fits the ranges: every combination of them shares a "
+                             "card", names)
+    if tuples is not None:
+        reps, classes = canonical_classes(tuples, players, group)
+        per_class = class_seconds(g, need, left)
+        estimate = len(reps) * per_class
+        if exact is None:
+            exact = estimate <= EXACT_SECONDS
+        elif estimate > EXACT_SECONDS_MAX:
+            raise EvaluatorError(f"exact=True would enumerate {len(tuples):,} combo tuples "
+                                 f"({len(reps):,} after suit symmetry) on {boards:,} boards "
+                                 "each, too many to finish in reasonable time; use trials= or "
+                                 "target_stderr= to sample", len(tuples))
+    elif exact:
+        raise EvaluatorError(f"exact=True would enumerate up to {upper:,} combo tuples, too "
+                             "many to finish in reasonable time; use trials= or "
+                             "target_stderr= to sample", upper)
+    else:
+        exact = False
+    if exact:
+        weight = np.bincount(classes, weights=tuple_weights)
+        integral = bool(np.all(tuple_weights == 1))
+        if integral:
+            weight = np.rint(weight).astype(np.int64)
+        holes = tuples[reps].reshape(len(reps), players, g.hole)
+        counts = Counts(players, weighted=not integral)
+        # spans of a bounded size, so that Ctrl-C stops the work within one of them
+        spans = even_spans(len(reps), max(threads, -(-len(reps) // CLASSES_PER_CALL)))
+        for part in map_items(lambda span: weighted_exact(g, holes[span[0]:span[1]],
+                                                      weight[span[0]:span[1]], board_ids,
+                                                      dead_ids, need, not integral),
+                         spans, threads):
+            counts.add(part)
+        method = (f"exact enumeration of {len(tuples):,} combo tuples "
+                  f"({len(reps):,} up to suit symmetry) x {boards:,} boards")
+        return make_result(g, names, board_ids, dead_ids, counts, True, method, None)
+    # Monte Carlo over weighted combos
+    used_seed = resolve_seed(seed)
+    fused = g.rule == "best5" and has_fused_kernel(g)
+    heads_up_kernel = fused and players == 2
+    if heads_up_kernel:
+        list_completions()
+    else:
+        # hands without a range of their own are dealt their missing cards with the board,
+        # from the cards the ranges leave: the same deals, in law, as a uniform range of their
+        # completions (every tuple of range combos leaves as many ways to complete them), and
+        # never redealt, however many players there are
+        for p in range(players):
+            if ranges[p] is None and unknown[p]:
+                rows[p] = weights[p] = None
+    ranged = [p for p in range(players) if rows[p] is not None]
+    dealt = [p for p in range(players) if rows[p] is None]
+    hidden = sum(unknown[p] for p in dealt)
+    taken = 0
+    for c in out.tolist() + [c for p in dealt for c in parsed[p].tolist()]:
+        taken |= 1 << c
+    # a combo that holds a card of a known hand is never dealt: drop it now, not redeal it
+    known = {p: int(np.bitwise_or.reduce(card_masks(rows[p]))) for p in ranged
+             if ranges[p] is None and len(rows[p]) == 1}
+    for p in ranged:
+        others = taken
+        for q, mask in known.items():
+            if q != p:
+                others |= mask
+        if others:
+            keep = (card_masks(rows[p]) & np.uint64(others)) == 0
+            if not keep.any():
+                raise RangeError(f"the range of hand {p + 1} ({names[p]!r}) has no live combos "
+                                 "beside the other hands' cards", names[p])
+            if not keep.all():
+                rows[p], weights[p] = rows[p][keep], weights[p][keep]
+    sampler = RangeSampler([rows[p] for p in ranged], [weights[p] for p in ranged],
+                            taken, [names[p] for p in ranged], used_seed)
+    if sampler.tuples and heads_up_kernel:
+        heads_up_kernel = False           # listed tuples are dealt by the generic sampler
+
+    def run(index: int, size: int) -> Counts:
+        state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
+        if heads_up_kernel:
+            part = Counts(players)
+            done = range_kernels.best5_sample_ranges_hu(
+                sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
+                sampler.marker, sampler.masks, np.uint64(taken), sampler.max_tries(size),
+                board_ids, need, size, state, *_tables.high(), part.hi_full)
+            sampler.check(done)
+            part.boards = size
+            part.finish_high()
+            return part
+        holes, new = sampler.deal(size, hidden + need, state)
+        hands = [None] * players
+        for j, p in enumerate(ranged):
+            hands[p] = holes[j]
+        column = 0
+        for p in dealt:
+            known = len(parsed[p])
+            hand = np.empty((size, g.hole), np.uint8)
+            hand[:, :known] = parsed[p]
+            hand[:, known:] = new[:, column:column + unknown[p]]
+            column += unknown[p]
+            hands[p] = hand
+        if fused:
+            part = Counts(players)
+            range_kernels.tally_best5_deals(np.stack(hands) if dealt else holes,
+                                      np.ascontiguousarray(new[:, hidden:]), board_ids,
+                                      *_tables.high(), part.hi_full)
+            part.boards = size
+            part.finish_high()
+            return part
+        full = np.empty((size, max(g.streets)), np.uint8)
+        full[:, :len(board_ids)] = board_ids
+        full[:, len(board_ids):] = new[:, hidden:]
+        return tally_chunk(g, hands, full)
+
+    counts = sample_until(run, players, trials, target_stderr, threads)
+    how = " (compatible combo tuples listed, dealt by weight)" if sampler.tuples else ""
+    method = f"Monte Carlo, {counts.boards:,} deals from the ranges{how}"
+    return make_result(g, names, board_ids, dead_ids, counts, False, method, used_seed)
+
+
+class RangeSampler:
+    """Deals one combo per ranged player, with probability proportional to the product of
+    the weights among the tuples without a shared card, then the new cards from the rest.
+
+    Redealing when two combos collide is exact in law and fast while most draws fit.  A
+    pilot run measures how often they fit (on a stream of its own, so answers stay the same
+    for any thread count); when redeals would dominate, every compatible tuple is listed
+    once and a tuple is dealt by its exact weight, whatever the weights are.  Ranges that
+    fit too rarely and have too many tuples to list are refused at once.
+    """
+
+    PILOT = 256                     # deals of the pilot run
+    FAST_ENOUGH = 0.125             # fraction of draws that fit, above which redeals stay
+    SLOWEST = 1e-4                  # below this, redealing is refused (10,000 draws a deal)
+    PILOT_TRIES = int(PILOT / SLOWEST)   # redeals the pilot may spend (0.1 s at most)
+    TUPLE_LIMIT = 2_000_000         # compatible tuples listed at most
+
+    def __init__(self, rows, weights, taken: int, names, seed: int) -> None:
+        from ..kernels import ranges as range_kernels
+        self.players = len(rows)
+        self.hole = rows[0].shape[1] if rows else 0
+        self.taken = np.uint64(taken)
+        self.tuples = False
+        self.fit = 1.0
+        masks = [card_masks(r) for r in rows]
+        if rows:
+            check_dealable(np.concatenate(masks), row_starts(rows), taken, names)
+        self._set(rows, weights, masks)
+        if self.players < 2:
+            return
+        pilot = np.random.SeedSequence([seed, 1 << 40]).generate_state(2, np.uint64)
+        holes = np.empty((self.players, self.PILOT, self.hole), np.uint8)
+        new = np.empty((self.PILOT, 0), np.uint8)
+        state = pilot.copy()
+        done = range_kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
+                                          self.uniform, self.masks, self.taken,
+                                          self.PILOT_TRIES, state, holes, new)
+        # the kernel returns the redeals it made, or -1 past its budget
+        self.fit = fit = self.PILOT / (self.PILOT + done) if done >= 0 else 0.0
+        if fit >= self.FAST_ENOUGH:
+            return
+        tuples, tuple_weights = combo_tuples(rows, weights, masks, self.TUPLE_LIMIT)
+        if tuples is not None:
+            if not len(tuples):
+                raise RangeError("no deal fits the ranges: every combination of them shares a "
+                                 "card", ", ".join(names))
+            self.tuples = True
+            self._set([tuples], [tuple_weights], [card_masks(tuples)])
+            return
+        if fit < self.SLOWEST:
+            raise RangeError(f"the ranges fit together too rarely to sample (about one draw in "
+                             f"{1 / max(fit, 1e-12):,.0f}) and have too many compatible combo "
+                             f"tuples to list (over {self.TUPLE_LIMIT:,}): narrow them",
+                             ", ".join(names))
+
+    def _set(self, rows, weights, masks) -> None:
+        self.rows = rows
+        self.combos = np.ascontiguousarray(np.concatenate(rows)) if rows else \
+            np.empty((0, 1), np.uint8)
+        self.starts = row_starts(rows)
+        self.cumulative = np.concatenate([np.cumsum(w) for w in weights]) if rows else \
+            np.empty(0)
+        self.uniform = np.array([bool(np.all(w == w[0])) for w in weights], np.bool_)
+        self.width = self.combos.shape[1]
+        self.masks = np.concatenate(masks) if rows else np.empty(0, np.uint64)
+        self.marker = ndim_marker(1 if self.uniform.all() else 2)   # 2: some weights differ
+
+    def max_tries(self, size: int) -> int:
+        """Redeals a chunk of ``size`` deals may take: far above what the pilot allows."""
+        return 0 if self.tuples else int(size * 50 / max(self.fit, self.SLOWEST)) + 100_000
+
+    def check(self, done: int) -> None:
+        if done < 0:
+            raise RangeError("the ranges fit together too rarely to sample: a chunk of deals "
+                             "ran out of redeals; narrow them or ask for exact=True")
+
+    def deal(self, size: int, new_cards: int, state) -> tuple[np.ndarray, np.ndarray]:
+        """``size`` deals: the combos, uint8 (players, size, hole), and the new cards from
+        the rest, uint8 (size, new_cards)."""
+        from ..kernels import ranges as range_kernels
+        new = np.empty((size, new_cards), np.uint8)
+        if self.tuples:
+            flat = np.empty((1, size, self.width), np.uint8)
+            done = range_kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
+                                              self.uniform, self.masks, self.taken, 1, state,
+                                              flat, new)
+            self.check(done)
+            return np.ascontiguousarray(
+                flat[0].reshape(size, self.players, self.hole).transpose(1, 0, 2)), new
+        holes = np.empty((self.players, size, self.hole), np.uint8)
+        done = range_kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
+                                          self.uniform, self.masks, self.taken,
+                                          self.max_tries(size), state, holes, new)
+        self.check(done)
+        return holes, new
+
+
+def row_starts(rows) -> np.ndarray:
+    """int64 (len(rows) + 1,): where each player's combos start in the concatenated rows."""
+    starts = np.zeros(len(rows) + 1, np.int64)
+    starts[1:] = np.cumsum([len(r) for r in rows])
+    return starts
+
+
+def integer_weights(weights: list[np.ndarray], pairs: int) -> tuple[list[np.ndarray], int]:
+    """Weights as int64 multiples of 1/scale when exact and safe from overflow, else ([], 0)."""
+    for bits in range(11):
+        scale = 1 << bits
+        scaled = [w * scale for w in weights]
+        if all(np.array_equal(x, np.rint(x)) for x in scaled):
+            top = math.prod(float(x.max()) for x in scaled)
+            if top * pairs < 2.0 ** 62:
+                return [np.rint(x).astype(np.int64) for x in scaled], scale
+            break
+    return [], 0
+
+
+def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
+                        need: int) -> EquityResult:
+    """Range against range on the flop, turn or river: walk the few boards and
+    compare every pair of combos on each (``best5_range_boards``)."""
+    from ..kernels import ranges as range_kernels
+    out_cards = set(board_ids.tolist()) | set(dead_ids.tolist())
+    live = np.array([c for c in range(52) if c not in out_cards], np.uint8)
+    boards = math.comb(len(live), need)
+    ints, scale = integer_weights(weights, len(rows[0]) * len(rows[1]) * boards)
+    if scale:
+        out = np.zeros(4, np.int64)
+        first_w, second_w = ints
+    else:
+        out = np.zeros(4, np.float64)
+        first_w, second_w = weights
+    range_kernels.best5_range_boards(np.ascontiguousarray(rows[0]), first_w,
+                               np.ascontiguousarray(rows[1]), second_w, board_ids, live, need,
+                               *_tables.high(), out)
+    if not out[3]:
+        first_masks, second_masks = card_masks(rows[0]), card_masks(rows[1])
+        if np.any((first_masks[:, None] & second_masks[None, :]) == 0):
+            raise RangeError("the weights are too far apart to be represented: every pair of "
+                             "combos that fits weighs less than 1e-308 of the largest",
+                             ", ".join(names))
+        raise RangeError("no deal fits the ranges: every combination of them shares a card",
+                         ", ".join(names))
+    weighted = scale != 1
+    counts = Counts(2, weighted=weighted)
+    values = out if not weighted else out / float(scale * scale) if scale else out
+    win, tie, lose, total = (v.item() for v in values)
+    counts.hi_full[0, 1], counts.hi_full[0, 2] = win, tie
+    counts.hi_full[1, 1], counts.hi_full[1, 2] = lose, tie
+    counts.boards = total
+    counts.finish_high()
+    # the deals walked: each pair of combos without a shared card, on every board the two
+    # leave (the kernel meets each board once and skips the pairs that hold one of its cards)
+    per_pair = math.comb(len(live) - 2 * g.hole, need)
+    if not weighted:
+        pairs = int(total) // per_pair
+    else:
+        first_masks, second_masks = card_masks(rows[0]), card_masks(rows[1])
+        pairs = int(np.count_nonzero((first_masks[:, None] & second_masks[None, :]) == 0))
+    method = (f"exact enumeration of {pairs * per_pair:,} deals ({pairs:,} pairs of combos "
+              f"without a shared card x {per_pair:,} boards)"
+              + (", weighted" if weighted else ""))
+    return make_result(g, names, board_ids, dead_ids, counts, True, method, None)
+
+
+def partial_range(g: Game, cards: np.ndarray, missing: int) -> Range:
+    """A hand with ``missing`` unknown cards as the range of its completions."""
+    return completion_range(g, tuple(cards.tolist()), missing)
+
+
+@lru_cache(maxsize=64)
+def completion_range(g: Game, cards: tuple[int, ...], missing: int) -> Range:
+    # cached: listing the 1,326 hold'em hands of "random" in Python costs more than a
+    # short Monte Carlo run; the arrays are read-only since every caller shares them
+    rest = [c for c in range(52) if c not in set(cards)]
+    combos = [sorted(cards + extra) for extra in itertools.combinations(rest, missing)]
+    text = completion_text(cards, missing)
+    out = Range._from_combos(g, text, np.array(combos, np.uint8).reshape(-1, g.hole))
+    out.combos.setflags(write=False)
+    out.weights.setflags(write=False)
+    return out
+
+
+def combo_tuples(rows, weights, masks, limit):
+    """Every tuple of one combo per player with no card shared, and its weight.
+
+    Returns (uint8 (n, players * hole), float64 (n,)), or (None, None) when
+    there are more than ``limit`` tuples.
+    """
+    index = np.arange(len(rows[0]))[:, None]
+    mask = masks[0].copy()
+    # products of weights can underflow (three players at 1e-200 each): past that risk
+    # they are multiplied as logarithms and scaled so that the largest is 1
+    smallest = math.prod(float(w.min()) for w in weights)
+    logs = not smallest > 1e-250
+    weight = np.log(weights[0]) if logs else weights[0].copy()
+    for p in range(1, len(rows)):
+        ok = (mask[:, None] & masks[p][None, :]) == 0
+        a, b = np.nonzero(ok)
+        if limit is not None and len(a) > limit:
+            return None, None
+        index = np.concatenate([index[a], b[:, None]], axis=1)
+        mask = mask[a] | masks[p][b]
+        weight = weight[a] + np.log(weights[p][b]) if logs else weight[a] * weights[p][b]
+    if logs and len(weight):
+        weight = np.exp(weight - weight.max())
+    tuples = np.concatenate([rows[p][index[:, p]] for p in range(len(rows))], axis=1)
+    return tuples, weight
+
+
+def check_dealable(combo_masks, starts, taken, names, budget: int = 100_000) -> None:
+    """Refuse ranges that can never be dealt together (sampling would never end).
+
+    A depth-first search for one tuple of combos without a shared card, over
+    distinct card masks; it gives up (and trusts the ranges) after ``budget``
+    steps, which only very wide ranges need, and those always fit.
+    """
+    players = len(starts) - 1
+    masks = []
+    for p in range(players):
+        part = combo_masks[starts[p]:starts[p + 1]]
+        live = part[(part & np.uint64(taken)) == 0]
+        if not len(live):
+            raise RangeError(f"the range of hand {p + 1} ({names[p]!r}) has no live combos",
+                             names[p])
+        masks.append(live)
+    steps = 0
+
+    def search(p: int, used: int) -> bool:
+        # wide ranges fit at once, so their masks are read one by one, not listed
+        nonlocal steps
+        if p == players:
+            return True
+        for m in masks[p]:
+            steps += 1
+            if steps > budget:
+                return True
+            m = int(m)
+            if not m & used and search(p + 1, used | m):
+                return True
+        return False
+
+    if not search(0, int(taken)):
+        raise RangeError("no deal fits the ranges: every combination of them shares a card",
+                         ", ".join(names))

@@ -1,0 +1,206 @@
+"""From what the user typed to a checked spot: hands, board, dead cards and options.
+
+Everything here is validation: each problem is an error naming the token (a card, a hand,
+a board size, an option) before any work starts.  ``check_query`` runs it all without
+computing, for batches that check every row first.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..cards import format_cards, parse_cards
+from ..errors import ArgumentTypeError, CardError, EvaluatorError, HandError, RangeError
+from ..games import Game
+from ..games import game as _game
+from ..ranges import Range
+
+RANDOM_WORDS = ("random", "any")    # a hand of unknown cards: the same thing, everywhere
+
+
+def _only_stars(text: str, hole: int) -> bool:
+    """``"*"`` to ``"****"``: a pattern of any cards, padded as ranges pad it."""
+    stars = text.replace(" ", "")
+    return 0 < len(stars) <= hole and set(stars) == {"*"}
+
+
+# text shaped like cards (rank then one letter, repeated): read as a hand, not a range
+_CARD_LIKE = re.compile(r"(?:(?:10|[2-9tjqka])[a-z]\s*)+", re.IGNORECASE)
+
+
+def _all_cards(text: str) -> bool:
+    """True when ``text`` is only card names (possibly repeated)."""
+    try:
+        parse_cards(text, allow_duplicates=True)
+    except CardError:
+        return False
+    return True
+
+
+def parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Range | None]]:
+    """Per hand: the known cards, the number of unknown cards (``?``, ``*``,
+    ``random``) and the range, for hands given as ranges (else None)."""
+    if isinstance(hands, str):
+        raise HandError("hands is a list with one entry per player, e.g. ['AsKs', 'QhQd']",
+                        hands)
+    if not isinstance(hands, (list, tuple, np.ndarray)):
+        raise ArgumentTypeError(f"hands must be a list with one entry per player, e.g. "
+                                f"['AsKs', 'QhQd'], got {type(hands).__name__}", hands)
+    parsed, unknown, ranges = [], [], []
+    for i, hand in enumerate(hands, start=1):
+        missing = 0
+        if not isinstance(hand, (str, Range, list, tuple, np.ndarray)):
+            raise ArgumentTypeError(f"hand {i} must be card text ('AsKs'), a range ('QQ+'), "
+                                    f"a Range or a list of cards, got {type(hand).__name__} "
+                                    f"{hand!r}", hand)
+        if isinstance(hand, Range):
+            if hand.game.hole != g.hole:
+                raise HandError(f"hand {i} is a range for {hand.game.name}; {g.name} hands "
+                                f"have {g.hole} cards", hand.text)
+            parsed.append(np.empty(0, np.uint8))
+            unknown.append(0)
+            ranges.append(hand)
+            continue
+        if isinstance(hand, str) and (hand.strip().lower() in RANDOM_WORDS
+                                      or _only_stars(hand, g.hole)):
+            cards, missing = np.empty(0, np.uint8), g.hole
+        elif isinstance(hand, str):
+            text = hand
+            missing = hand.count("?") + hand.count("*")
+            hand = hand.replace("?", " ").replace("*", " ")
+            card_error = None
+            try:
+                cards = parse_cards(hand, what=f"hand {i}")
+            except CardError as error:
+                # cards with a duplicate, or range notation ("QQ+,AKs", "AA**")
+                if "?" in text or (_all_cards(hand) and "," not in text):
+                    raise
+                cards, card_error = None, error
+            if cards is None or (not missing and len(cards) != g.hole and "," in text):
+                # range notation, or a list of exact combos: "QhQd,AcAd"
+                try:
+                    rng = Range(text, g)
+                except RangeError:
+                    if card_error is not None and _CARD_LIKE.fullmatch(text.strip()):
+                        raise card_error from None     # "AsKx": a mistyped hand
+                    raise
+                parsed.append(np.empty(0, np.uint8))
+                unknown.append(0)
+                ranges.append(rng)
+                continue
+        else:
+            cards = parse_cards(hand, what=f"hand {i}")
+        if len(cards) + missing != g.hole:
+            extra = " (after the discard)" if g.dealt > g.hole else ""
+            shown = format_cards(cards) + " ?" * missing
+            raise HandError(f"hand {i} needs {g.hole} cards for {quoted(g)}{extra}, "
+                            f"got {len(cards) + missing}: {shown.strip() or 'none'}", hand)
+        parsed.append(cards)
+        unknown.append(missing)
+        ranges.append(None)
+    if len(parsed) < 2:
+        raise HandError(f"equity needs at least two hands, got {len(parsed)}", len(parsed))
+    return parsed, unknown, ranges
+
+
+def quoted(g: Game) -> str:
+    """The game's name as messages show it: in quotes, so that "the" reads as a name."""
+    return f'"{g.name}"'
+
+
+def cards_text(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
+                dead: np.ndarray) -> np.ndarray:
+    """Check the spot fits the game and the deck; return the live cards."""
+    if len(board) not in g.streets:
+        streets = ", ".join(map(str, g.streets))
+        raise HandError(f"a board of {cards_text(len(board))} is not a street of "
+                        f"{quoted(g)} (board sizes: {streets})", len(board))
+    final = max(g.streets)
+    # every player is dealt ``g.dealt`` cards, discards included
+    needed = len(hands) * g.dealt + final + len(dead)
+    if needed > 52:
+        raise HandError(f"{len(hands)} players need {needed} cards in {quoted(g)}; "
+                        "the deck has 52", len(hands))
+    seen: dict[int, str] = {}
+    groups = [(f"hand {i}", h) for i, h in enumerate(hands, start=1)]
+    groups += [("the board", board), ("the dead cards", dead)]
+    for where, cards in groups:
+        for c in cards.tolist():
+            if c in seen:
+                name = format_cards([c])
+                raise CardError(f"duplicate card {name!r} in {seen[c]} and {where}", name)
+            seen[c] = where
+    return np.array([c for c in range(52) if c not in seen], np.uint8)
+
+
+def check_options(exact, trials, target_stderr, seed) -> bool:
+    """Validate the sampling options; True when sampling was asked for."""
+    if trials is not None and (isinstance(trials, bool)
+                               or not isinstance(trials, (int, np.integer))):
+        raise ArgumentTypeError(f"trials must be a positive integer, got "
+                                f"{type(trials).__name__} {trials!r}", trials)
+    if trials is not None and trials < 1:
+        raise EvaluatorError(f"trials must be a positive integer, got {trials!r}", trials)
+    if exact is not None and not isinstance(exact, (bool, np.bool_)):
+        raise ArgumentTypeError(f"exact must be True, False or None, got "
+                                f"{type(exact).__name__} {exact!r}", exact)
+    if target_stderr is not None and (isinstance(target_stderr, bool) or not isinstance(
+            target_stderr, (int, float, np.integer, np.floating))):
+        raise ArgumentTypeError(f"target_stderr must be a number, got "
+                                f"{type(target_stderr).__name__} {target_stderr!r}",
+                                target_stderr)
+    if target_stderr is not None and not 0 < target_stderr < 1:
+        raise EvaluatorError(f"target_stderr must be between 0 and 1, got {target_stderr!r}",
+                             target_stderr)
+    if target_stderr is not None and target_stderr < MIN_STDERR:
+        raise EvaluatorError(f"target_stderr {target_stderr:g} is below {MIN_STDERR:g}, which "
+                             f"could take {0.25 / MIN_STDERR ** 2:.1e} deals or more; ask for "
+                             "exact=True or trials=", target_stderr)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+        raise ArgumentTypeError(f"seed must be an integer, got {type(seed).__name__} "
+                                f"{seed!r}", seed)
+    if seed is not None and seed < 0:
+        raise EvaluatorError(f"seed must be a non-negative integer, got {seed}", seed)
+    sampling = trials is not None or target_stderr is not None
+    if exact and sampling:
+        raise EvaluatorError("exact=True cannot be combined with trials or target_stderr",
+                             "exact")
+    return sampling
+
+
+def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | None = None,
+                trials: int | None = None, target_stderr: float | None = None,
+                seed: int | None = None) -> None:
+    """Check an equity query without computing it: raise the error ``equity`` would
+    raise for its game, hands, ranges, board, dead cards and options.
+
+    Batches call it on every query before computing any.
+    """
+    g = _game(game)
+    parsed, unknown, ranges = parse_hands(g, hands)
+    board_ids = parse_cards(board, what="the board")
+    dead_ids = parse_cards(dead, what="the dead cards")
+    check_spot(g, parsed, board_ids, dead_ids)
+    check_options(exact, trials, target_stderr, seed)
+    out = np.concatenate([board_ids, dead_ids])
+    for i, rng in enumerate(ranges, start=1):
+        if rng is not None and not len(rng.live(out)):
+            raise RangeError(f"the range of hand {i} ({rng.text!r}) has no live combos once "
+                             "the board and dead cards are out", rng.text)
+
+
+def resolve_seed(seed: int | None) -> int:
+    return int(np.random.SeedSequence(seed).entropy) if seed is None else int(seed)
+
+
+def completion_text(cards, missing: int) -> str:
+    """How a hand with unknown cards is named: ``"random"`` or ``"As??"``."""
+    return (format_cards(cards, sep="") + "?" * missing) if len(cards) else "random"
+
+
+MIN_STDERR = 1e-6              # a smaller target could need 2.5e11 deals or more
