@@ -6,24 +6,28 @@ every chunk writes its own slice of the output, so results never depend on
 the number of threads.
 
 Interruption.  Ctrl-C raises ``KeyboardInterrupt`` in the main thread while it
-waits for the workers.  The waiting call then marks its work as stopped:
-each worker finishes the chunk it is on (milliseconds for every kernel the
-package calls in a chunk) and takes no other, and long loops call
-``check_interrupt()`` between chunks, which raises ``Interrupted`` in a
-worker whose work was stopped.  Work never lingers after the call that
-started it has returned.
+waits for the workers.  The waiting call then marks its work as stopped: items
+not yet started are cancelled, each worker finishes the item it is on, and
+long loops inside an item call ``check_interrupt()`` between their chunks,
+which raises ``Interrupted`` in a worker whose work was stopped.  The call
+waits up to ``STOP_WAIT`` seconds for the items in progress before it raises.
+The package keeps its items short for this (a Monte Carlo chunk takes
+milliseconds, an exact range span well under a second on one core).
 
 All the work shares one pool of threads, grown when more threads are asked
-for (an older, smaller pool is let go), so idle threads do not pile up.
-Work started from inside a pool thread runs in that thread, never waits on
-the pool it runs in.
+for (an older, smaller pool finishes what it holds and is let go), so idle
+threads do not pile up.  Each call keeps at most ``threads`` of its items in
+the pool at once, one future per item, so concurrent calls interleave instead
+of one waiting for the other.  Work started from inside a pool thread runs in
+that thread, and never waits on the pool it runs in.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from functools import cache
 
@@ -34,7 +38,7 @@ __all__ = ["resolve_threads", "run_chunks", "map_items", "imap_unordered",
 
 MIN_ROWS_PER_THREAD = 1 << 16
 MAX_THREADS = 1024
-STOP_WAIT = 5.0            # seconds to wait for workers to leave their chunk after a stop
+STOP_WAIT = 5.0            # seconds to wait for workers to leave their item after a stop
 
 
 class Interrupted(KeyboardInterrupt):
@@ -61,41 +65,22 @@ def resolve_threads(threads: int | None, rows: int) -> int:
     return max(1, min(threads, rows // MIN_ROWS_PER_THREAD or 1))
 
 
-class _Stop:
-    """A stop flag for one call's work; a nested call's flag also reads its parent's."""
-
-    def __init__(self, parent: _Stop | None) -> None:
-        self.event = threading.Event()
-        self.parent = parent
-
-    def is_set(self) -> bool:
-        stop: _Stop | None = self
-        while stop is not None:
-            if stop.event.is_set():
-                return True
-            stop = stop.parent
-        return False
-
-
 _local = threading.local()
 _lock = threading.Lock()
 _executor: ThreadPoolExecutor | None = None
 _executor_size = 0
 
 
-def _current() -> _Stop | None:
-    return getattr(_local, "stop", None)
-
-
 def check_interrupt() -> None:
     """Raise ``Interrupted`` if the work this thread is doing was stopped."""
-    stop = _current()
+    stop = getattr(_local, "stop", None)
     if stop is not None and stop.is_set():
         raise Interrupted("interrupted")
 
 
-def _pool(threads: int) -> ThreadPoolExecutor:
-    """The shared pool, with room for at least ``threads`` workers."""
+def _submit(threads: int, function: Callable, item: object) -> Future:
+    """Submit to the shared pool, grown to ``threads`` workers; under the lock, so that
+    no other call can retire the pool between choosing it and submitting."""
     global _executor, _executor_size
     with _lock:
         if _executor is None or _executor_size < threads:
@@ -103,8 +88,8 @@ def _pool(threads: int) -> ThreadPoolExecutor:
             _executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="evaluator")
             _executor_size = threads
             if old is not None:
-                old.shutdown(wait=False)           # its threads end once idle
-        return _executor
+                old.shutdown(wait=False)           # runs what it holds, then its threads end
+        return _executor.submit(function, item)
 
 
 def _in_pool() -> bool:
@@ -113,11 +98,11 @@ def _in_pool() -> bool:
 
 def imap_unordered(function: Callable, items: Iterable, threads: int,
                    errors: bool = False) -> Iterator[tuple[int, object]]:
-    """Yield ``(index, function(item))`` as items finish, on ``threads`` workers.
+    """Yield ``(index, function(item))`` as items finish, at most ``threads`` at a time.
 
     With ``errors=True`` an ``Exception`` raised by ``function`` is yielded in
-    place of its result; otherwise it stops the other workers and is raised.
-    Ctrl-C, or leaving the loop early, stops the workers within one item.
+    place of its result; otherwise it stops the other items and is raised.
+    Ctrl-C, or leaving the loop early, stops the items within one item.
     """
     items = list(items)
     if threads <= 1 or len(items) <= 1 or _in_pool():
@@ -131,55 +116,37 @@ def imap_unordered(function: Callable, items: Iterable, threads: int,
                 result = error
             yield i, result
         return
-    import queue
-    stop = _Stop(_current())
-    done: queue.SimpleQueue = queue.SimpleQueue()
-    source = iter(enumerate(items))
-    take = threading.Lock()
+    stop = threading.Event()
 
-    def loop() -> None:
+    def run(item: object) -> object:
         _local.stop, _local.in_pool = stop, True
         try:
-            while not stop.is_set():
-                with take:
-                    nxt = next(source, None)
-                if nxt is None:
-                    return
-                i, item = nxt
-                try:
-                    done.put((i, function(item), None))
-                except Exception as error:
-                    done.put((i, None, error))
-                    if not errors:
-                        return
-                except BaseException as error:     # Interrupted
-                    done.put((i, None, error))
-                    return
+            check_interrupt()
+            return function(item)
         finally:
             _local.stop, _local.in_pool = None, False
 
-    workers = min(threads, len(items))
-    futures = [_pool(workers).submit(loop) for _ in range(workers)]
+    source = iter(enumerate(items))
+    pending: dict[Future, int] = {}
     try:
-        for _ in range(len(items)):
-            while True:
-                try:
-                    i, result, error = done.get(timeout=0.25)
-                    break
-                except queue.Empty:
-                    if all(f.done() for f in futures) and done.empty():
-                        # every worker left early (stopped from outside)
-                        check_interrupt()
-                        raise Interrupted("interrupted") from None
-            if error is not None:
-                if errors and isinstance(error, Exception):
-                    yield i, error
-                    continue
-                raise error
-            yield i, result
+        for i, item in itertools.islice(source, threads):
+            pending[_submit(threads, run, item)] = i
+        while pending:
+            done, _ = wait_futures(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            for future in done:
+                i = pending.pop(future)
+                error = future.exception()
+                if error is not None and not (errors and isinstance(error, Exception)):
+                    raise error
+                following = next(source, None)
+                if following is not None:
+                    pending[_submit(threads, run, following[1])] = following[0]
+                yield i, (error if error is not None else future.result())
     finally:
-        stop.event.set()
-        wait_futures(futures, timeout=STOP_WAIT)
+        stop.set()
+        for future in pending:
+            future.cancel()
+        wait_futures(pending, timeout=STOP_WAIT)
 
 
 def map_items(function: Callable, items: Iterable, threads: int) -> list:

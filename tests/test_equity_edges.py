@@ -190,3 +190,59 @@ def test_a_hand_of_stars_is_a_random_hand():
 def test_a_game_of_the_wrong_type():
     with pytest.raises(ArgumentTypeError, match="game must be a name"):
         equity(None, ["AsKs", "QhQd"])
+
+
+def test_heavily_colliding_wide_ranges_are_refused_without_listing_them():
+    # three players who nearly always want AsKs: about 1e-18 of draws fit, and the
+    # compatible tuples (2e9) are far too many to list: refused, not a 16 GB allocation
+    with pytest.raises(RangeError, match="fit together too rarely"):
+        equity("holdem", ["random:1e-9,AsKs"] * 3, trials=10_000)
+
+
+def test_weighted_exact_is_the_same_on_any_number_of_threads():
+    hands = ["AA:0.3,KK,AKs:0.77", "QQ:0.55,JJ,AQs:0.1", "TT:0.9,99"]
+    one = equity("holdem", hands, exact=True, threads=1)
+    two = equity("holdem", hands, exact=True, threads=2)
+    assert one.players == two.players
+
+
+def test_the_pool_serves_concurrent_calls_that_grow_it():
+    import threading
+
+    from evaluator._parallel import map_items
+    failures = []
+
+    def call(k):
+        try:
+            assert map_items(lambda x: x * x, range(300), 2 + k) == [x * x for x in range(300)]
+        except Exception as error:            # noqa: BLE001 - collected for the assert
+            failures.append(error)
+    threads = [threading.Thread(target=call, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+
+
+def test_a_short_call_is_not_queued_behind_a_long_one():
+    import threading
+    import time
+
+    from evaluator._parallel import map_items
+    long_call = threading.Thread(target=map_items,
+                                 args=(lambda x: time.sleep(0.25), range(40), 2))
+    long_call.start()
+    time.sleep(0.3)
+    still_running = []
+
+    def short():
+        map_items(lambda x: x, range(4), 2)
+        still_running.append(long_call.is_alive())
+    thread = threading.Thread(target=short)
+    thread.start()
+    thread.join()
+    long_call.join()
+    # the long call keeps at most two items in the pool: the short call's items run
+    # between them, long before the long call's 40 items (5 s) are done
+    assert still_running == [True]

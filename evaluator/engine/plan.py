@@ -33,7 +33,8 @@ RANGE_TUPLE_LIMIT = 3_000_000      # combo tuples listed for an exact range equi
 LISTED_COMPLETIONS = 50_000
 
 
-CLASSES_PER_CALL = 2048           # suit classes per kernel call of an exact range equity
+CLASSES_PER_CALL = 2048           # suit classes per kernel call of an exact range equity, at most
+SPAN_SECONDS = 0.05               # work per kernel call of an exact range equity
 
 
 def has_fused_kernel(g: Game) -> bool:

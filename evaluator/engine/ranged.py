@@ -26,6 +26,7 @@ from .plan import (
     EXACT_SECONDS_MAX,
     LISTED_COMPLETIONS,
     RANGE_TUPLE_LIMIT,
+    SPAN_SECONDS,
     class_seconds,
     has_fused_kernel,
 )
@@ -126,8 +127,11 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             weight = np.rint(weight).astype(np.int64)
         holes = tuples[reps].reshape(len(reps), players, g.hole)
         counts = Counts(players, weighted=not integral)
-        # spans of a bounded size, so that Ctrl-C stops the work within one of them
-        spans = even_spans(len(reps), max(threads, -(-len(reps) // CLASSES_PER_CALL)))
+        # spans set by the spot alone, not by the thread count (weighted sums then add up in
+        # the same order on any number of threads), each about SPAN_SECONDS of work (so that
+        # Ctrl-C stops the work within one of them)
+        size = min(CLASSES_PER_CALL, max(1, int(SPAN_SECONDS / per_class)))
+        spans = even_spans(len(reps), -(-len(reps) // size))
         for part in map_items(lambda span: weighted_exact(g, holes[span[0]:span[1]],
                                                       weight[span[0]:span[1]], board_ids,
                                                       dead_ids, need, not integral),
@@ -249,6 +253,10 @@ class RangeSampler:
         self._set(rows, weights, masks)
         if self.players < 2:
             return
+        bound = _collision_bound(rows, weights)
+        if bound <= 1 - self.FAST_ENOUGH:
+            self.fit = 1 - bound          # most draws surely fit: no pilot needed
+            return
         pilot = np.random.SeedSequence([seed, 1 << 40]).generate_state(2, np.uint64)
         holes = np.empty((self.players, self.PILOT, self.hole), np.uint8)
         new = np.empty((self.PILOT, 0), np.uint8)
@@ -314,6 +322,18 @@ class RangeSampler:
                                           self.max_tries(size), state, holes, new)
         self.check(done)
         return holes, new
+
+
+def _collision_bound(rows, weights) -> float:
+    """An upper bound on the chance that a draw of one combo per player, each by weight,
+    puts one card in two hands: the sum over pairs of players and cards of the chance
+    that both hold the card."""
+    shares = []
+    for combos, w in zip(rows, weights):
+        chance = np.repeat(w / w.sum(), combos.shape[1])
+        shares.append(np.bincount(combos.ravel(), weights=chance, minlength=52))
+    return float(sum(shares[p] @ shares[q] for p in range(len(shares))
+                     for q in range(p + 1, len(shares))))
 
 
 def row_starts(rows) -> np.ndarray:
@@ -402,6 +422,27 @@ def completion_range(g: Game, cards: tuple[int, ...], missing: int) -> Range:
     return out
 
 
+PAIRS_PER_STEP = 1 << 22        # combo pairs compared at once (32 MB of masks)
+
+
+def _compatible(mask: np.ndarray, other: np.ndarray, limit: int | None):
+    """(a, b): every pair of a row of ``mask`` and a row of ``other`` without a shared
+    card, in row-major order; None as soon as there are more than ``limit``.  Compared a
+    block of rows at a time, so that memory stays bounded however wide the ranges."""
+    step = max(1, PAIRS_PER_STEP // max(len(other), 1))
+    firsts, seconds, count = [], [], 0
+    for start in range(0, len(mask), step):
+        a, b = np.nonzero((mask[start:start + step, None] & other[None, :]) == 0)
+        count += len(a)
+        if limit is not None and count > limit:
+            return None
+        firsts.append(a + start)
+        seconds.append(b)
+    if not firsts:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    return np.concatenate(firsts), np.concatenate(seconds)
+
+
 def combo_tuples(rows, weights, masks, limit):
     """Every tuple of one combo per player with no card shared, and its weight.
 
@@ -416,10 +457,10 @@ def combo_tuples(rows, weights, masks, limit):
     logs = not smallest > 1e-250
     weight = np.log(weights[0]) if logs else weights[0].copy()
     for p in range(1, len(rows)):
-        ok = (mask[:, None] & masks[p][None, :]) == 0
-        a, b = np.nonzero(ok)
-        if limit is not None and len(a) > limit:
+        pairs = _compatible(mask, masks[p], limit)
+        if pairs is None:
             return None, None
+        a, b = pairs
         index = np.concatenate([index[a], b[:, None]], axis=1)
         mask = mask[a] | masks[p][b]
         weight = weight[a] + np.log(weights[p][b]) if logs else weight[a] * weights[p][b]
