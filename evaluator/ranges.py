@@ -36,8 +36,9 @@ A range holds at most ``RANGE_LIMIT`` (3,000,000) combos.  A pattern is counted
 before it is listed (its hands, counting those it matches more than one way, may
 not pass ``LISTING_LIMIT``, twice that), so ``******`` or ``random`` in 6-card Omaha
 (20,358,520 hands) is refused at once; equity deals a ``random`` hand without
-listing it.  A part given twice is listed once, however long the text, and the
-parts of a range may list at most ``WORK_LIMIT`` (10,000,000) hands in all.
+listing it.  A small part (at most 4,096 hands) given twice is listed once, and
+the parts of a range may list at most ``WORK_LIMIT`` (10,000,000) hands in all,
+repeats of larger parts included.
 
 >>> len(Range("QQ+,AKs")), len(Range("random")), len(Range("KTo+"))
 (22, 1326, 36)
