@@ -5,6 +5,37 @@
 'royal flush'
 
 ``import evaluator`` is cheap: tables load and kernels compile on first use.
+
+Architecture
+------------
+Layers, lowest first; each imports only from those below it (``tests/test_layers.py``
+checks it)::
+
+    base      errors  cards  games  names  _layout  _tables  _jit  _parallel  progress
+    kernels   kernels/high  omaha  teen_patti        evaluation, one module per family
+              kernels/counting  dealing  multisets  walks  sampling  ranges   equity
+    dispatch  dispatch.py: which kernel and tables serve a game and a row width
+    hands     evaluate.py (evaluate, evaluate_batch)  classes.py  ranges.py
+    engine    engine/: results  spots  plan  exact  sample  ranged  api
+    studies   studies.py: the pre-flop matrix, hand against range
+    apps      batch.py  warmup.py  plots.py  table/  bench/  cli.py
+
+Where each game is computed:
+
+- hold'em, Pineapple, Crazy Pineapple, "The": evaluation ``kernels/high.py``; exact
+  equity ``kernels/multisets.py`` (``best5_exact``; boards two suits could flush are
+  walked by ``kernels/walks.py``); sampling ``kernels/sampling.py`` and, for ranges,
+  ``kernels/ranges.py``.
+- Tahoe: evaluation ``kernels/high.py`` (``tahoe_rows``); exact and sampled equity
+  ``kernels/walks.py`` and ``kernels/sampling.py``.
+- Omaha 4/5/6 and Omaha hi-lo: evaluation ``kernels/omaha.py``; exact equity
+  ``kernels/multisets.py`` (``omaha_exact``); sampling ``kernels/walks.py``
+  (``omaha_equity`` with ``samples > 0``).
+- Teen Patti: evaluation ``kernels/teen_patti.py``; its equity lists or samples deals
+  (``kernels/dealing.py``) and evaluates them in batches.
+
+The engine's planner (``engine/plan.py``) chooses between enumerating and sampling;
+``engine/exact.py``, ``engine/sample.py`` and ``engine/ranged.py`` call the kernels.
 """
 from .batch import batch_equity
 from .cards import CardError, card_id, card_str, format_cards, parse_cards

@@ -1,0 +1,131 @@
+"""The package's import structure: layers that import one way, no cycles, and no private
+name used outside the module that defines it.
+
+Layers, lowest first (a module imports only from its own layer or those below):
+
+    base       errors, cards, games, names, _layout, _jit, _tables, _parallel, _suits,
+               progress
+    kernels    kernels/*: pure Numba functions over uint8 arrays
+    dispatch   which kernel and tables serve a game
+    hands      evaluate (one hand, batches), _exact_numpy, classes, ranges
+    engine     engine/*: exact and Monte Carlo equity
+    studies    the pre-flop matrix, hand against range
+    apps       batch, warmup, plots, table/*, bench/*, cli, __main__, the package itself
+
+Imports inside functions count too: they keep ``import evaluator`` cheap (Numba loads on
+first use), never to dodge a cycle.
+"""
+import ast
+from pathlib import Path
+
+import evaluator
+
+PACKAGE = Path(evaluator.__file__).parent
+LAYERS = {
+    "base": ["errors", "cards", "games", "names", "_layout", "_jit", "_tables", "_parallel",
+             "_suits", "progress"],
+    "kernels": ["kernels"],
+    "dispatch": ["dispatch"],
+    "hands": ["evaluate", "_exact_numpy", "classes", "ranges"],
+    "engine": ["engine"],
+    "studies": ["studies"],
+    "apps": ["batch", "warmup", "plots", "table", "bench", "cli", "__main__", "__init__"],
+}
+RANK = {name: rank for rank, names in enumerate(LAYERS.values()) for name in names}
+
+
+def _modules():
+    """{dotted name: path} of every module of the package."""
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__" and len(parts) > 1:
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def _imports(name: str, path: Path):
+    """(imported module, imported names) for every import of the package inside ``path``."""
+    tree = ast.parse(path.read_text())
+    package = name.split(".")[:-1] if path.name != "__init__.py" else name.split(".")
+    if name == "__init__":
+        package = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1] if node.level > 1 else package
+                target = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            elif node.module and node.module.startswith("evaluator"):
+                target = node.module.removeprefix("evaluator").lstrip(".")
+            else:
+                continue
+            yield target, [alias.name for alias in node.names]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("evaluator."):
+                    yield alias.name.removeprefix("evaluator."), []
+
+
+def _graph():
+    modules = _modules()
+    edges = {}
+    for name, path in modules.items():
+        targets = set()
+        for target, names in _imports(name, path):
+            for imported in names:                  # "from . import _tables" names a module
+                full = f"{target}.{imported}".lstrip(".")
+                if full in modules:
+                    targets.add(full)
+                    break
+            else:
+                if target in modules or target == "":
+                    targets.add(target or "__init__")
+        edges[name] = targets - {name}
+    return modules, edges
+
+
+def _top(name: str) -> str:
+    return name.split(".")[0] if name else "__init__"
+
+
+def test_every_module_has_a_layer():
+    modules, _ = _graph()
+    assert {_top(m) for m in modules} <= set(RANK), {_top(m) for m in modules} - set(RANK)
+
+
+def test_imports_go_down_the_layers():
+    _, edges = _graph()
+    wrong = [(a, b) for a, targets in edges.items() for b in targets
+             if RANK[_top(b)] > RANK[_top(a)]]
+    assert not wrong, wrong
+
+
+def test_no_import_cycles():
+    _, edges = _graph()
+    state: dict[str, int] = {}
+
+    def visit(node, path):
+        state[node] = 1
+        for nxt in edges.get(node, ()):
+            if nxt == "__init__" and node != "__main__":
+                continue                             # the package itself: loaded first
+            if state.get(nxt) == 1:
+                raise AssertionError(f"cycle: {' -> '.join([*path, node, nxt])}")
+            if not state.get(nxt):
+                visit(nxt, [*path, node])
+        state[node] = 2
+    for node in edges:
+        if not state.get(node):
+            visit(node, [])
+
+
+def test_no_private_name_crosses_a_module():
+    modules, _ = _graph()
+    crossing = []
+    for name, path in modules.items():
+        for target, names in _imports(name, path):
+            crossing += [(name, target, n) for n in names
+                         if n.startswith("_") and not n.endswith("__")
+                         and f"{target}.{n}".lstrip(".") not in modules]
+    assert not crossing, crossing
