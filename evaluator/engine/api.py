@@ -122,8 +122,10 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         counts = exact_counts(g, parsed, board_ids, live, need, threads, prefer_numpy)
         method = f"exact enumeration of {deals:,} boards"
     elif exact:
-        counts = exact_with_unknown(g, parsed, unknown, board_ids, live, need, threads)
-        if counts is None:
+        listed = exact_with_unknown(g, parsed, unknown, board_ids, live, need, threads)
+        if listed is not None:
+            counts = listed
+        else:
             counts = Counts(len(parsed))
             for hands_now, live_now in unknown_assignments(parsed, unknown, live):
                 counts.add(exact_counts(g, hands_now, board_ids, live_now, need, threads))

@@ -109,7 +109,8 @@ def exact_with_unknown(g: Game, hands: list[np.ndarray], unknown: list[int],
         cards = np.ascontiguousarray(subsets[start:stop, order])
         return tally_chunk(g, *complete_deals(g, hands, unknown, board, cards))
 
-    tasks = [(sum(pattern, []), start, min(start + CHUNK, total))
+    tasks: list[tuple[list[int], int, int]] = [
+        (sum(pattern, []), start, min(start + CHUNK, total))
              for pattern in patterns for start in range(0, total, CHUNK)]
     counts = Counts(len(hands))
     for part in map_items(work, tasks, threads):
@@ -227,10 +228,10 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
             counts.add(part)
         return counts
     total = math.comb(len(live), need)
-    boards = np.empty((total, max(g.streets)), np.uint8)
-    dealing.enumerate_boards(live, board, need, boards)
+    every_board = np.empty((total, max(g.streets)), np.uint8)
+    dealing.enumerate_boards(live, board, need, every_board)
     counts = Counts(len(hands))
-    chunks = [boards[a:a + CHUNK] for a in range(0, total, CHUNK)]
+    chunks = [every_board[a:a + CHUNK] for a in range(0, total, CHUNK)]
     for part in map_items(lambda b: tally_chunk(g, hands, b), chunks, threads):
         counts.add(part)
     return counts

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +47,11 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     # of their completions; where that is long (Omaha's "random" alone is 270,725 combos,
     # 20 M in 6-card Omaha) it is listed only if exact enumeration needs it, and the Monte
     # Carlo sampler deals the cards instead
-    names, rows, weights, sizes = [], [], [], []
+    names: list[str] = []
+    # a player's combos and weights, or None while not listed (see list_completions)
+    rows: list[Any] = []
+    weights: list[Any] = []
+    sizes: list[int] = []
     for i, (cards, missing, rng) in enumerate(zip(parsed, unknown, ranges), start=1):
         completions = math.comb(52 - len(out) - len(cards), missing)
         if rng is None and completions > LISTED_COMPLETIONS:
@@ -84,7 +89,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         return heads_up_by_boards(g, names, rows, weights, board_ids, dead_ids, need)
     # how many combo tuples could be dealt, before listing them
     upper = math.prod(sizes)
-    tuples = None
+    tuples: np.ndarray | None = None
     if exact and upper > RANGE_TUPLE_LIMIT * 4:
         raise EvaluatorError(f"exact=True would enumerate up to {upper:,} combo tuples, too "
                              "many to finish in reasonable time; use trials= or "
@@ -121,6 +126,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     else:
         exact = False
     if exact:
+        assert tuples is not None              # exact is decided only once they are listed
         weight = np.bincount(classes, weights=tuple_weights)
         integral = bool(np.all(tuple_weights == 1))
         if integral:
@@ -193,7 +199,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             part.finish_high()
             return part
         holes, new = sampler.deal(size, hidden + need, state)
-        hands = [None] * players
+        hands: list[np.ndarray] = [np.empty(0, np.uint8)] * players
         for j, p in enumerate(ranged):
             hands[p] = holes[j]
         column = 0

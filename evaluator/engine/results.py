@@ -44,7 +44,7 @@ class EquityResult:
     dead: str
     players: tuple[PlayerEquity, ...]
     exact: bool
-    samples: int
+    samples: int | float             # deals, or their total weight with weighted ranges
     method: str
     seed: int | None = None
     counts: dict = field(default_factory=dict, repr=False)
@@ -78,7 +78,7 @@ class Counts:
     def __init__(self, players: int, weighted: bool = False) -> None:
         kind = np.float64 if weighted else np.int64
         self.weighted = weighted
-        self.boards = 0
+        self.boards: int | float = 0       # a float when weighted
         self.scoops = np.zeros(players, kind)
         self.splits = np.zeros(players, kind)
         self.hi_full = np.zeros((players, players + 1), kind)

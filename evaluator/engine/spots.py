@@ -47,9 +47,12 @@ def parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Range
     if not isinstance(hands, (list, tuple, np.ndarray)):
         raise ArgumentTypeError(f"hands must be a list with one entry per player, e.g. "
                                 f"['AsKs', 'QhQd'], got {type(hands).__name__}", hands)
-    parsed, unknown, ranges = [], [], []
+    parsed: list[np.ndarray] = []
+    unknown: list[int] = []
+    ranges: list[Range | None] = []
     for i, hand in enumerate(hands, start=1):
         missing = 0
+        cards: np.ndarray | None
         if not isinstance(hand, (str, Range, list, tuple, np.ndarray)):
             raise ArgumentTypeError(f"hand {i} must be card text ('AsKs'), a range ('QQ+'), "
                                     f"a Range or a list of cards, got {type(hand).__name__} "
@@ -91,6 +94,7 @@ def parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Range
                 continue
         else:
             cards = parse_cards(hand, what=f"hand {i}")
+        assert cards is not None
         if len(cards) + missing != g.hole:
             extra = " (after the discard)" if g.dealt > g.hole else ""
             shown = format_cards(cards) + " ?" * missing
@@ -195,7 +199,10 @@ def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | Non
 
 
 def resolve_seed(seed: int | None) -> int:
-    return int(np.random.SeedSequence(seed).entropy) if seed is None else int(seed)
+    """The seed to use: the given one, or fresh entropy."""
+    if seed is None:
+        return int(np.random.SeedSequence().entropy)   # type: ignore[arg-type]  # an int when drawn
+    return int(seed)
 
 
 def completion_text(cards, missing: int) -> str:
