@@ -1,6 +1,8 @@
 """Shared fixtures.  Kernels compile once per test session (and load from
 Numba's on-disk cache in later sessions); ``warm`` makes that happen up front
 so no single test pays for it."""
+import os
+
 import numpy as np
 import pytest
 
@@ -8,7 +10,18 @@ import evaluator
 
 
 @pytest.fixture(scope="session", autouse=True)
-def warm():
+def outside_the_checkout(tmp_path_factory):
+    """Run from a folder of our own: ``python -m evaluator`` in a subprocess then imports
+    the installed package, as the in-process tests do, never the checkout in the
+    working directory."""
+    previous = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("cwd"))
+    yield
+    os.chdir(previous)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm(outside_the_checkout):
     evaluator.warmup()
 
 

@@ -129,3 +129,11 @@ def test_no_private_name_crosses_a_module():
                          if n.startswith("_") and not n.endswith("__")
                          and f"{target}.{n}".lstrip(".") not in modules]
     assert not crossing, crossing
+
+
+def test_subprocesses_import_the_same_package_as_the_tests():
+    import subprocess
+    import sys
+    where = subprocess.run([sys.executable, "-c", "import evaluator; print(evaluator.__file__)"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(where).parent == PACKAGE
