@@ -52,8 +52,10 @@ class _PrivateTempLocator(caching.InTreeCacheLocator):
 
     def __init__(self, py_func, py_file) -> None:
         super().__init__(py_func, py_file)
-        self._cache_path = os.path.join(_private_temp_dir(),
-                                        self.get_suitable_cache_subpath(py_file))
+        folder = _private_temp_dir()
+        if folder is None:      # from_function checks first: only a direct call gets here
+            raise RuntimeError("no private cache folder in the temporary directory")
+        self._cache_path = os.path.join(folder, self.get_suitable_cache_subpath(py_file))
 
     @classmethod
     def from_function(cls, py_func, py_file):

@@ -51,7 +51,7 @@ def canonical_classes(tuples: np.ndarray, players: int, perms: np.ndarray
     grouping does not depend on the order of the input.
     """
     packed = players * (tuples.shape[1] // players) * 6 <= 62
-    best = None
+    best: np.ndarray | None = None
     for perm in perms:
         keys = _keys(perm[tuples], players)
         if packed:
@@ -70,6 +70,8 @@ def canonical_classes(tuples: np.ndarray, players: int, perms: np.ndarray
         rows = np.arange(len(keys))
         smaller = differs.any(axis=1) & (keys[rows, first] < best[rows, first])
         best[smaller] = keys[smaller]
+    if best is None:
+        raise ValueError("perms is empty: a group of suit permutations holds the identity")
     _, first_index, inverse = np.unique(best, axis=0 if best.ndim == 2 else None,
                                         return_index=True, return_inverse=True)
     return first_index, inverse.reshape(-1)

@@ -15,15 +15,20 @@ evaluator.errors.CardError: unknown card 'Ax'
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import TypeAlias
 
 import numpy as np
 
 from .errors import ArgumentTypeError, CardError
 
-__all__ = ["RANKS", "SUITS", "DECK_SIZE", "CardError", "card_id", "card_str",
+__all__ = ["RANKS", "SUITS", "DECK_SIZE", "CardError", "CardsLike", "card_id", "card_str",
            "parse_cards", "format_cards"]
+
+#: Cards as the public functions take them: text (``"AsKd"``), a sequence of card texts or
+#: ids (``["As", "Kd"]``, ``[51, 45]``) or an integer array of ids.
+CardsLike: TypeAlias = "str | Sequence[str | int] | np.ndarray"
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -94,7 +99,7 @@ def _parse_text(text: str) -> tuple[int, ...]:
     return tuple(card_id(t) for t in _tokens(text))
 
 
-def parse_cards(cards: str | Iterable[str | int] | np.ndarray, *, count: int | None = None,
+def parse_cards(cards: CardsLike | Iterable[str | int], *, count: int | None = None,
                 what: str = "cards", allow_duplicates: bool = False) -> np.ndarray:
     """Parse cards from text, a list of strings or ids, or an array of ids.
 
@@ -118,6 +123,7 @@ def parse_cards(cards: str | Iterable[str | int] | np.ndarray, *, count: int | N
     ArgumentTypeError
         ``cards`` is not text, a sequence or an integer array (``None``, a number, bytes).
     """
+    ids: Sequence[int]
     if isinstance(cards, str):
         ids = _text_ids(cards) if len(cards) <= CACHED_TEXT_LENGTH else _parse_text(cards)
     elif isinstance(cards, np.ndarray) and cards.dtype.kind in "iu":
@@ -126,14 +132,15 @@ def parse_cards(cards: str | Iterable[str | int] | np.ndarray, *, count: int | N
         raise ArgumentTypeError(f"{what} must be card text, a list of cards or card ids, got "
                                 f"{type(cards).__name__} {cards!r}"[:300], cards)
     else:
-        ids = []
+        listed: list[int] = []
         for item in cards:
             if isinstance(item, str):
-                ids.extend(card_id(t) for t in _tokens(item))
+                listed.extend(card_id(t) for t in _tokens(item))
             elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
-                ids.append(int(item))
+                listed.append(int(item))
             else:
                 raise CardError(f"unknown card {item!r}", item)
+        ids = listed
     for c in ids:
         if not 0 <= c < DECK_SIZE:
             raise CardError(f"card id {c} is out of range 0..51", c)

@@ -6,6 +6,8 @@ the 2-4 s its kernels take to compile; the tests run it once per session.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -26,9 +28,9 @@ def _evaluate_game(name: str) -> None:
             evaluate_batch(g, hands, low=True)
 
 
-def _equity_steps() -> list[tuple[str, list[str], str, dict]]:
+def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
     """Tiny queries that reach every equity kernel: (game, hands, board, options)."""
-    sampled = {"trials": 1000, "seed": 1}
+    sampled: dict[str, Any] = {"trials": 1000, "seed": 1}
     steps = [
         ("holdem", ["AsKs", "QhQd"], "", {}),                          # rank multisets
         ("holdem", ["AsKs", "QhQd"], "2c7d9h", {}),
@@ -61,12 +63,11 @@ def warmup(report: Callable[[int, int, str], None] | None = None) -> None:
     ``report(step, steps, label)``, when given, is called before each step.
     """
     work: list[tuple[str, Callable[[], object]]] = [
-        (f"evaluate {name}", lambda name=name: _evaluate_game(name)) for name in GAMES]
+        (f"evaluate {name}", partial(_evaluate_game, name)) for name in GAMES]
     for game, hands, board, options in _equity_steps():
         label = (f"{game} {' vs '.join(hands)}" + (f" on {board}" if board else "")
                  + (", sampled" if options else ""))
-        work.append((label, lambda game=game, hands=hands, board=board, options=options:
-                     equity(game, hands, board, threads=1, **options)))
+        work.append((label, partial(equity, game, hands, board, threads=1, **options)))
     for step, (label, run) in enumerate(work):
         if report is not None:
             report(step, len(work), label)

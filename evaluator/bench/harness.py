@@ -12,7 +12,10 @@ import os
 import platform
 import statistics
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -22,7 +25,7 @@ from .suite import Workload
 __all__ = ["check", "Measurement", "run_suite", "machine"]
 
 
-def _dense_ranks(values, bigger_is_better: bool) -> np.ndarray:
+def _dense_ranks(values: Sequence[Any], bigger_is_better: bool) -> np.ndarray:
     """Rank of each value among the distinct values (0 = worst)."""
     order = sorted(range(len(values)), key=lambda i: values[i], reverse=not bigger_is_better)
     ranks = np.empty(len(values), np.int64)
@@ -34,7 +37,7 @@ def _dense_ranks(values, bigger_is_better: bool) -> np.ndarray:
     return ranks
 
 
-def check(workload: Workload, ours, theirs, adapter: Adapter) -> str | None:
+def check(workload: Workload, ours: Any, theirs: Any, adapter: Adapter) -> str | None:
     """None when the answers agree; else a message naming the first differing hand."""
     if workload.kind == "equity":
         sampled = "trials" in workload.spot
@@ -75,13 +78,15 @@ class Measurement:
     min_s: float = math.nan
     max_s: float = math.nan
     note: str = ""
+    # this rate over ours, set by run_suite once both are measured
+    ratio: float = field(default=math.nan, repr=False, compare=False)
 
     @property
     def rate(self) -> float:
         return self.items / self.median_s if self.status == "ok" else math.nan
 
 
-def _time(function, repeat: int) -> list[float]:
+def _time(function: Callable[[], object], repeat: int) -> list[float]:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -90,29 +95,38 @@ def _time(function, repeat: int) -> list[float]:
     return times
 
 
+def _prepare_and_run(adapter: Adapter, workload: Workload) -> object:
+    return adapter.run(workload, adapter.prepare(workload))
+
+
 def run_suite(suite: list[Workload], adapters: list[Adapter], *, repeat: int = 5,
-              log=None) -> dict:
+              log: Callable[[str], object] | None = None) -> dict[str, Any]:
     """Run every workload on every adapter; returns the report (see REPORT_SCHEMA)."""
     ours = next((a for a in adapters if isinstance(a, Ours)), None) or Ours()
-    report = {"machine": machine(), "versions": {}, "repeat": repeat, "workloads": []}
+    versions: dict[str, str] = {}
+    entries: list[dict[str, Any]] = []
+    report = {"machine": machine(), "versions": versions, "repeat": repeat,
+              "workloads": entries}
     for adapter in [ours] + [a for a in adapters if a is not ours]:
         reason = adapter.available()
-        report["versions"][adapter.name] = reason or adapter.version()
+        versions[adapter.name] = reason or adapter.version()
     for workload in suite:
-        entry = {"name": workload.name, "description": workload.description,
-                 "unit": workload.unit, "items": workload.items, "results": []}
+        results: list[Measurement] = []
+        entry: dict[str, Any] = {"name": workload.name, "description": workload.description,
+                                 "unit": workload.unit, "items": workload.items,
+                                 "results": results}
         reference = ours.run(workload, ours.prepare(workload))        # also warms the JIT
-        times = _time(lambda w=workload: ours.run(w, ours.prepare(w)), repeat)
-        base = Measurement(ours.name, report["versions"][ours.name], "ok", workload.items,
+        times = _time(partial(_prepare_and_run, ours, workload), repeat)
+        base = Measurement(ours.name, versions[ours.name], "ok", workload.items,
                            statistics.median(times), min(times), max(times))
-        entry["results"].append(base)
+        results.append(base)
         for adapter in adapters:
             if adapter is ours:
                 continue
-            version = report["versions"][adapter.name]
-            if adapter.available():
-                entry["results"].append(Measurement(adapter.name, "", "skipped",
-                                                    note=adapter.available()))
+            version = versions[adapter.name]
+            unavailable = adapter.available()
+            if unavailable:
+                results.append(Measurement(adapter.name, "", "skipped", note=unavailable))
                 continue
             if workload.name not in adapter.workloads:
                 continue
@@ -125,40 +139,39 @@ def run_suite(suite: list[Workload], adapters: list[Adapter], *, repeat: int = 5
                 items = (len(answer) if workload.kind == "eval"
                          else getattr(adapter, "items_done", None) or workload.items)
                 if problem:
-                    entry["results"].append(Measurement(adapter.name, version, "mismatch",
-                                                        items, note=problem))
+                    results.append(Measurement(adapter.name, version, "mismatch", items,
+                                               note=problem))
                     if log:
                         log(f"[bold red]{adapter.name} disagrees on {workload.name}: "
                             f"{problem}[/bold red]")
                     continue
-                times = _time(lambda a=adapter, w=workload, p=prepared: a.run(w, p), repeat)
+                times = _time(partial(adapter.run, workload, prepared), repeat)
                 if workload.kind == "equity":
                     items = getattr(adapter, "items_done", None) or items
-                entry["results"].append(Measurement(adapter.name, version, "ok", items,
-                                                    statistics.median(times), min(times),
-                                                    max(times)))
+                results.append(Measurement(adapter.name, version, "ok", items,
+                                           statistics.median(times), min(times), max(times)))
             except Exception as error:          # noqa: BLE001 - a peer's failure is reported
-                entry["results"].append(Measurement(adapter.name, version, "error",
-                                                    note=f"{type(error).__name__}: {error}"))
-        for m in entry["results"]:
+                results.append(Measurement(adapter.name, version, "error",
+                                           note=f"{type(error).__name__}: {error}"))
+        for m in results:
             m.ratio = m.rate / base.rate if m.status == "ok" else math.nan
-        entry["results"] = [_as_dict(m) for m in entry["results"]]
-        report["workloads"].append(entry)
+        entry["results"] = [_as_dict(m) for m in results]
+        entries.append(entry)
         if log:
             log(f"done: {workload.name}")
     return report
 
 
-def _as_dict(m: Measurement) -> dict:
-    def clean(x):
+def _as_dict(m: Measurement) -> dict[str, Any]:
+    def clean(x: object) -> object:
         return None if isinstance(x, float) and math.isnan(x) else x
     return {"adapter": m.adapter, "version": m.version, "status": m.status,
             "items": m.items, "median_s": clean(m.median_s), "min_s": clean(m.min_s),
             "max_s": clean(m.max_s), "rate": clean(m.rate),
-            "ratio_to_ours": clean(getattr(m, "ratio", math.nan)), "note": m.note}
+            "ratio_to_ours": clean(m.ratio), "note": m.note}
 
 
-def machine() -> dict:
+def machine() -> dict[str, Any]:
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as handle:

@@ -6,6 +6,13 @@ imported only when a chart is asked for).  The JSON output is the report itself.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
 __all__ = ["REPORT_SCHEMA", "validate_report", "print_report", "markdown", "chart"]
 
 
@@ -24,7 +31,7 @@ REPORT_SCHEMA = {
 }
 
 
-def validate_report(report, schema=REPORT_SCHEMA, where: str = "report") -> None:
+def validate_report(report: Any, schema: Any = REPORT_SCHEMA, where: str = "report") -> None:
     """Raise ValueError where ``report`` does not have the shape of REPORT_SCHEMA."""
     if isinstance(schema, dict):
         if not isinstance(report, dict):
@@ -65,7 +72,7 @@ def _rate_text(rate: float | None, unit: str) -> str:
     return f"{rate:.1f} {unit}/s"
 
 
-def _rows(report: dict):
+def _rows(report: dict[str, Any]) -> Iterator[tuple[str, ...]]:
     """(workload, adapter with version, median, rate, ratio, note, status) per measurement
     that ran (peers not installed are listed by ``_missing`` instead)."""
     for w in report["workloads"]:
@@ -83,14 +90,14 @@ def _rows(report: dict):
                    ratio, note, r["status"])
 
 
-def _missing(report: dict) -> str:
+def _missing(report: dict[str, Any]) -> str:
     """One line naming the peers that are not installed, or ``""``."""
     names = [name for name, version in report["versions"].items()
              if str(version).startswith("not installed")]
     return f"not installed (skipped): {', '.join(names)}" if names else ""
 
 
-def print_report(report: dict, console=None) -> None:
+def print_report(report: dict[str, Any], console: Console | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
     console = console or Console(highlight=False, width=max(120, Console().width))
@@ -99,8 +106,10 @@ def print_report(report: dict, console=None) -> None:
                   f"numpy {m['numpy']}, numba {m['numba']}; median (min-max) of "
                   f"{report['repeat']} runs, one thread")
     table = Table()
-    for name, justify in (("workload", "left"), ("adapter", "left"), ("median (min-max)",
-                          "right"), ("rate", "right"), ("vs ours", "right"), ("note", "left")):
+    columns: tuple[tuple[str, Literal["left", "right"]], ...] = (
+        ("workload", "left"), ("adapter", "left"), ("median (min-max)", "right"),
+        ("rate", "right"), ("vs ours", "right"), ("note", "left"))
+    for name, justify in columns:
         table.add_column(name, justify=justify)
     previous = None
     for row in _rows(report):
@@ -114,7 +123,7 @@ def print_report(report: dict, console=None) -> None:
         console.print(f"[dim]{_missing(report)}[/dim]")
 
 
-def markdown(report: dict) -> str:
+def markdown(report: dict[str, Any]) -> str:
     """The report as a Markdown table (for a README)."""
     lines = ["| workload | adapter | median (min-max) | rate | vs ours | note |",
              "|---|---|---|---|---|---|"]
@@ -125,7 +134,7 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def chart(report: dict, path) -> None:
+def chart(report: dict[str, Any], path: str | Path) -> None:
     """Bar chart of each adapter's rate per workload (log scale)."""
     from ..plots import pyplot, save
     plt = pyplot()

@@ -7,6 +7,7 @@ equity spot.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import numpy as np
 
@@ -20,17 +21,19 @@ class Workload:
     """One fixed task.  ``kind`` is ``"eval"`` (``cards``: uint8 (n, hole + board), hole
     cards first) or ``"equity"`` (``spot``: the arguments of ``evaluator.equity``)."""
     name: str
-    kind: str
+    kind: Literal["eval", "equity"]
     game: str
     description: str
     items: int                      # hands evaluated, or deals in an equity answer
     unit: str
     hole: int = 0
     cards: np.ndarray | None = None
-    spot: dict = field(default_factory=dict)
+    spot: dict[str, Any] = field(default_factory=dict)
 
     def card_names(self, rows: int | None = None) -> list[list[str]]:
         """The hands as lists of card names ('As'), optionally only the first ``rows``."""
+        if self.cards is None:
+            raise ValueError(f"{self.name} is an equity spot: it has no hands to name")
         cards = self.cards if rows is None else self.cards[:rows]
         names = np.array(format_cards(np.arange(52)).split())
         return names[cards].tolist()
