@@ -12,32 +12,47 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
+from typing import Any, Required, TypedDict, cast
 
 import numpy as np
 
-from ..cards import DECK_SIZE, format_cards, parse_cards
+from ..cards import DECK_SIZE, CardsLike, format_cards, parse_cards
 from ..engine import equity
 from ..errors import EvaluatorError, check_type
 
-__all__ = ["IllegalAction", "integer", "optional_integer", "Seat", "Table"]
+__all__ = ["IllegalAction", "LegalAction", "integer", "optional_integer", "Seat", "Table"]
 
 
 class IllegalAction(EvaluatorError):
     """An action the rules do not allow now; the table is unchanged."""
 
 
-def integer(value, argument: str, low: int | None = None, high: int | None = None) -> int:
+class LegalAction(TypedDict, total=False):
+    """One entry of ``legal_actions()``: the action's name and, where it has them, its
+    fixed ``amount``, its ``min`` to ``max`` bet, its ``cost`` and whom it ``asks``."""
+    kind: Required[str]
+    amount: int
+    min: int
+    max: int
+    cost: int
+    asks: str
+    cards: str
+
+
+def integer(value: object, argument: str, low: int | None = None,
+            high: int | None = None) -> int:
     """``value`` as an int: ``ArgumentTypeError`` unless it is an integer (never a bool),
     ``EvaluatorError`` outside ``low..high``."""
     check_type(value, (int, np.integer), argument, "an integer")
-    value = int(value)
-    if (low is not None and value < low) or (high is not None and value > high):
+    number = int(cast("int | np.integer", value))      # checked just above
+    if (low is not None and number < low) or (high is not None and number > high):
         bounds = f"at least {low}" if high is None else f"{low} to {high}"
-        raise EvaluatorError(f"{argument} must be {bounds}, got {value}", value)
-    return value
+        raise EvaluatorError(f"{argument} must be {bounds}, got {number}", number)
+    return number
 
 
-def optional_integer(value, argument: str, low: int | None = None, high: int | None = None):
+def optional_integer(value: object, argument: str, low: int | None = None,
+                     high: int | None = None) -> int | None:
     """``integer`` that lets ``None`` through."""
     return None if value is None else integer(value, argument, low, high)
 
@@ -57,9 +72,10 @@ class Seat:
 class Table:
     """What every engine shares: seats, deck, pot, turn order, history and replay."""
     game = "?"
+    OPTIONS: tuple[str, ...] = ()       # the keyword options of the engine's table
 
     def __init__(self, names: list[str], *, dealer: int = 0, seed: int | None = None,
-                 deck: list | None = None) -> None:
+                 deck: CardsLike | None = None) -> None:
         check_type(names, (list, tuple), "names", "a list of seat names")
         for name in names:
             check_type(name, str, "names", "a list of seat names (str)")
@@ -73,20 +89,21 @@ class Table:
             raise EvaluatorError("seat names must be non-empty and differ", names)
         dealer = integer(dealer, "dealer", 0, len(names) - 1)
         seed = optional_integer(seed, "seed", 0)
+        order: list[int]
         if deck is None:
-            deck = np.random.default_rng(seed).permutation(DECK_SIZE).tolist()
+            order = np.random.default_rng(seed).permutation(DECK_SIZE).tolist()
         else:
             check_type(deck, (str, list, tuple, np.ndarray), "deck",
                        "card text, a list of cards or an array of card ids")
-            deck = parse_cards(deck, count=DECK_SIZE, what="a deck").tolist()
+            order = parse_cards(deck, count=DECK_SIZE, what="a deck").tolist()
         self.seats = [Seat(n) for n in names]
         self.dealer = dealer
-        self.deck = deck
+        self.deck = order
         self.next_card = 0
         self.pot = 0
         self.to_act: int | None = None
         self.finished = False
-        self.log: list[dict] = []          # every action, for history() and replay()
+        self.log: list[dict[str, Any]] = []    # every action, for history() and replay()
         self.events: list[str] = []        # readable account of the hand
         self.winners: list[int] = []
 
@@ -110,7 +127,7 @@ class Table:
             players -= 1
         return players
 
-    def _seat(self, seat, argument: str = "seat") -> int:
+    def _seat(self, seat: object, argument: str = "seat") -> int:
         return integer(seat, argument, 0, len(self.seats) - 1)
 
     def draw(self) -> int:
@@ -140,10 +157,11 @@ class Table:
         return self.seats[seat].name
 
     # --- the public surface ---
-    def legal_actions(self) -> list[dict]:
+    def legal_actions(self) -> list[LegalAction]:
         raise NotImplementedError
 
-    def act(self, kind: str, amount: int | None = None, card=None) -> None:
+    def act(self, kind: str, amount: int | None = None,
+            card: CardsLike | int | None = None) -> None:
         """Do one action for the player to act.
 
         ``kind`` is an action name from ``legal_actions()``; ``amount`` a number of
@@ -169,20 +187,20 @@ class Table:
             self.__dict__.clear()
             self.__dict__.update(before)
             raise
-        entry = {"kind": kind}
+        entry: dict[str, Any] = {"kind": kind}
         if amount is not None:
             entry["amount"] = amount
         if card is not None:
             entry["card"] = card
         self.log.append(entry)
 
-    def _act(self, kind: str, amount: int | None, card) -> None:
+    def _act(self, kind: str, amount: int | None, card: str | None) -> None:
         raise NotImplementedError
 
-    def config(self) -> dict:
+    def config(self) -> dict[str, Any]:
         return {}
 
-    def history(self) -> dict:
+    def history(self) -> dict[str, Any]:
         """A JSON-ready hand history: the table, the deck, every action and the result."""
         return {"game": self.game, "seats": [s.name for s in self.seats],
                 "dealer": self.dealer, "config": self.config(),
@@ -192,18 +210,18 @@ class Table:
     def to_json(self) -> str:
         return json.dumps(self.history(), indent=2)
 
-    def result(self) -> dict:
+    def result(self) -> dict[str, Any]:
         return {"finished": self.finished, "pot": self.pot,
                 "winners": [self.name(w) for w in self.winners],
                 "won": {s.name: s.won for s in self.seats if s.won},
                 "put_in": {s.name: s.put_in for s in self.seats}}
 
-    def visible(self, seat: int) -> dict:
+    def visible(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees: the game, its hand and ``"random"`` for each opponent still
         in, the board and its dead cards, as ``equity()`` takes them."""
         return self._visible(self._seat(seat))
 
-    def _visible(self, seat: int) -> dict:
+    def _visible(self, seat: int) -> dict[str, Any]:
         raise NotImplementedError
 
     def equity(self, seat: int, *, trials: int | None = 100_000, seed: int = 0) -> float:

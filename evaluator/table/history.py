@@ -3,9 +3,11 @@ that it reaches the recorded result; ``HistoryError`` says what is wrong."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..errors import EvaluatorError, check_type
 from ..games import game as get_game
+from .engine import Table
 from .holdem import HoldemTable
 from .teen_patti import TeenPattiTable
 from .the import TheTable
@@ -17,7 +19,7 @@ class HistoryError(EvaluatorError):
     """A hand history that cannot be read, or that does not replay to the result it records."""
 
 
-def replay(history: dict | str):
+def replay(history: dict[str, Any] | str) -> Table:
     """Rebuild a table from ``history()`` (a dict or its JSON) by replaying every action.
 
     The history is checked first (its seats, a deck of the 52 cards once each,
@@ -25,34 +27,37 @@ def replay(history: dict | str):
     replayed table must reach it: a history whose deck or actions were changed
     raises ``HistoryError`` naming what differs, instead of a different hand.
     """
+    record: Any = history           # decoded JSON: checked below, key by key
     if isinstance(history, str):
         try:
-            history = json.loads(history)
+            record = json.loads(history)
         except json.JSONDecodeError as error:
             raise HistoryError(f"not a hand history: {error}", history[:40]) from None
-    check_type(history, (dict, str), "history", "a hand history (dict or JSON text)")
+    # JSON text that decodes to a string is no more a history than a list is
+    check_type(record, dict, "history", "a hand history (dict or JSON text)")
     missing = [key for key in ("game", "seats", "dealer", "deck", "actions")
-               if key not in history]
+               if key not in record]
     if missing:
         raise HistoryError(f"not a hand history: no {missing[0]!r}", missing[0])
-    config = history.get("config", {})
-    for key, value, kinds in (("actions", history["actions"], list), ("config", config, dict),
-                              ("deck", history["deck"], list)):
+    config = record.get("config", {})
+    for key, value, kinds in (("actions", record["actions"], list), ("config", config, dict),
+                              ("deck", record["deck"], list)):
         if not isinstance(value, kinds):
             raise HistoryError(f"not a hand history: {key!r} is a {type(value).__name__}, "
                                f"not a {kinds.__name__}", key)
-    game = get_game(history["game"]).name
-    cls = {"teen_patti": TeenPattiTable, "the": TheTable}.get(game, HoldemTable)
+    game = get_game(record["game"]).name
+    engines: dict[str, type[Table]] = {"teen_patti": TeenPattiTable, "the": TheTable}
+    cls = engines.get(game, HoldemTable)
     config = dict(config, game=game) if cls is HoldemTable else dict(config)
     unknown = sorted(set(config) - set(cls.OPTIONS))
     if unknown:
         raise HistoryError(f"the history's config has an unknown option {unknown[0]!r} for "
                            f"{game} (known: {', '.join(cls.OPTIONS)})", unknown[0])
     try:
-        table = cls(history["seats"], dealer=history["dealer"], deck=history["deck"], **config)
+        table = cls(record["seats"], dealer=record["dealer"], deck=record["deck"], **config)
     except (EvaluatorError, TypeError) as error:
         raise HistoryError(f"the history's table cannot be set up: {error}", error) from error
-    for number, entry in enumerate(history["actions"], 1):
+    for number, entry in enumerate(record["actions"], 1):
         if not isinstance(entry, dict) or "kind" not in entry:
             raise HistoryError(f"action {number} of the history is not an action: {entry!r}",
                                entry)
@@ -61,7 +66,7 @@ def replay(history: dict | str):
         except (EvaluatorError, TypeError) as error:
             raise HistoryError(f"action {number} of the history ({entry}) cannot be replayed: "
                                f"{error}", entry) from error
-    recorded = history.get("result")
+    recorded = record.get("result")
     if recorded is not None:
         if not isinstance(recorded, dict):
             raise HistoryError("the history's 'result' is not a dict", recorded)

@@ -3,14 +3,16 @@ Pineapple, Crazy Pineapple, Tahoe), and ``HoldemSession``: successive hands with
 button moving and Omaha kill pots."""
 from __future__ import annotations
 
+from typing import Any, TypedDict, Unpack
+
 import numpy as np
 
-from ..cards import DECK_SIZE, format_cards, parse_cards
+from ..cards import DECK_SIZE, CardsLike, format_cards, parse_cards
 from ..errors import EvaluatorError, check_type
 from ..evaluate import evaluate
 from ..games import Game
 from ..games import game as get_game
-from .engine import IllegalAction, integer
+from .engine import IllegalAction, LegalAction, integer
 from .limits import LimitTable
 
 __all__ = ["HoldemTable", "HoldemSession"]
@@ -35,9 +37,10 @@ class HoldemTable(LimitTable):
 
     OPTIONS = ("game", "small_blind", "big_blind", "small_bet", "kill")
 
-    def __init__(self, names, *, game: str = "holdem", dealer: int = 0, small_blind: int = 1,
-                 big_blind: int = 2, small_bet: int | None = None, kill: int | None = None,
-                 seed=None, deck=None):
+    def __init__(self, names: list[str], *, game: str | Game = "holdem", dealer: int = 0,
+                 small_blind: int = 1, big_blind: int = 2, small_bet: int | None = None,
+                 kill: int | None = None, seed: int | None = None,
+                 deck: CardsLike | None = None) -> None:
         check_type(game, (str, Game), "game", "a game name")
         self.rules = get_game(game)
         if self.rules.rule == "teen_patti" or self.rules.name == "the":
@@ -91,16 +94,17 @@ class HoldemTable(LimitTable):
     def deals(self) -> str:
         return f"{self.rules.dealt} hole cards each, 5 board cards and 3 burns"
 
-    def config(self) -> dict:
+    def config(self) -> dict[str, Any]:
         return {"small_blind": self.small_blind, "big_blind": self.big_blind,
                 "small_bet": self.small_bet, "kill": self.kill}
 
-    def _extra_actions(self):
+    def _extra_actions(self) -> list[LegalAction] | None:
         if self.discarding:
-            return [{"kind": "discard", "cards": format_cards(self.seats[self.to_act].cards)}]
+            cards = self.seats[self._need_turn()].cards
+            return [{"kind": "discard", "cards": format_cards(cards)}]
         return None
 
-    def _extra_act(self, seat, kind, amount, card) -> bool:
+    def _extra_act(self, seat: int, kind: str, amount: int | None, card: str | None) -> bool:
         if kind != "discard":
             return False
         s = self.seats[seat]
@@ -165,9 +169,9 @@ class HoldemTable(LimitTable):
             f"{self.name(i)} {format_cards(self.seats[i].cards)} ({hands[i]})" for i in live))
         best = max(h.value for h in hands.values())
         high = [i for i in live if hands[i].value == best]
-        low = []
+        low: list[int] = []
         if self.rules.pot == "hilo":
-            lows = {i: hands[i].low.value for i in live if hands[i].low is not None}
+            lows = {i: h.low.value for i, h in hands.items() if h.low is not None}
             if lows:
                 top = max(lows.values())
                 low = [i for i, v in lows.items() if v == top]
@@ -181,7 +185,7 @@ class HoldemTable(LimitTable):
         self.high_winners, self.low_winners = high, low
         self._finish()
 
-    def _visible(self, seat: int) -> dict:
+    def _visible(self, seat: int) -> dict[str, Any]:
         s = self.seats[seat]
         others = [i for i in self.active() if i != seat]
         game = self.rules.name
@@ -193,12 +197,20 @@ class HoldemTable(LimitTable):
                 "dead": format_cards(s.discarded, sep="")}
 
 
+class Stakes(TypedDict, total=False):
+    """The stakes a ``HoldemSession`` passes to each of its tables."""
+    small_blind: int
+    big_blind: int
+    small_bet: int | None
+
+
 class HoldemSession:
     """Successive hands at one table: the button moves left after each hand, and in
     Omaha games a kill follows two pots in a row won by one player (hi-lo: one
     scoop)."""
 
-    def __init__(self, names, *, game: str = "omaha", seed: int = 0, **stakes) -> None:
+    def __init__(self, names: list[str], *, game: str | Game = "omaha", seed: int = 0,
+                 **stakes: Unpack[Stakes]) -> None:
         seed = integer(seed, "seed", 0)
         unknown = sorted(set(stakes) - {"small_blind", "big_blind", "small_bet"})
         if unknown:

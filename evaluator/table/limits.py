@@ -2,7 +2,7 @@
 raise (up to a cap) and fold, and splitting a pot among its winners."""
 from __future__ import annotations
 
-from .engine import IllegalAction, Table
+from .engine import IllegalAction, LegalAction, Table
 
 __all__ = ["LimitTable"]
 
@@ -26,7 +26,7 @@ class LimitTable(Table):
         self.opener = first
         self.to_act = first
 
-    def legal_actions(self) -> list[dict]:
+    def legal_actions(self) -> list[LegalAction]:
         if self.finished or self.to_act is None:
             return []
         extra = self._extra_actions()
@@ -34,7 +34,7 @@ class LimitTable(Table):
             return extra
         s = self.seats[self.to_act]
         owe = self.current - s.round_bet
-        actions = [{"kind": "fold"}]
+        actions: list[LegalAction] = [{"kind": "fold"}]
         if owe == 0:
             actions.append({"kind": "check"})
         else:
@@ -44,10 +44,10 @@ class LimitTable(Table):
             actions.append({"kind": kind, "amount": self.current + self.size - s.round_bet})
         return actions
 
-    def _extra_actions(self) -> list[dict] | None:
+    def _extra_actions(self) -> list[LegalAction] | None:
         return None
 
-    def _act(self, kind, amount, card):
+    def _act(self, kind: str, amount: int | None, card: str | None) -> None:
         seat = self._need_turn()
         legal = {a["kind"]: a for a in self.legal_actions()}
         if kind not in legal:
@@ -68,9 +68,11 @@ class LimitTable(Table):
         elif kind == "check":
             self.events.append(f"{s.name} checks")
         elif kind == "call":
+            assert need is not None         # a call, a bet and a raise have an amount
             self.pay(seat, need)
             self.events.append(f"{s.name} calls {need}")
         else:
+            assert need is not None
             self.pay(seat, need)
             self.current = s.round_bet
             self.bets += 1
@@ -80,7 +82,7 @@ class LimitTable(Table):
         self.acted.add(seat)
         self._advance(seat)
 
-    def _extra_act(self, seat, kind, amount, card) -> bool:
+    def _extra_act(self, seat: int, kind: str, amount: int | None, card: str | None) -> bool:
         return False
 
     def _advance(self, seat: int) -> None:

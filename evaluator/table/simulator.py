@@ -1,12 +1,15 @@
 """A seeded simulator: simple bots (``POLICIES``) play hands at any of the tables."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from ..cards import DECK_SIZE, format_cards
 from ..errors import EvaluatorError, check_type
 from ..games import game as get_game
-from .engine import integer
+from .engine import Table, integer
 from .holdem import HoldemSession, HoldemTable
 from .teen_patti import TeenPattiTable
 from .the import TheTable
@@ -14,12 +17,22 @@ from .the import TheTable
 __all__ = ["POLICIES", "POT_LIMIT", "simulate"]
 
 
-def _passive(table, rng) -> tuple:
+Action = tuple[str, int | None, str | None]
+"""What a policy returns: the arguments of ``Table.act`` (kind, amount, card)."""
+
+
+def _turn(table: Table) -> int:
+    """The seat to act at a table whose hand is not over."""
+    assert table.to_act is not None, "a hand that is not over has a player to act"
+    return table.to_act
+
+
+def _passive(table: Table, rng: np.random.Generator) -> Action:
     """Check or call; never bet, raise or fold; Teen Patti: bet the minimum, show when two
     are left; Pineapple: discard the lowest card."""
     kinds = {a["kind"]: a for a in table.legal_actions()}
     if "discard" in kinds:
-        cards = table.seats[table.to_act].cards
+        cards = table.seats[_turn(table)].cards
         return "discard", None, format_cards([min(cards)])
     if "accept" in kinds:
         return "refuse", None, None
@@ -30,7 +43,7 @@ def _passive(table, rng) -> tuple:
     return ("check" if "check" in kinds else "call"), None, None
 
 
-def _random(table, rng) -> tuple:
+def _random(table: Table, rng: np.random.Generator) -> Action:
     """A uniformly random legal action (fold at most a tenth of the time)."""
     actions = table.legal_actions()
     choices = [a for a in actions if a["kind"] not in ("fold", "pack", "look")] or actions
@@ -38,14 +51,14 @@ def _random(table, rng) -> tuple:
         choices = [a for a in actions if a["kind"] in ("fold", "pack")]
     a = choices[int(rng.integers(len(choices)))]
     if a["kind"] == "discard":
-        cards = table.seats[table.to_act].cards
+        cards = table.seats[_turn(table)].cards
         return "discard", None, format_cards([cards[int(rng.integers(len(cards)))]])
     if "min" in a:
         return a["kind"], int(rng.integers(a["min"], a["max"] + 1)), None
     return a["kind"], None, None
 
 
-def _strength(table, rng) -> tuple:
+def _strength(table: Table, rng: np.random.Generator) -> Action:
     """Bet or raise with 60% equity or more, call with 35%, else fold (Teen Patti: look first,
     then bet the minimum or pack; show with two left).  Equity from what the player sees,
     sampled with 2,000 deals."""
@@ -54,7 +67,7 @@ def _strength(table, rng) -> tuple:
         return "look", None, None
     if "discard" in kinds or "accept" in kinds:
         return _passive(table, rng)
-    eq = table.equity(table.to_act, trials=2_000, seed=int(rng.integers(1 << 31)))
+    eq = table.equity(_turn(table), trials=2_000, seed=int(rng.integers(1 << 31)))
     if "show" in kinds:
         return "show", None, None
     if "bet" in kinds and "min" in kinds["bet"]:
@@ -66,7 +79,8 @@ def _strength(table, rng) -> tuple:
     return ("call", None, None) if eq >= 0.35 else ("fold", None, None)
 
 
-POLICIES = {"passive": _passive, "random": _random, "strength": _strength}
+POLICIES: dict[str, Callable[[Table, np.random.Generator], Action]] = {
+    "passive": _passive, "random": _random, "strength": _strength}
 
 
 POT_LIMIT = 100
@@ -74,7 +88,8 @@ POT_LIMIT = 100
 
 
 def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
-             policies: dict[str, str] | None = None, max_actions: int = 400, **stakes) -> dict:
+             policies: dict[str, str] | None = None, max_actions: int = 400,
+             **stakes: Any) -> dict[str, Any]:
     """Play ``hands`` hands with simple policies (``POLICIES``; default passive).
 
     The button (dealer) moves left after each hand and Omaha kills apply.
@@ -92,7 +107,8 @@ def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
     hands = integer(hands, "hands", 0)
     seed = integer(seed, "seed", 0)
     max_actions = integer(max_actions, "max_actions", 1)
-    cls = {"teen_patti": TeenPattiTable, "the": TheTable}.get(game, HoldemTable)
+    engines: dict[str, type[Table]] = {"teen_patti": TeenPattiTable, "the": TheTable}
+    cls = engines.get(game, HoldemTable)
     options = set(cls.OPTIONS) - {"game", "kill"}
     unknown = sorted(set(stakes) - options)
     if unknown:
@@ -123,7 +139,7 @@ def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
             cls(names, dealer=dealer, deck=deck, **stakes)
         steps = 0
         while not table.finished:
-            who = table.name(table.to_act)
+            who = table.name(_turn(table))
             kind, amount, card = POLICIES[policies.get(who, "passive")](table, rng)
             table.act(kind, amount, card)
             steps += 1
@@ -136,6 +152,7 @@ def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
             wins[table.name(w)] += 1
         histories.append(table.history())
         if session is not None:
+            assert isinstance(table, HoldemTable)       # the session dealt it
             session.finish_hand(table)
         dealer = (dealer + 1) % len(names)
     return {"game": game, "hands": hands, "seed": seed, "net": net, "wins": wins,

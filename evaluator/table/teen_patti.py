@@ -1,9 +1,11 @@
 """Teen Patti: boot, blind and seen players, show and side show, and an optional pot limit."""
 from __future__ import annotations
 
-from ..cards import format_cards
+from typing import Any
+
+from ..cards import CardsLike, format_cards
 from ..evaluate import evaluate
-from .engine import IllegalAction, Table, integer, optional_integer
+from .engine import IllegalAction, LegalAction, Table, integer, optional_integer
 
 __all__ = ["TeenPattiTable"]
 
@@ -29,8 +31,9 @@ class TeenPattiTable(Table):
     game = "teen_patti"
     OPTIONS = ("boot", "pot_limit")
 
-    def __init__(self, names, *, dealer: int = 0, boot: int = 1, pot_limit: int | None = None,
-                 seed=None, deck=None):
+    def __init__(self, names: list[str], *, dealer: int = 0, boot: int = 1,
+                 pot_limit: int | None = None, seed: int | None = None,
+                 deck: CardsLike | None = None) -> None:
         boot = integer(boot, "boot", 1)
         super().__init__(names, dealer=dealer, seed=seed, deck=deck)
         self.pot_limit = optional_integer(pot_limit, "pot_limit", len(self.seats) * boot + 1)
@@ -59,21 +62,22 @@ class TeenPattiTable(Table):
     def deals(self) -> str:
         return "3 cards each"
 
-    def config(self) -> dict:
+    def config(self) -> dict[str, Any]:
         return {"boot": self.boot, "pot_limit": self.pot_limit}
 
     def value(self, seat: int) -> int:
         return evaluate("teen_patti", self.seats[seat].cards).value
 
-    def legal_actions(self) -> list[dict]:
-        if self.finished:
-            return []
+    def legal_actions(self) -> list[LegalAction]:
         seat = self.to_act
+        if self.finished or seat is None:       # no one is to act only once it is over
+            return []
         if self.pending_side_show:
             return [{"kind": "accept"}, {"kind": "refuse"}]
         s = self.seats[seat]
         low, high = (2 * self.stake, 4 * self.stake) if s.seen else (self.stake, 2 * self.stake)
-        actions = [{"kind": "bet", "min": low, "max": high}, {"kind": "pack"}]
+        actions: list[LegalAction] = [{"kind": "bet", "min": low, "max": high},
+                                      {"kind": "pack"}]
         if not s.seen:
             actions.append({"kind": "look"})
         others = [i for i in self.active() if i != seat]
@@ -83,13 +87,14 @@ class TeenPattiTable(Table):
                 actions.append({"kind": "show", "cost": self.stake})
             elif other.seen:
                 actions.append({"kind": "show", "cost": 2 * self.stake})
-        elif s.seen and all(self.seats[i].seen for i in others) and \
-                self._previous_bettor(seat) is not None:
-            actions.append({"kind": "side_show", "cost": 2 * self.stake,
-                            "asks": self.name(self._previous_bettor(seat))})
+        elif s.seen and all(self.seats[i].seen for i in others):
+            asked = self._previous_bettor(seat)
+            if asked is not None:
+                actions.append({"kind": "side_show", "cost": 2 * self.stake,
+                                "asks": self.name(asked)})
         return actions
 
-    def _act(self, kind, amount, card):
+    def _act(self, kind: str, amount: int | None, card: str | None) -> None:
         seat = self._need_turn()
         s = self.seats[seat]
         legal = {a["kind"]: a for a in self.legal_actions()}
@@ -130,6 +135,7 @@ class TeenPattiTable(Table):
             return
         if kind == "side_show":
             asked = self._previous_bettor(seat)
+            assert asked is not None        # legal_actions offers it only with a bettor
             self._bet(seat, 2 * self.stake)
             self.pending_side_show = (seat, asked)
             self.events.append(f"{s.name} bets the minimum and asks {self.name(asked)} for a "
@@ -137,6 +143,7 @@ class TeenPattiTable(Table):
             self.to_act = asked
             return
         if kind in ("accept", "refuse"):
+            assert self.pending_side_show is not None   # only then legal
             asker, asked = self.pending_side_show
             self.pending_side_show = None
             if kind == "accept":
@@ -217,7 +224,7 @@ class TeenPattiTable(Table):
         self.to_act = None
         self.events.append(" and ".join(self.name(w) for w in winners) + f" wins {self.pot}")
 
-    def _visible(self, seat: int) -> dict:
+    def _visible(self, seat: int) -> dict[str, Any]:
         s = self.seats[seat]
         others = [i for i in self.active() if i != seat]
         own = format_cards(s.cards, sep="") if s.seen else "random"

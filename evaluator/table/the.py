@@ -1,7 +1,9 @@
 """The: a home game of three cards each, a four-card board and four fixed-limit rounds."""
 from __future__ import annotations
 
-from ..cards import format_cards
+from typing import Any
+
+from ..cards import CardsLike, format_cards
 from ..evaluate import evaluate
 from .engine import integer
 from .limits import LimitTable
@@ -22,8 +24,8 @@ class TheTable(LimitTable):
     game = "the"
     OPTIONS = ("ante", "bet")
 
-    def __init__(self, names, *, dealer: int = 0, ante: int = 1, bet: int = 2, seed=None,
-                 deck=None):
+    def __init__(self, names: list[str], *, dealer: int = 0, ante: int = 1, bet: int = 2,
+                 seed: int | None = None, deck: CardsLike | None = None) -> None:
         ante, bet = integer(ante, "ante", 0), integer(bet, "bet", 1)
         super().__init__(names, dealer=dealer, seed=seed, deck=deck)
         self.ante, self.bet_size = ante, bet
@@ -38,7 +40,7 @@ class TheTable(LimitTable):
             self.face_down.append(self.draw())
         self.board = [self.draw()]                 # the fourth board card, face up
         self.round = 1
-        self.openers = []
+        self.openers: list[int] = []
         self._start_round(self.left_of(self.dealer), bet)
         self.openers.append(self.opener)
 
@@ -51,7 +53,7 @@ class TheTable(LimitTable):
     def deals(self) -> str:
         return "3 cards each and 4 board cards"
 
-    def config(self) -> dict:
+    def config(self) -> dict[str, Any]:
         return {"ante": self.ante, "bet": self.bet_size}
 
     def _end_round(self) -> None:
@@ -77,7 +79,7 @@ class TheTable(LimitTable):
             f"{self.name(i)} {format_cards(self.seats[i].cards)}" for i in values))
         self._award_all(winners)
 
-    def _visible(self, seat: int) -> dict:
+    def _visible(self, seat: int) -> dict[str, Any]:
         others = [i for i in self.active() if i != seat]
         return {"game": "the", "hands": [format_cards(self.seats[seat].cards, sep="")]
                 + ["random"] * len(others), "board": format_cards(self.board, sep=""),
