@@ -82,6 +82,9 @@ def _class_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarra
     spans = [(a, min(a + CHUNK, n)) for a in range(0, n, CHUNK)]
     bar = progress_bar(n, label, progress)
     multiset_tables()
+    if need == 0:                                   # the river: nothing to enumerate
+        spans = []
+        boards[:] = -1
 
     def run(span: tuple[int, int]) -> None:
         a, b = span
@@ -151,6 +154,7 @@ def preflop_matrix(game: str | Game = "holdem", *, recompute: bool = False,
     g = _game(game)
     if g.name != "holdem":
         raise HandError(f"the pre-flop matrix is for hold'em, not {g.name}", g.name)
+    resolve_threads(threads, 1)                     # checked even when the table is read
     if not recompute:
         return _shipped_matrix()
     combos, cls = _all_combos()

@@ -246,3 +246,34 @@ def test_a_short_call_is_not_queued_behind_a_long_one():
     # the long call keeps at most two items in the pool: the short call's items run
     # between them, long before the long call's 40 items (5 s) are done
     assert still_running == [True]
+
+
+def test_hand_vs_range_on_the_river():
+    values = hand_vs_range("QQ+", board="2c3d4h5s9c", progress=False)
+    assert values["A6s"] == 1.0          # the six-high straight beats the aces' wheel
+    # against the 13 combos left: AA's wheel beats the 12 kings and queens and ties the last
+    # AA; QQ loses to all but the last QQ, which it ties
+    assert values["AA"] == pytest.approx(12.5 / 13)
+    assert values["QQ"] == pytest.approx(0.5 / 13)
+
+
+def test_discard_equity_counts_the_discard_once():
+    from evaluator import discard_equity
+    keeps = discard_equity("pineapple", "AsKsQd", ["random"] * 14, dead="2c3c", trials=200)
+    assert len(keeps) == 3
+
+
+def test_absurd_trials_are_refused_at_once():
+    from evaluator import EvaluatorError
+    with pytest.raises(EvaluatorError, match="more than 1e\\+15"):
+        equity("holdem", ["AsKs", "QhQd"], trials=2 ** 70)
+
+
+def test_by_street_needs_no_board():
+    assert len(equity_by_street("teen_patti", ["AsKsQs", "QhQdQc"])) == 1
+
+
+def test_preflop_matrix_checks_threads():
+    from evaluator import EvaluatorError
+    with pytest.raises(EvaluatorError, match="threads"):
+        preflop_matrix(threads=0)

@@ -155,7 +155,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     return make_result(g, names, board_ids, dead_ids, counts, bool(exact), method, used_seed)
 
 
-def equity_by_street(game: str | Game, hands, board, dead="", **options) -> list[EquityResult]:
+def equity_by_street(game: str | Game, hands, board="", dead="", **options) -> list[EquityResult]:
     """Equity before the board and after each street dealt so far.
 
     For hold'em games: pre-flop, flop, turn and river as far as ``board``

@@ -125,8 +125,10 @@ def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
         raise HandError(f"a board of {cards_text(len(board))} is not a street of "
                         f"{quoted(g)} (board sizes: {streets})", len(board))
     final = max(g.streets)
-    # every player is dealt ``g.dealt`` cards, discards included
-    needed = len(hands) * g.dealt + final + len(dead)
+    # every player is dealt ``g.dealt`` cards; the discards are out of the deck too, and the
+    # dead cards may be some of them (``discard_equity`` passes the hero's discard as dead)
+    discards = len(hands) * (g.dealt - g.hole)
+    needed = len(hands) * g.hole + final + max(len(dead), discards)
     if needed > 52:
         raise HandError(f"{len(hands)} players need {needed} cards in {quoted(g)}; "
                         "the deck has 52", len(hands))
@@ -150,6 +152,10 @@ def check_options(exact, trials, target_stderr, seed) -> bool:
                                 f"{type(trials).__name__} {trials!r}", trials)
     if trials is not None and trials < 1:
         raise EvaluatorError(f"trials must be a positive integer, got {trials!r}", trials)
+    if trials is not None and trials > MAX_TRIALS:
+        raise EvaluatorError(f"trials {trials:,} is more than {MAX_TRIALS:.0e}, which would take "
+                             "months at 100 M deals a second; ask for exact=True or fewer",
+                             trials)
     if exact is not None and not isinstance(exact, (bool, np.bool_)):
         raise ArgumentTypeError(f"exact must be True, False or None, got "
                                 f"{type(exact).__name__} {exact!r}", exact)
@@ -211,3 +217,4 @@ def completion_text(cards, missing: int) -> str:
 
 
 MIN_STDERR = 1e-6              # a smaller target could need 2.5e11 deals or more
+MAX_TRIALS = 10 ** 15          # a trillion deals take hours; this many, months
