@@ -22,7 +22,9 @@ import os
 import stat
 import tempfile
 import warnings
+from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 import numba
 from numba.core import caching
@@ -105,15 +107,17 @@ class _RecoveringCache(caching.FunctionCache):
             self.disable()
 
 
-def kernel(func=None, **options):
+def kernel(func: Callable[..., Any] | None = None, **options: Any) -> Any:
     """``numba.njit(nogil=True, **options)`` with the cache above; ``@kernel`` or
-    ``@kernel(...)``."""
+    ``@kernel(...)``.  A Numba dispatcher (typed ``Any``: its signatures are Numba's
+    business), the plain function under ``NUMBA_DISABLE_JIT=1``."""
     if func is None:
         return lambda f: kernel(f, **options)
     dispatcher = numba.njit(func, nogil=True, **options)
     if isinstance(dispatcher, Dispatcher):          # not with NUMBA_DISABLE_JIT=1
         try:
-            dispatcher._cache = _RecoveringCache(func)
+            # set in Dispatcher.__init__, which Numba's annotations do not declare
+            dispatcher._cache = _RecoveringCache(func)  # type: ignore[attr-defined]
         except RuntimeError:            # no location is writable: compile on every run
             pass
     return dispatcher

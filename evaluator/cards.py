@@ -99,7 +99,7 @@ def _parse_text(text: str) -> tuple[int, ...]:
     return tuple(card_id(t) for t in _tokens(text))
 
 
-def parse_cards(cards: CardsLike | Iterable[str | int], *, count: int | None = None,
+def parse_cards(cards: CardsLike | Iterable[str | int | np.integer], *, count: int | None = None,
                 what: str = "cards", allow_duplicates: bool = False) -> np.ndarray:
     """Parse cards from text, a list of strings or ids, or an array of ids.
 

@@ -53,12 +53,12 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cache
 
 import numpy as np
 
-from .cards import format_cards, parse_cards
+from .cards import CardsLike, format_cards, parse_cards
 from .classes import (
     CLASS_INDEX,
     CLASS_NAMES,
@@ -320,7 +320,7 @@ def _relative(weights: np.ndarray, names: list[str]) -> np.ndarray:
     return scaled
 
 
-def _check_hand(hand, what: str, expected: str) -> None:
+def _check_hand(hand: object, what: str, expected: str) -> None:
     check_type(hand, (str, list, tuple, np.ndarray), what, expected)
 
 
@@ -348,13 +348,19 @@ class Range:
     listed where they can be.  ``RangeError`` names the part that cannot be read;
     ``ArgumentTypeError`` a ``text`` that is not text, a ``Range`` or a list of hands.
     """
+    game: Game
+    text: str
+    combos: np.ndarray
+    weights: np.ndarray
 
-    def __init__(self, text, game: str | Game = "holdem") -> None:
+    def __init__(self, text: str | Range | Sequence[CardsLike],
+                 game: str | Game = "holdem") -> None:
         if isinstance(text, Range):
             self.game, self.text = text.game, text.text
             self.combos, self.weights = text.combos, text.weights
             return
         self.game = _game(game)
+        parts: list[CardsLike]
         if isinstance(text, str):
             self.text = text.strip()
             parts = [p.strip() for p in self.text.split(",")]
@@ -378,7 +384,7 @@ class Range:
         weight = scaled[owner]
         self._set(_mask_rows(masks, self.game.hole), weight)
 
-    def _merge_parts(self, parts: list) -> tuple[np.ndarray, np.ndarray, list[str], list[float]]:
+    def _merge_parts(self, parts: list[CardsLike]) -> tuple[np.ndarray, np.ndarray, list[str], list[float]]:
         """The card masks of the range's combos, the index of the part that gave each its
         weight (the last that lists it), and each part's text and weight.
 
@@ -513,12 +519,12 @@ class Range:
     def __repr__(self) -> str:
         return f"Range({self.text!r}, game={self.game.name!r})  # {len(self)} combos"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, Range) and self.game == other.game
                 and np.array_equal(self.combos, other.combos)
                 and np.array_equal(self.weights, other.weights))
 
-    def live(self, dead) -> Range:
+    def live(self, dead: CardsLike) -> Range:
         """The combos that hold none of ``dead`` (card removal), weights scaled again so
         the largest left is 1; may be empty."""
         dead_ids = parse_cards(dead, what="dead cards", allow_duplicates=True)

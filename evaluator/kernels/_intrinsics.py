@@ -5,12 +5,19 @@ A 7-card row of a C-contiguous ``uint8`` array is read with one 64-bit load
 instead of seven byte loads; the kernels take the bytes apart with shifts,
 which the CPU does on its ALUs while the load ports serve the table lookups.
 """
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from llvmlite import binding, ir
 from numba.core import config, types
-from numba.extending import intrinsic
+from numba.extending import intrinsic as _numba_intrinsic
 
 from .._jit import kernel
+
+# Each intrinsic is typed ``Any``, like the ``@kernel`` functions: what calls it is Numba's
+# typing, and under NUMBA_DISABLE_JIT=1 a plain-Python stand-in takes its name (below).
+intrinsic: Callable[[Callable[..., Any]], Any] = _numba_intrinsic
 
 try:
     HAVE_PDEP = bool(binding.get_host_cpu_features().get("bmi2"))
@@ -163,7 +170,8 @@ select_bit = select_bit_pdep if HAVE_PDEP else select_bit_loop
 suit_mask = suit_mask_pext if HAVE_PDEP else suit_mask_loop
 
 
-if config.DISABLE_JIT:  # plain-Python run of the kernels (debugging, tests)
+# DISABLE_JIT is set through globals() in numba.core.config, unseen by its annotations
+if config.DISABLE_JIT:  # type: ignore[attr-defined]  # plain-Python run of the kernels
     def select_bit(mask, k):  # noqa: F811
         bits = [b for b in range(64) if (int(mask) >> b) & 1]
         return np.uint64(1 << bits[int(k)])
