@@ -26,6 +26,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import re
 import socket
@@ -219,12 +220,7 @@ def _normalise(query: Mapping, index: int, seed: int) -> dict:
         if value in (None, ""):
             out[name] = None
             continue
-        try:
-            if isinstance(value, bool) or (kind is int and isinstance(value, float)):
-                raise ValueError
-            out[name] = kind(value)
-        except (TypeError, ValueError):
-            raise EvaluatorError(f"{name} must be a number, got {value!r}", value) from None
+        out[name] = _whole(name, value) if kind is int else _number(name, value)
     if out["seed"] is not None and out["seed"] < 0:
         raise EvaluatorError(f"seed must be a non-negative integer, got {out['seed']}",
                              out["seed"])
@@ -232,6 +228,37 @@ def _normalise(query: Mapping, index: int, seed: int) -> dict:
         state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)
         out["seed"] = int(state[0] >> np.uint64(1))
     return out
+
+
+def _number(name: str, value) -> float:
+    """A query's number field (a JSON number, or the text of a CSV cell) as a float."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise EvaluatorError(f"{name} must be a number, got {value!r}", value)
+    try:
+        return float(value)
+    except ValueError:
+        raise EvaluatorError(f"{name} must be a number, got {value!r}", value) from None
+
+
+def _whole(name: str, value) -> int:
+    """A query's whole-number field: ``1000``, ``1000.0``, ``"1000"`` or ``"1e6"``.
+
+    Integer text is read exactly (a seed may pass 2**53); other text and floats
+    must hold a whole number, so ``1e6`` is a million and ``2.5`` is refused.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            pass
+    number = _number(name, value)
+    if not math.isfinite(number):
+        raise EvaluatorError(f"{name} must be a number, got {value!r}", value)
+    if not number.is_integer():
+        raise EvaluatorError(f"{name} must be a whole number, got {value!r}", value)
+    return int(number)
 
 
 def _validate(records: list[tuple[int | None, object]], seed: int,
@@ -362,6 +389,106 @@ def columns(items: list[dict]) -> list[str]:
     return out + ["error"]
 
 
+def _csv_records(text: str, path: Path) -> tuple[list[tuple[int, list[str]]], int]:
+    """The complete records of a CSV output, ``(line, fields)`` each (the header first),
+    and the offset, in characters, where the last of them ends.
+
+    Read with the CSV parser, never split at line breaks: a quoted field may hold
+    a newline (a record-mode error row keeps the query's text), and
+    ``str.splitlines`` also breaks at ``\\r``, ``\\x1c``-``\\x1e``, ``\\x85``,
+    U+2028 and U+2029, which an id may hold.  A record is complete once the
+    newline after it is in; a last one cut short (a kill while it was being
+    written) is left out.
+    """
+    parts = text.split("\n")
+    physical = [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+    taken = 0                                    # physical lines the parser has read
+
+    def feed() -> Iterator[str]:
+        nonlocal taken
+        for line in physical:
+            taken += 1
+            yield line
+
+    reader = csv.reader(feed(), strict=True)
+    records: list[tuple[int, list[str]]] = []
+    end = first = 0
+    while True:
+        try:
+            fields = next(reader)
+        except StopIteration:
+            break
+        except csv.Error:
+            if taken == len(physical):           # the last record, cut short
+                break
+            raise EvaluatorError(f"cannot resume {path}: line {first + 1} is not CSV",
+                                 str(path)) from None
+        if not physical[taken - 1].endswith("\n"):
+            break                                # cut short inside its last line
+        records.append((first + 1, fields))
+        end += sum(len(line) for line in physical[first:taken])
+        first = taken
+    return records, end
+
+
+def _changed(item: dict, row: Mapping) -> tuple[str, str] | None:
+    """How a row read back differs from the query it would be kept for: ``(what the row
+    has, what the query has)``, each naming the field; None when the row is that query's.
+
+    Rows that hold a result are compared with the normalised query (the game's
+    name, the cards in their canonical text, ``exact``, and the samples that
+    ``trials`` and ``target_stderr`` give); recorded failures hold the query's
+    text, and are compared with that.
+    """
+    def cell(name: str) -> str:
+        value = row.get(name)
+        return "" if value is None else str(value)
+
+    if "error" in item or cell("error"):
+        for name in ("game", "board", "dead"):
+            if cell(name) != str(item[name]):
+                return f"{name} {cell(name)!r}", f"{name} {str(item[name])!r}"
+        if "error" in item and not cell("error"):
+            return "a result", f"an error ({item['error']})"
+        return None
+    from .cards import format_cards, parse_cards
+    from .engine.sample import DEFAULT_TRIALS
+    from .games import game as _game
+    wanted = {"game": _game(item["game"]).name,
+              "board": format_cards(parse_cards(item["board"])),
+              "dead": format_cards(parse_cards(item["dead"]))}
+    for name, now in wanted.items():
+        if cell(name) != now:
+            return f"{name} {cell(name)!r}", f"{name} {now!r}"
+    exact = cell("exact") == "True"
+    if item["exact"] is not None and exact != item["exact"]:
+        return f"exact {exact}", f"exact {item['exact']}"
+    trials, target = item["trials"], item["target_stderr"]
+    if exact:
+        if trials is not None:
+            return "exact True", f"trials {trials:,}"
+        if target is not None:
+            return "exact True", f"target_stderr {target:g}"
+        return None
+    try:
+        samples = int(cell("samples"))
+    except ValueError:
+        return f"samples {cell('samples')!r}", "a sampled result"
+    limit = trials if trials is not None else (None if target is not None else DEFAULT_TRIALS)
+    asked = (f"trials {trials:,}" if trials is not None
+             else f"trials {DEFAULT_TRIALS:,} (the default)")
+    if limit is not None and (samples > limit or (target is None and samples != limit)):
+        return f"{samples:,} samples", asked
+    if target is not None and (limit is None or samples < limit):
+        # sampling stops at the first round whose every standard error is below the target
+        errors = [float(row[name]) for name in row
+                  if name.endswith("_stderr") and cell(name) != ""]
+        if errors and max(errors) > target:
+            return (f"stderr {max(errors):g} after {samples:,} samples",
+                    f"target_stderr {target:g}")
+    return None
+
+
 class _Sink:
     """Rows in the input's order, written (one flushed line each) as they finish.
 
@@ -376,6 +503,7 @@ class _Sink:
         self.csv = path is not None and path.suffix.lower() == ".csv"
         self.rows: list[dict] = []
         self.pending: dict[int, dict] = {}
+        self.writing: list | None = None          # [row, line, start, handed] mid-write
         self.handle: IO[str] | None = None
         self.own = False
         if path is None:
@@ -399,26 +527,30 @@ class _Sink:
     def _read_back(self, path: Path) -> int:
         """Read the complete rows of an interrupted output; the offset where they end."""
         data = path.read_bytes()
-        end = data.rfind(b"\n") + 1
         try:
-            lines = data[:end].decode("utf-8").splitlines()
-        except UnicodeDecodeError:
-            raise EvaluatorError(f"cannot resume {path}: it is not a batch's output "
-                                 "(not UTF-8)", str(path)) from None
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            # a kill in the middle of a character leaves its first bytes at the very end
+            if error.reason != "unexpected end of data" or error.end != len(data):
+                raise EvaluatorError(f"cannot resume {path}: it is not a batch's output "
+                                     "(not UTF-8)", str(path)) from None
+            text = data[:error.start].decode("utf-8")
         if self.csv:
-            parsed = list(csv.reader(lines))
-            if not parsed:
+            records, end = _csv_records(text, path)
+            if not records:
                 return 0
-            if parsed[0] != self.header:
+            if records[0][1] != self.header:
                 raise EvaluatorError(f"cannot resume {path}: its columns are not this "
                                      "batch's (another batch, or other options?)", str(path))
-            for number, fields in enumerate(parsed[1:], start=2):
+            for number, fields in records[1:]:
                 if len(fields) != len(self.header):
                     raise EvaluatorError(f"cannot resume {path}: line {number} has "
                                          f"{len(fields)} fields, not {len(self.header)}",
                                          str(path))
                 self._check(path, number, dict(zip(self.header, fields)))
         else:
+            lines = text.split("\n")[:-1]           # JSON escapes newlines: one row a line
+            end = sum(len(line) + 1 for line in lines)
             for number, line in enumerate(lines, start=1):
                 try:
                     row = json.loads(line)
@@ -429,10 +561,11 @@ class _Sink:
                     raise EvaluatorError(f"cannot resume {path}: line {number} is not a row",
                                          str(path))
                 self._check(path, number, row)
-        return end
+        return len(text[:end].encode("utf-8"))
 
     def _check(self, path: Path, line: int, row: dict) -> None:
-        """Keep a row read back if it is the next query's; refuse another batch's rows."""
+        """Keep a row read back if it is the next query's; refuse another batch's rows,
+        and rows of a query changed since they were written."""
         k = len(self.rows)
         if k >= len(self.items):
             raise EvaluatorError(f"cannot resume {path}: it has more rows than the batch has "
@@ -450,6 +583,14 @@ class _Sink:
             raise EvaluatorError(f"cannot resume {path}: line {line} was sampled with seed "
                                  f"{seed}, this batch gives that query seed {item['seed']} "
                                  "(another batch seed?)", str(path))
+        changed = _changed(item, row)
+        if changed is not None:
+            was, now = changed
+            raise EvaluatorError(
+                f"cannot resume {path}: line {line} (query {mine[0]}) has {was}, but this "
+                f"batch's query {mine[0]} has {now}; the query changed since the row was "
+                "written: start the file afresh (without resuming) or write to another "
+                "file", str(path))
         self.rows.append(self._typed(row, item) if self.csv else row)
 
     def _typed(self, cells: dict[str, str], item: dict) -> dict:
@@ -471,27 +612,67 @@ class _Sink:
                 row[name] = float(text)
         return row
 
-    def _write(self, fields: list) -> None:
+    def _line(self, fields) -> str:
         if self.csv:
+            # written with "\r\n" so that a field holding a lone "\r" is quoted too (it
+            # would not be read back otherwise); the line then ends in "\n"
             text = io.StringIO()
-            csv.writer(text, lineterminator="\n").writerow(fields)
-            line = text.getvalue()
-        else:
-            line = json.dumps(fields) + "\n"
-        self.handle.write(line)
+            csv.writer(text, lineterminator="\r\n").writerow(fields)
+            return text.getvalue()[:-2] + "\n"
+        return json.dumps(fields) + "\n"
+
+    def _write(self, fields) -> None:
+        self.handle.write(self._line(fields))
         self.handle.flush()
+
+    def _size(self) -> int | None:
+        """The output file's size (every line is flushed: where the next one starts)."""
+        return os.fstat(self.handle.fileno()).st_size if self.own else None
 
     def add(self, index: int, row: dict) -> int:
         """Take row ``index``; write every row now in order.  Returns rows written."""
         self.pending[index] = row
         written = 0
         while len(self.rows) in self.pending:
-            row = self.pending.pop(len(self.rows))
+            row = self.pending[len(self.rows)]
             if self.handle is not None:
-                self._write([row.get(name, "") for name in self.header] if self.csv else row)
+                line = self._line([row.get(name, "") for name in self.header] if self.csv
+                                  else row)
+                self.writing = [row, line, self._size(), False]
+                self.handle.write(line)
+                self.writing[3] = True
+                self.handle.flush()
             self.rows.append(row)
+            self.writing = None
+            self.pending.pop(len(self.rows) - 1, None)
             written += 1
         return written
+
+    def settle(self) -> None:
+        """After Ctrl-C: count the row being written if, and only if, its whole line is out.
+
+        Ctrl-C may land between writing a line and counting its row, so
+        ``done`` (``BatchInterrupted.kept``) would miss a row that is in the
+        file; or in the middle of a line, whose start is then taken out again.
+        """
+        writing, self.writing = self.writing, None
+        if writing is None or (self.rows and self.rows[-1] is writing[0]):
+            return
+        row, line, start, handed = writing
+        try:
+            self.handle.flush()
+        except (OSError, ValueError):
+            pass
+        if start is None:                         # a stream: counted once handed over
+            whole = handed
+        else:
+            size = self._size()
+            whole = size >= start + len(line.encode("utf-8"))
+            if not whole and size > start:
+                os.ftruncate(self.handle.fileno(), start)
+        if whole:
+            self.rows.append(row)
+            self.pending.pop(len(self.rows) - 1, None)
 
     def close(self) -> None:
         if self.own and self.handle is not None:
@@ -527,12 +708,16 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
         Continue the interrupted output ``out``: keep its complete rows (a
         partly written last line is dropped), compute only the missing ones.
         The file ends as an uninterrupted run writes it.  Refused when its
-        rows are another batch's; a missing file starts afresh.
+        rows are another batch's, or a kept row's query has changed since
+        (its game, cards, ``exact``, ``trials``, ``target_stderr`` or seed);
+        a missing file starts afresh.
     on_error : "stop" or "record"
         ``"stop"``: a bad query stops the batch before anything runs, and a
         query failing while it runs raises ``QueryFailed`` once the rows
         before it are written.  ``"record"``: the failure goes in the row's
-        ``error`` column and the batch goes on.
+        ``error`` column and the batch goes on.  A cluster task that fails
+        past its retries fails each of its queries so; a cluster that fails
+        as a whole raises ``QueryFailed`` for the first unfinished query.
 
     Raises
     ------
@@ -586,8 +771,18 @@ def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progres
         from ._parallel import imap_unordered
         results = imap_unordered(run_query, [items[i] for i in todo], threads, errors=True)
     failure: tuple[int, BaseException | str] | None = None
+    lost: Exception | None = None
     try:
-        for j, result in results:
+        while True:
+            try:
+                j, result = next(results)
+            except StopIteration:
+                break
+            except EvaluatorError:
+                raise
+            except Exception as error:      # noqa: BLE001 - the cluster itself failed
+                lost = error
+                break
             index = todo[j]
             if isinstance(result, (BaseException, str)):
                 if not record:
@@ -606,11 +801,16 @@ def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progres
             if failure is not None and sink.done >= failure[0]:
                 break
     except KeyboardInterrupt:
+        sink.settle()
         raise BatchInterrupted(sink.done, len(items), path) from None
     finally:
         results.close()
         if bar is not None:
             bar.stop()
+    if lost is not None:
+        # no row to blame: the rows before the first unfinished one are kept
+        raise QueryFailed(items[sink.done]["id"], f"the cluster failed: {_reason(lost)}",
+                          sink.done, len(items), path) from lost
     if failure is not None:
         index, error = failure
         reason = error if isinstance(error, str) else _reason(error)
@@ -713,8 +913,9 @@ def _on_cluster(items: list[dict], scheduler,
                 chunk_size: int | None) -> Iterator[tuple[int, dict | str]]:
     """Yield ``(index, row or failure reason)`` as chunks finish on a Dask cluster.
 
-    A task lost with its worker is run again; closing the generator (Ctrl-C,
-    or a failure) cancels the tasks not yet finished.
+    A task lost with its worker is run again; a task that still fails gives
+    each of its queries that failure.  Closing the generator (Ctrl-C, or a
+    failure) cancels the tasks not yet finished.
     """
     client, own = _client(scheduler)
     futures = []
@@ -725,11 +926,24 @@ def _on_cluster(items: list[dict], scheduler,
         starts = list(range(0, len(items), chunk_size))
         futures = client.map(_run_chunk, [items[a:a + chunk_size] for a in starts],
                              pure=False, retries=3)
-        start_of = {future.key: a for future, a in zip(futures, starts)}
+        chunk_of = {future.key: (a, min(chunk_size, len(items) - a))
+                    for future, a in zip(futures, starts)}
+        import asyncio
+
         from distributed import as_completed
         for future in as_completed(futures, loop=client.loop):
-            for k, (row, reason) in enumerate(future.result()):
-                yield start_of[future.key] + k, row if reason is None else reason
+            start, size = chunk_of[future.key]
+            try:
+                parts = future.result()
+            except (Exception, asyncio.CancelledError) as error:    # noqa: BLE001
+                # the task failed past its retries (its worker died each time, its
+                # data would not load, ...): each of its queries failed that way
+                reason = f"its cluster task failed: {_reason(error)}"
+                for k in range(size):
+                    yield start + k, reason
+                continue
+            for k, (row, reason) in enumerate(parts):
+                yield start + k, row if reason is None else reason
     finally:
         if futures:
             client.cancel(futures)

@@ -3,13 +3,14 @@ import json
 import math
 import os
 import signal
+import sys
 import threading
 import time
 
 import pytest
 
 from evaluator import EvaluatorError, RangeError, batch_equity, equity, hand_vs_range
-from evaluator.batch import BatchInterrupted, write_rows
+from evaluator.batch import BatchInterrupted, QueryFailed, write_rows
 
 QUERIES = [
     {"hands": "AsKs vs QhQd", "board": "2c7d9h"},
@@ -166,3 +167,52 @@ def test_cluster_batch_writes_rows_as_they_finish_and_stops_on_ctrl_c(cluster, t
     batch_equity(queries, scheduler=cluster.scheduler_address, out=out, resume=True,
                  progress=False)
     assert out.read_bytes() == whole.read_bytes()
+
+
+def failing_chunk(queries):
+    """A cluster task that fails on the worker, for no query's fault, whenever its chunk
+    holds the query ``boom``; defined in the test, so it travels by value."""
+    if any(query.get("id") == "boom" for query in queries):
+        raise RuntimeError("the worker could not run this task")
+    import evaluator.batch
+    return evaluator.batch._run_chunk(queries)
+
+
+def test_a_cluster_task_that_keeps_failing_fails_its_queries(cluster, tmp_path, monkeypatch):
+    import cloudpickle
+
+    import evaluator.batch as batch
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    monkeypatch.setattr(batch, "_run_chunk", failing_chunk)
+    queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": f"q{i}"} for i in range(8)]
+    queries[5]["id"] = "boom"                     # chunk 3 of 4: queries 5 and 6
+    local = batch_equity(queries, progress=False)
+    address = cluster.scheduler_address
+    try:
+        recorded = tmp_path / "recorded.csv"
+        rows = batch_equity(queries, scheduler=address, chunk_size=2, out=recorded,
+                            on_error="record", progress=False)
+        reason = ("its cluster task failed: RuntimeError: the worker could not run this "
+                  "task")
+        assert [(r["id"], r.get("error")) for r in rows if "error" in r] == [
+            ("q4", reason), ("boom", reason)]
+        assert rows[:4] == local[:4] and rows[6:] == local[6:]
+        out = tmp_path / "r.csv"
+        with pytest.raises(QueryFailed, match="query q4 failed: its cluster task failed: "
+                                              "RuntimeError") as failed:
+            batch_equity(queries, scheduler=address, chunk_size=2, out=out, progress=False)
+        assert failed.value.kept == 4 and len(out.read_text().splitlines()) == 1 + 4
+        batch_equity(queries, scheduler=address, chunk_size=2, out=out, resume=True,
+                     on_error="record", progress=False)
+        assert out.read_bytes() == recorded.read_bytes()
+    finally:
+        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+
+
+def test_a_cluster_that_fails_as_a_whole_is_a_query_failed_error(cluster):
+    from distributed import Client
+    client = Client(cluster.scheduler_address, set_as_default=False)
+    client.close()                                  # no task can be sent to it
+    with pytest.raises(QueryFailed, match="^query 1 failed: the cluster failed: ") as failed:
+        batch_equity(QUERIES, scheduler=client, progress=False)
+    assert failed.value.kept == 0

@@ -2,6 +2,7 @@
 output paths and addresses that are not Dask schedulers."""
 import csv
 import http.server
+import io
 import json
 import os
 import signal
@@ -161,6 +162,188 @@ def test_resume_refuses_another_batchs_file(tmp_path):
     with pytest.raises(EvaluatorError, match="resume=True needs out="):
         batch_equity(MIXED[:1], resume=True, progress=False)
     assert out.read_bytes() == before                      # a refused file is left alone
+
+
+# the queries of MIXED and an Omaha one, a game that can change without changing the columns
+CHANGING = [MIXED[0], {"game": "omaha", "hands": ["Ah2h3sKs", "AdKdQcJc"], "board": "4c5d9sTh"},
+            *MIXED[1:6]]
+
+
+@pytest.mark.parametrize("k, change, row_has, query_has", [
+    (0, {"board": "2c7d9hTs"}, "board '2c 7d 9h'", "board '2c 7d 9h Ts'"),
+    (1, {"game": "omaha8"}, "game 'omaha'", "game 'omaha8'"),
+    (4, {"dead": "3h"}, "dead ''", "dead '3h'"),
+    (0, {"exact": False}, "exact True", "exact False"),
+    (0, {"trials": 1000}, "exact True", "trials 1,000"),
+    (3, {"trials": 30_000}, "20,000 samples", "trials 30,000"),
+    (3, {"trials": None}, "20,000 samples", "trials 1,048,576 (the default)"),
+    (3, {"trials": None, "target_stderr": 0.001}, "stderr 0.00", "target_stderr 0.001"),
+])
+@pytest.mark.parametrize("name", ["r.csv", "r.jsonl"])
+def test_resume_refuses_rows_of_a_query_changed_since(tmp_path, name, k, change, row_has,
+                                                      query_has):
+    queries = [dict(q) for q in CHANGING]
+    whole = tmp_path / ("whole" + os.path.splitext(name)[1])
+    batch_equity(queries, out=whole, progress=False)
+    header = 1 if name.endswith(".csv") else 0
+    lines = whole.read_bytes().splitlines(keepends=True)
+    out = tmp_path / name
+    out.write_bytes(b"".join(lines[:header + 5]))           # five rows kept
+    before = out.read_bytes()
+    changed = [dict(q) for q in queries]
+    changed[k].update(change)
+    changed[k] = {key: value for key, value in changed[k].items() if value is not None}
+    ident = changed[k].get("id", k + 1)
+    with pytest.raises(EvaluatorError) as refused:
+        batch_equity(changed, out=out, resume=True, progress=False)
+    message = str(refused.value)
+    assert f"line {header + k + 1} (query {ident}) has {row_has}" in message, message
+    assert f"but this batch's query {ident} has {query_has}" in message, message
+    assert "the query changed since the row was written" in message
+    assert out.read_bytes() == before                      # a refused file is left alone
+
+
+def test_resume_accepts_other_spellings_of_the_same_query(tmp_path):
+    whole = tmp_path / "whole.csv"
+    batch_equity(MIXED[:6], out=whole, progress=False)
+    data = whole.read_bytes()
+    out = tmp_path / "r.csv"
+    out.write_bytes(b"".join(data.splitlines(keepends=True)[:5]))
+    same = [dict(q) for q in MIXED[:6]]
+    same[0].update(board="2c 7d 9h", game="HoldEm", exact="")
+    same[1].update(game="Omaha8", board="4c 5d 9s Th")
+    same[2].update(trials="2e4")
+    batch_equity(same, out=out, resume=True, progress=False)
+    assert out.read_bytes() == data
+
+
+def test_resume_reads_csv_fields_that_hold_line_breaks(tmp_path, monkeypatch):
+    queries = [
+        {"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": "east\u2028west"},
+        {"hands": "AsKs vs\nAsQd", "id": "bad"},      # fails its checks: its text recorded
+        {"hands": "AA vs KK", "board": "2c7d9hTs", "id": "a\x1cb\x1dc\x1ed\x85e\u2029f\rg"},
+        {"hands": "QQ+,AKs | random", "trials": 20_000, "id": "line\nbreak"},
+        {"hands": "AsKs vs QhQd", "board": "2c7d9hTs", "dead": "2d 3h\n4x"},   # a bad card
+        {"hands": "KK vs QQ", "board": "2c7d9h", "id": "last"},
+    ]
+    whole = tmp_path / "whole.csv"
+    rows = batch_equity(queries, out=whole, on_error="record", progress=False)
+    data = whole.read_bytes()
+    assert b'"AsKs vs\nAsQd"' in data and "east\u2028west".encode() in data
+    assert [r["id"] for r in rows if "error" in r] == ["bad", 5]
+    # where each row ends, from the lines the writer gave them
+    table = list(csv.DictReader(io.StringIO(data.decode(), newline="")))
+    assert [r["id"] for r in table] == [str(q.get("id", k + 1)) for k, q in enumerate(queries)]
+    assert table[1]["hands"] == "AsKs vs\nAsQd" and table[4]["dead"] == "2d 3h\n4x"
+    # where each row ends: after the line the writer gives it (a lone "\r" quoted, as if
+    # "\r\n" ended the lines, but "\n" does)
+    header = data[:data.index(b"\n") + 1]
+    names = header.decode().strip().split(",")
+    ends = [len(header)]
+    for row in rows:
+        line = io.StringIO()
+        csv.writer(line, lineterminator="\r\n").writerow([row.get(n, "") for n in names])
+        ends.append(ends[-1] + len(line.getvalue().encode()) - 1)
+    assert ends[-1] == len(data)
+    # a cut at every line break, and just after, and in the middle of each character
+    cuts = {i + d for i, byte in enumerate(data) if byte in b"\n\r\x1c\x1d\x1e" for d in (0, 1)}
+    cuts |= {i for i in range(len(data)) if data[i] & 0xC0 == 0x80}
+    cuts |= set(ends) | set(range(0, len(data), 97))
+    calls = counting(monkeypatch)
+    out = tmp_path / "r.csv"
+    for cut in sorted(cuts):
+        out.write_bytes(data[:cut])
+        calls.clear()
+        again = batch_equity(queries, out=out, resume=True, on_error="record", threads=1,
+                             progress=False)
+        assert out.read_bytes() == data, cut
+        assert again == rows, cut
+        kept = sum(end <= cut for end in ends[1:])
+        assert len(calls) == len(queries) - kept, cut
+
+
+class Flaky:
+    """An output that takes Ctrl-C while the 6th row is written: ``where`` says when."""
+
+    def __init__(self, handle, where, row_start):
+        self.handle, self.where, self.row_start, self.armed = handle, where, row_start, False
+
+    def write(self, text):
+        if not text.startswith(self.row_start):
+            return self.handle.write(text)
+        if self.where == "mid-line":                # half the line reaches the file
+            self.handle.write(text[:len(text) // 2])
+            self.handle.flush()
+            raise KeyboardInterrupt
+        self.handle.write(text)
+        if self.where == "before the flush":        # the line is in the buffer only
+            raise KeyboardInterrupt
+        self.armed = True
+
+    def flush(self):
+        self.handle.flush()
+        if self.armed:                              # the line is out, the row not counted
+            self.armed = False
+            raise KeyboardInterrupt
+
+    def __getattr__(self, name):
+        return getattr(self.handle, name)
+
+
+@pytest.mark.parametrize("where", ["after the line", "before the flush", "mid-line"])
+@pytest.mark.parametrize("name", ["r.csv", "r.jsonl"])
+def test_ctrl_c_while_a_row_is_written_keeps_count_of_the_rows_in_the_file(
+        tmp_path, monkeypatch, where, name):
+    queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h"}] * 12
+    whole = tmp_path / ("whole" + os.path.splitext(name)[1])
+    batch_equity(queries, out=whole, progress=False)
+    real = batch._Sink.__init__
+
+    def init(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        self.handle = Flaky(self.handle, where, "6," if self.csv else '{"id": 6,')
+    monkeypatch.setattr(batch._Sink, "__init__", init)
+    out = tmp_path / name
+    with pytest.raises(BatchInterrupted) as stop:
+        batch_equity(queries, out=out, threads=1, progress=False)
+    on_disk = out.read_bytes()
+    assert on_disk.endswith(b"\n")                  # a line cut short is taken out again
+    rows = len(on_disk.splitlines()) - name.endswith(".csv")
+    assert stop.value.kept == rows == (5 if where == "mid-line" else 6)
+    monkeypatch.setattr(batch._Sink, "__init__", real)
+    batch_equity(queries, out=out, resume=True, progress=False)
+    assert out.read_bytes() == whole.read_bytes()
+
+
+@pytest.mark.parametrize("trials", [10_000, 10_000.0, 1e4, "10000", "1e4", " 1E4 ", "10000.0"])
+def test_trials_may_be_a_float_or_in_scientific_notation(trials):
+    rows = batch_equity([{"hands": "AsKs vs QQ", "trials": trials, "seed": 3}], progress=False)
+    assert rows[0]["samples"] == 10_000
+    assert rows == batch_equity([{"hands": "AsKs vs QQ", "trials": 10_000, "seed": 3}],
+                                progress=False)
+
+
+def test_trials_in_a_csv_file_may_be_in_scientific_notation(tmp_path):
+    path = tmp_path / "q.csv"
+    path.write_text("hands,trials,seed\nAsKs vs QQ,1e4,3.0\nAsKs vs QQ,2.5e4,\n")
+    rows = batch_equity(path, progress=False)
+    assert [r["samples"] for r in rows] == [10_000, 25_000] and rows[0]["seed"] == 3
+
+
+@pytest.mark.parametrize("trials, message", [
+    (1000.5, "trials must be a whole number, got 1000.5"),
+    ("12.5 ", "trials must be a whole number, got '12.5 '"),
+    ("1e-3", "trials must be a whole number, got '1e-3'"),
+    ("many", "trials must be a number, got 'many'"),
+    ("inf", "trials must be a number, got 'inf'"),
+    (float("nan"), "trials must be a number, got nan"),
+    (True, "trials must be a number, got True"),
+    ([1000], "trials must be a number, got [1000]"),
+])
+def test_trials_that_are_not_whole_numbers_are_refused(trials, message):
+    with pytest.raises(EvaluatorError) as error:
+        batch_equity([{"hands": "AsKs vs QQ", "trials": trials}], progress=False)
+    assert str(error.value) == f"query 1: {message}"
 
 
 def test_csv_header_fits_every_row_from_the_start(tmp_path):
