@@ -73,20 +73,48 @@ def _check_out(path: str | None, suffixes: tuple[str, ...], option: str) -> None
         check_output(path, suffixes, option)
 
 
-_KERNELS = {"omaha": ("high", "equity", "omaha"), "teen_patti": ("high", "teen_patti")}
+# the kernel modules a game's commands load (``evaluator warmup`` fills every one)
+_SHARED_KERNELS = ("_intrinsics", "dealing", "high")
+_HOLDEM_KERNELS = (*_SHARED_KERNELS, "multisets", "ranges", "sampling", "walks")
+_KERNELS = {"best5": _HOLDEM_KERNELS, "tahoe": _HOLDEM_KERNELS,
+            "omaha": (*_SHARED_KERNELS, "counting", "multisets", "omaha", "walks"),
+            "teen_patti": (*_SHARED_KERNELS, "counting", "teen_patti")}
 
 
-def _kernel_cache() -> Path:
-    """Where Numba caches the kernels: beside their source."""
-    return Path(__file__).parent / "kernels" / "__pycache__"
+def _cached(kernel) -> bool:
+    """Whether Numba's cache holds a compiled entry of ``kernel`` for its current source.
+
+    Asks the kernel's own cache (``evaluator._jit``) where its index is: in
+    ``NUMBA_CACHE_DIR``, beside the source, in the user's cache folder or in the
+    package's private temporary folder, whichever Numba picked.  An index
+    written for another Numba or an older source holds no entry.
+    """
+    files = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+    if files is None:                            # no cache folder at all: compiles each run
+        return False
+    try:
+        return bool(files._load_index())
+    except Exception:                            # noqa: BLE001 - damaged: Numba recompiles
+        return False
+
+
+def _uncached(modules: tuple[str, ...]) -> list[str]:
+    """The kernel modules none of whose kernels has a cache entry (they compile on use)."""
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+    missing = []
+    for name in modules:
+        module = importlib.import_module(f"{__package__}.kernels.{name}")
+        kernels = [k for k in vars(module).values()
+                   if isinstance(k, Dispatcher) and k.py_func.__module__ == module.__name__]
+        if kernels and not any(_cached(k) for k in kernels):   # none under NUMBA_DISABLE_JIT
+            missing.append(name)
+    return missing
 
 
 def _compile_note(game: str) -> None:
-    """On a terminal, say once that a game's kernels are compiling if Numba has no cache.
-
-    Numba keeps each kernel's cache index (``*.nbi``) beside the source in
-    ``kernels/__pycache__``; a kernel module without one compiles on first use.
-    """
+    """On a terminal, say once that a game's kernels are compiling if Numba has no cache."""
     if not sys.stderr.isatty():
         return
     from .games import game as _game
@@ -94,10 +122,7 @@ def _compile_note(game: str) -> None:
         rule = _game(game).rule
     except (EvaluatorError, ArgumentTypeError):
         return                                   # the command reports the bad game itself
-    cache = _kernel_cache()
-    missing = [m for m in _KERNELS.get(rule, ("high", "equity"))
-               if not any(cache.glob(f"{m}.*.nbi"))]
-    if missing:
+    if _uncached(_KERNELS.get(rule, _HOLDEM_KERNELS)):
         print(f"note: compiling the {game} kernels on first use (a few seconds, once); "
               "'evaluator warmup' compiles them all ahead", file=sys.stderr)
 

@@ -18,14 +18,14 @@ import numpy as np
 from . import _tables
 from ._parallel import map_items, resolve_threads
 from ._suits import canonical_classes, stabilizer
-from .cards import format_cards, parse_cards
+from .cards import CardsLike, format_cards, parse_cards
 from .classes import CLASS_INDEX, CLASS_NAMES, class_combos
 from .engine.exact import deal_counts, multiset_tables, rank_multisets
 from .errors import ArgumentTypeError, CardError, HandError, RangeError
 from .games import Game
 from .games import game as _game
 from .progress import progress_bar
-from .ranges import Range, card_masks
+from .ranges import Range, RangeLike, card_masks
 
 __all__ = ["PreflopMatrix", "preflop_matrix", "hand_vs_range"]
 
@@ -105,7 +105,8 @@ def _class_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarra
 
 
 def _heads_up(g: Game, first: np.ndarray, second: np.ndarray, board: np.ndarray,
-              dead: np.ndarray, threads: int | None, progress: bool, label: str):
+              dead: np.ndarray, threads: int | None, progress: bool, label: str
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every deal of one combo from ``first`` and one from ``second`` (rows of card ids)
     with no shared card: (index into first, index into second, twice the pot share won by
     the first, twice the deals)."""
@@ -173,7 +174,8 @@ def _shipped_matrix() -> PreflopMatrix:
     return PreflopMatrix(_tables.load("preflop_holdem"))
 
 
-def hand_vs_range(against, board="", dead="", *, game: str | Game = "holdem",
+def hand_vs_range(against: RangeLike, board: CardsLike = "", dead: CardsLike = "", *,
+                  game: str | Game = "holdem",
                   threads: int | None = None, progress: bool = True) -> dict[str, float]:
     """Exact equity of each of the 169 hold'em classes against a range.
 

@@ -3,6 +3,7 @@ import csv
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -174,31 +175,110 @@ def test_warmup_shows_each_step():
     assert "teen_patti" in steps[-1] and "kernels compiled" in done.stdout
 
 
-def test_compile_note_only_on_a_terminal_without_cached_kernels(tmp_path, monkeypatch,
-                                                                capsys):
+class Terminal:
+    def __init__(self, tty):
+        self.tty, self.text = tty, ""
+
+    def isatty(self):
+        return self.tty
+
+    def write(self, text):
+        self.text += text
+
+
+def test_compile_note_only_on_a_terminal_without_cached_kernels(monkeypatch):
     from evaluator import cli
-
-    class Terminal:
-        def __init__(self, tty):
-            self.tty, self.text = tty, ""
-
-        def isatty(self):
-            return self.tty
-
-        def write(self, text):
-            self.text += text
-
-    monkeypatch.setattr(cli, "_kernel_cache", lambda: tmp_path)
+    monkeypatch.setattr(cli, "_cached", lambda kernel: False)
     for tty in (True, False):
         monkeypatch.setattr(sys, "stderr", Terminal(tty))
         cli._compile_note("omaha8")
         assert ("evaluator warmup" in sys.stderr.text) is tty
-    for module in ("high", "equity", "omaha"):
-        (tmp_path / f"{module}.kernel-1.py311.nbi").write_bytes(b"")
+    monkeypatch.setattr(cli, "_cached", lambda kernel: True)
     monkeypatch.setattr(sys, "stderr", Terminal(True))
     cli._compile_note("omaha8")
     cli._compile_note("no-such-game")
     assert sys.stderr.text == ""
+
+
+def test_the_compile_note_names_kernel_modules_that_exist():
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+
+    from evaluator import cli
+    from evaluator.games import GAMES
+    for name in GAMES:
+        assert evaluator.game(name).rule in cli._KERNELS
+    for modules in cli._KERNELS.values():
+        for name in modules:
+            module = importlib.import_module(f"evaluator.kernels.{name}")
+            assert any(isinstance(k, Dispatcher) for k in vars(module).values()), name
+
+
+NOTE = """
+import sys
+from evaluator import cli, equity
+
+class Terminal:
+    text = ""
+    def isatty(self):
+        return True
+    def write(self, text):
+        self.text += text
+
+sys.stderr = terminal = Terminal()
+cli._compile_note("holdem")
+sys.stderr = sys.__stderr__
+print("evaluator warmup" in terminal.text)
+if sys.argv[1:] == ["run"]:                     # how many kernels then compile, not load
+    from numba.core.dispatcher import Dispatcher
+    import evaluator.kernels.high, evaluator.kernels.multisets
+    equity("holdem", ["AsKs", "QhQd"], "2c7d9h")
+    kernels = [k for name in ("high", "multisets")
+               for k in vars(sys.modules["evaluator.kernels." + name]).values()
+               if isinstance(k, Dispatcher)]
+    print(sum(len(k.stats.cache_misses) for k in kernels),
+          sum(sum(k.stats.cache_hits.values()) for k in kernels))
+"""
+
+
+def compile_note(env, *args):
+    """Whether a command for hold'em shows the compile note on a terminal (and the rest of
+    the script's output)."""
+    done = subprocess.run([sys.executable, "-c", NOTE, *args], capture_output=True,
+                          text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    shown, *rest = done.stdout.split("\n", 1)
+    return shown == "True", "".join(rest).strip()
+
+
+def test_no_compile_note_with_numba_cache_dir_pointing_at_a_warm_cache(tmp_path):
+    import os
+    import shutil
+
+    from evaluator import cli
+    from evaluator.kernels import high
+    warm = getattr(high.evaluate_rows._cache, "_cache_path", None)   # this session's cache
+    if warm is None or cli._uncached(cli._KERNELS["best5"]):
+        pytest.skip("this session's kernel cache is not warm (no cache, or a kernel's "
+                    "source changed since the warmup)")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    assert compile_note(env)[0]                 # an empty cache: the kernels compile
+    # where Numba keeps this source folder's kernels under NUMBA_CACHE_DIR
+    where = subprocess.run([sys.executable, "-c", "from evaluator.kernels import high; "
+                            "print(high.evaluate_rows._cache._cache_path)"],
+                           capture_output=True, text=True, timeout=300, env=env)
+    assert where.returncode == 0, where.stderr
+    folder = Path(where.stdout.strip())
+    assert folder.is_relative_to(tmp_path / "numba")
+    folder.mkdir(parents=True, exist_ok=True)
+    for file in Path(warm).iterdir():
+        if file.suffix in (".nbi", ".nbc"):
+            shutil.copy2(file, folder / file.name)
+    shown, counts = compile_note(env, "run")
+    assert not shown                            # a warm cache there: no note ...
+    misses, hits = map(int, counts.split())
+    assert misses == 0 and hits > 0             # ... and indeed nothing compiles
 
 
 def test_usage_errors_exit_2():
