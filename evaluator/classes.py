@@ -10,7 +10,7 @@ import re
 from functools import cache
 
 from . import _tables
-from .cards import parse_cards
+from .cards import CardsLike, parse_cards
 from .errors import RangeError
 
 __all__ = ["RANKS", "CLASS_NAMES", "CLASS_INDEX", "CLASS_PATTERN", "class_combos", "class_of",
@@ -40,7 +40,7 @@ def class_combos(name: str) -> list[tuple[int, int]]:
     return {"s": suited, "o": offsuit, "": suited + offsuit}[shape]
 
 
-def class_of(cards) -> str:
+def class_of(cards: CardsLike) -> str:
     """The hold'em class of two cards: ``class_of("AhKh") == "AKs"``."""
     a, b = sorted(parse_cards(cards, count=2).tolist(), reverse=True)
     if a >> 2 == b >> 2:

@@ -6,6 +6,8 @@ on a game's rule.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import _tables
@@ -17,8 +19,10 @@ OMAHA_DIRECT = ("card_keys", "rank_offsets5", "omaha_board_index", "omaha_pairs"
                 "omaha_flush", "omaha_hole_offsets", "omaha_hole_index")
 
 
-def batch_kernel(g: Game, low: bool, width: int):
-    """(kernel, leading arguments, table arguments) computing ``g``'s values."""
+def batch_kernel(g: Game, low: bool, width: int
+                 ) -> tuple[Any, tuple[Any, ...], tuple[np.ndarray, ...]]:
+    """(kernel, leading arguments, table arguments) computing ``g``'s values; the kernel
+    is a Numba dispatcher, typed ``Any``."""
     from .kernels import high, omaha, teen_patti  # they import Numba: loaded on first use
     from .kernels.markers import ndim_marker
     if low:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,7 +23,7 @@ import numpy as np
 from . import _layout, _tables
 from ._layout import TEEN_PATTI_CATEGORIES
 from ._parallel import resolve_threads, run_chunks
-from .cards import format_cards, parse_cards
+from .cards import CardsLike, format_cards, parse_cards
 from .dispatch import batch_kernel
 from .errors import CardError, HandError
 from .games import Game
@@ -92,7 +93,7 @@ def _lookup(cards: list[int], tables: _tables.HighTables) -> int:
     return int(tables.rank_values[row + (h & _layout.COL_MASK)])
 
 
-def _hand_cards(g: Game, hole, board) -> tuple[np.ndarray, np.ndarray]:
+def _hand_cards(g: Game, hole: CardsLike, board: CardsLike) -> tuple[np.ndarray, np.ndarray]:
     hole_ids = parse_cards(hole, what="hole cards")
     board_ids = parse_cards(board, what="the board")
     if len(hole_ids) != g.hole:
@@ -116,7 +117,7 @@ def _hand_cards(g: Game, hole, board) -> tuple[np.ndarray, np.ndarray]:
     return hole_ids, board_ids
 
 
-def _five_card_choices(g: Game, hole: list[int], board: list[int]):
+def _five_card_choices(g: Game, hole: list[int], board: list[int]) -> Iterator[list[int]]:
     """Every five-card hand the game's rule allows."""
     if g.rule == "omaha":
         for pair in itertools.combinations(hole, 2):
@@ -171,7 +172,7 @@ def _teen_patti_value(g: Game, three: list[int]) -> HandValue:
                      describe_teen_patti(category, three))
 
 
-def evaluate(game: str | Game, hole, board="") -> HandValue:
+def evaluate(game: str | Game, hole: CardsLike, board: CardsLike = "") -> HandValue:
     """Evaluate one hand.
 
     Parameters
@@ -197,7 +198,7 @@ def evaluate(game: str | Game, hole, board="") -> HandValue:
     return hand
 
 
-def _check_batch(g: Game, hands) -> np.ndarray:
+def _check_batch(g: Game, hands: object) -> np.ndarray:
     if not isinstance(hands, np.ndarray):
         raise HandError(f"hands must be a NumPy uint8 array, got {type(hands).__name__}",
                         type(hands).__name__)

@@ -9,6 +9,7 @@ evaluator.errors.GameError: unknown game 'stud' (known: holdem, omaha, ...)
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -79,7 +80,7 @@ def _holdem() -> Game:
                 title="Texas Hold'em")
 
 
-def _omaha(hole: int, name: str, title: str):
+def _omaha(hole: int, name: str, title: str) -> Callable[[], Game]:
     def make() -> Game:
         return Game(name, hole=hole, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule="omaha",
                     title=title)
@@ -91,7 +92,7 @@ def _omaha8() -> Game:
                 pot="hilo", title="Omaha Hi-Lo 8-or-better")
 
 
-def _pineapple(name: str, title: str, discard_at: int):
+def _pineapple(name: str, title: str, discard_at: int) -> Callable[[], Game]:
     def make() -> Game:
         return Game(name, hole=2, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule="best5",
                     dealt=3, discard_at=discard_at, title=title)

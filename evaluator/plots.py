@@ -9,17 +9,25 @@ or SVG by the file's extension.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .classes import CLASS_NAMES
 from .errors import EvaluatorError
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from .engine import EquityResult
+
 __all__ = ["grid", "streets", "pyplot", "save"]
 
 
-def pyplot():
+def pyplot() -> ModuleType:
     """``matplotlib.pyplot``, drawing headless (Agg); an error naming the extra if missing."""
     try:
         import matplotlib
@@ -31,7 +39,7 @@ def pyplot():
     return plt
 
 
-def save(fig, path: str | Path) -> Path:
+def save(fig: Figure, path: str | Path) -> Path:
     """Write ``fig`` to ``path`` as PNG, SVG or PDF by its extension; returns the path."""
     path = Path(path)
     if path.suffix.lower() not in (".png", ".svg", ".pdf"):
@@ -68,7 +76,7 @@ def grid(values: dict[str, float], path: str | Path, *, title: str = "",
         plt.close(fig)
 
 
-def streets(results, path: str | Path, *, title: str = "") -> Path:
+def streets(results: Sequence[EquityResult], path: str | Path, *, title: str = "") -> Path:
     """Each player's equity after each street (``equity_by_street`` results), as lines."""
     plt = pyplot()
     sizes = [len(r.board.split()) for r in results]

@@ -53,8 +53,9 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
+from typing import TypeAlias
 
 import numpy as np
 
@@ -73,8 +74,8 @@ from .errors import CardError, RangeError, check_type
 from .games import Game
 from .games import game as _game
 
-__all__ = ["Range", "RangeError", "CLASS_NAMES", "RANGE_LIMIT", "class_combos", "class_of",
-           "preflop_order"]
+__all__ = ["Range", "RangeLike", "RangeError", "CLASS_NAMES", "RANGE_LIMIT", "class_combos",
+           "class_of", "preflop_order"]
 
 SUITS = "cdhs"
 VARIABLES = "wxyz"
@@ -324,6 +325,10 @@ def _check_hand(hand: object, what: str, expected: str) -> None:
     check_type(hand, (str, list, tuple, np.ndarray), what, expected)
 
 
+#: A range as the public functions take it: range text, a ``Range``, or hands one by one.
+RangeLike: TypeAlias = "str | Range | Sequence[CardsLike]"
+
+
 class Range:
     """A weighted set of hole-card combos for one game.
 
@@ -353,8 +358,7 @@ class Range:
     combos: np.ndarray
     weights: np.ndarray
 
-    def __init__(self, text: str | Range | Sequence[CardsLike],
-                 game: str | Game = "holdem") -> None:
+    def __init__(self, text: RangeLike, game: str | Game = "holdem") -> None:
         if isinstance(text, Range):
             self.game, self.text = text.game, text.text
             self.combos, self.weights = text.combos, text.weights
@@ -384,7 +388,8 @@ class Range:
         weight = scaled[owner]
         self._set(_mask_rows(masks, self.game.hole), weight)
 
-    def _merge_parts(self, parts: list[CardsLike]) -> tuple[np.ndarray, np.ndarray, list[str], list[float]]:
+    def _merge_parts(self, parts: list[CardsLike]
+                     ) -> tuple[np.ndarray, np.ndarray, list[str], list[float]]:
         """The card masks of the range's combos, the index of the part that gave each its
         weight (the last that lists it), and each part's text and weight.
 
@@ -429,7 +434,9 @@ class Range:
                 listed = 0
         return (*self._merge(kept, pending.values(), weights), names, weights)
 
-    def _merge(self, kept, listings, weights: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    def _merge(self, kept: tuple[np.ndarray, np.ndarray],
+               listings: Iterable[tuple[np.ndarray, int]],
+               weights: list[float]) -> tuple[np.ndarray, np.ndarray]:
         """Masks and owning parts of the hands kept so far followed by new listings, in
         part order: each hand keeps its last listing, and those with weight 0 are dropped."""
         listings = list(listings)

@@ -1,6 +1,7 @@
 """``evaluator bench``: pick the workloads and adapters, run them, write the outputs."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -13,7 +14,7 @@ from .suite import workloads
 __all__ = ["main"]
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     """``evaluator bench``; 1 when an adapter gives a wrong answer."""
     from rich.console import Console
     console = Console(highlight=False, stderr=True)
