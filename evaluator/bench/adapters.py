@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import math
+from typing import Any
 
 import numpy as np
 
@@ -58,10 +59,10 @@ class Adapter:
         except PackageNotFoundError:
             return "?"
 
-    def prepare(self, workload: Workload):
+    def prepare(self, workload: Workload) -> Any:
         return workload
 
-    def run(self, workload: Workload, prepared):
+    def run(self, workload: Workload, prepared: Any) -> Any:
         raise NotImplementedError
 
 
@@ -73,12 +74,14 @@ class Ours(Adapter):
         from .. import __version__
         return __version__
 
-    def run(self, workload, prepared):
+    def run(self, workload: Workload, prepared: Any) -> Any:
         if workload.kind == "eval":
             from ..evaluate import evaluate_batch
-            high = evaluate_batch(workload.game, workload.cards, validate=False, threads=1)
+            cards = workload.cards
+            assert cards is not None            # an eval workload has its hands
+            high = evaluate_batch(workload.game, cards, validate=False, threads=1)
             if workload.game == "omaha8":
-                low = evaluate_batch(workload.game, workload.cards, low=True, validate=False,
+                low = evaluate_batch(workload.game, cards, low=True, validate=False,
                                      threads=1)
                 return high.astype(np.int64) * 65536 + low
             return high
