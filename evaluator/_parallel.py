@@ -135,13 +135,13 @@ def imap_unordered(function: Callable, items: Iterable, threads: int,
             done, _ = wait_futures(pending, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in done:
                 i = pending.pop(future)
-                error = future.exception()
-                if error is not None and not (errors and isinstance(error, Exception)):
-                    raise error
+                failure = future.exception()
+                if failure is not None and not (errors and isinstance(failure, Exception)):
+                    raise failure
                 following = next(source, None)
                 if following is not None:
                     pending[_submit(threads, run, following[1])] = following[0]
-                yield i, (error if error is not None else future.result())
+                yield i, (failure if failure is not None else future.result())
     finally:
         stop.set()
         for future in pending:
