@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import _tables
-from .games import Game
+from .games import Game, Rule
 
 __all__ = ["batch_kernel", "omaha_tables", "OMAHA_DIRECT", "OMAHA_EQUITY"]
 
@@ -28,17 +28,17 @@ def batch_kernel(g: Game, low: bool, width: int
     if low:
         return omaha.low_rows, (ndim_marker(g.hole),), (_tables.load("low_card_bits"),
                                                               _tables.load("omaha_low"))
-    if g.rule == "best5":
+    if g.rule is Rule.BEST5:
         tables = _tables.high5() if width == 5 else _tables.high()
         return high.evaluate_rows, (ndim_marker(width),), tuple(tables)
-    if g.rule == "omaha" and width == g.hole + 5:
+    if g.rule is Rule.OMAHA and width == g.hole + 5:
         # the (board, hole) table serves four hole cards; five and six read hole pairs
         direct = _tables.omaha_direct() if g.hole == 4 else np.zeros((1, 1), np.uint16)
         return (omaha.high_rows_direct, (ndim_marker(g.hole),),
                 (*(_tables.load(name) for name in OMAHA_DIRECT), direct))
-    if g.rule == "omaha":
+    if g.rule is Rule.OMAHA:
         return omaha.high_rows, (g.hole,), tuple(_tables.high())
-    if g.rule == "tahoe":
+    if g.rule is Rule.TAHOE:
         return high.tahoe_rows, (), tuple(_tables.high())
     row = 0 if g.option("a23") == "highest" else 1
     return teen_patti.evaluate_rows, (), (_tables.load("teen_patti")[row],)

@@ -11,11 +11,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 
 from .errors import ArgumentTypeError, GameError
 
-__all__ = ["Game", "GAMES", "game"]
+__all__ = ["Game", "GAMES", "Rule", "Pot", "game"]
+
+
+class Rule(StrEnum):
+    """How a hand is made; the engine and the kernel dispatch choose by it."""
+    BEST5 = "best5"              # the best five of hole and board cards
+    OMAHA = "omaha"              # exactly two hole cards and three board cards
+    TAHOE = "tahoe"              # the best five using at most two of three hole cards
+    TEEN_PATTI = "teen_patti"    # the three hole cards, by Teen Patti's ranking
+
+
+class Pot(StrEnum):
+    """How a pot is shared."""
+    HIGH = "high"                # the best high hand
+    HILO = "hilo"                # halves to the best high and the best qualifying low
 
 
 @dataclass(frozen=True)
@@ -49,8 +64,8 @@ class Game:
     hole: int
     boards: tuple[int, ...]
     streets: tuple[int, ...]
-    rule: str
-    pot: str = "high"
+    rule: Rule
+    pot: Pot = Pot.HIGH
     options: tuple[tuple[str, object], ...] = field(default=())
     dealt: int = 0
     discard_at: int = -1
@@ -59,6 +74,19 @@ class Game:
     def __post_init__(self) -> None:
         if not self.dealt:
             object.__setattr__(self, "dealt", self.hole)
+        object.__setattr__(self, "rule", Rule(self.rule))
+        object.__setattr__(self, "pot", Pot(self.pot))
+
+    @property
+    def hilo(self) -> bool:
+        """Whether the pot splits between a high and a low half."""
+        return self.pot is Pot.HILO
+
+    @property
+    def sub_hands(self) -> int:
+        """Hands a player's hole cards make before the best is taken: Tahoe's three pairs
+        of hole cards, else one."""
+        return 3 if self.rule is Rule.TAHOE else 1
 
     def option(self, name: str, default: object = None) -> object:
         return dict(self.options).get(name, default)
@@ -76,43 +104,43 @@ HIGH_BOARDS = (3, 4, 5)
 
 
 def _holdem() -> Game:
-    return Game("holdem", hole=2, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule="best5",
+    return Game("holdem", hole=2, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule=Rule.BEST5,
                 title="Texas Hold'em")
 
 
 def _omaha(hole: int, name: str, title: str) -> Callable[[], Game]:
     def make() -> Game:
-        return Game(name, hole=hole, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule="omaha",
+        return Game(name, hole=hole, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule=Rule.OMAHA,
                     title=title)
     return make
 
 
 def _omaha8() -> Game:
-    return Game("omaha8", hole=4, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule="omaha",
-                pot="hilo", title="Omaha Hi-Lo 8-or-better")
+    return Game("omaha8", hole=4, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule=Rule.OMAHA,
+                pot=Pot.HILO, title="Omaha Hi-Lo 8-or-better")
 
 
 def _pineapple(name: str, title: str, discard_at: int) -> Callable[[], Game]:
     def make() -> Game:
-        return Game(name, hole=2, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule="best5",
+        return Game(name, hole=2, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule=Rule.BEST5,
                     dealt=3, discard_at=discard_at, title=title)
     return make
 
 
 def _tahoe() -> Game:
-    return Game("tahoe", hole=3, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule="tahoe",
+    return Game("tahoe", hole=3, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule=Rule.TAHOE,
                 title="Tahoe")
 
 
 def _the() -> Game:
-    return Game("the", hole=3, boards=(2, 3, 4), streets=(0, 1, 2, 3, 4), rule="best5",
+    return Game("the", hole=3, boards=(2, 3, 4), streets=(0, 1, 2, 3, 4), rule=Rule.BEST5,
                 title="The (3 hole cards, 4-card board)")
 
 
 def _teen_patti(a23: str = "highest") -> Game:
     if a23 not in ("highest", "second"):
         raise GameError(f"teen_patti option a23 must be 'highest' or 'second', got {a23!r}", a23)
-    return Game("teen_patti", hole=3, boards=(0,), streets=(0,), rule="teen_patti",
+    return Game("teen_patti", hole=3, boards=(0,), streets=(0,), rule=Rule.TEEN_PATTI,
                 options=(("a23", a23),), title="Teen Patti")
 
 

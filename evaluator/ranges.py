@@ -71,7 +71,7 @@ from .classes import (
     split_class,
 )
 from .errors import CardError, RangeError, check_type
-from .games import Game
+from .games import Game, Rule
 from .games import game as _game
 
 __all__ = ["Range", "RangeLike", "RangeError", "CLASS_NAMES", "RANGE_LIMIT", "class_combos",
@@ -462,7 +462,7 @@ class Range:
             if every > RANGE_LIMIT:
                 raise _too_many(part, every, game)
             return _subset_masks(hole)
-        holdem = hole == 2 and game.rule == "best5"
+        holdem = hole == 2 and game.rule is Rule.BEST5
         percent = _PERCENT.match(body)
         if percent:
             if not holdem:

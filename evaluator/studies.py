@@ -22,7 +22,7 @@ from .cards import CardsLike, format_cards, parse_cards
 from .classes import CLASS_INDEX, CLASS_NAMES, class_combos
 from .engine.exact import deal_counts, multiset_tables, rank_multisets
 from .errors import ArgumentTypeError, CardError, HandError, RangeError
-from .games import Game
+from .games import Game, Rule
 from .games import game as _game
 from .progress import progress_bar
 from .ranges import Range, RangeLike, card_masks
@@ -110,7 +110,7 @@ def _heads_up(g: Game, first: np.ndarray, second: np.ndarray, board: np.ndarray,
     """Every deal of one combo from ``first`` and one from ``second`` (rows of card ids)
     with no shared card: (index into first, index into second, twice the pot share won by
     the first, twice the deals)."""
-    if g.rule != "best5" or g.hole != 2 or g.pot != "high":
+    if g.rule is not Rule.BEST5 or g.hole != 2 or g.hilo:
         raise HandError(f"this study is for hold'em; {g.name} is not supported", g.name)
     if len(board) not in g.streets:
         cards = f"{len(board)} card" + ("" if len(board) == 1 else "s")

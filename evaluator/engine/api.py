@@ -19,8 +19,8 @@ import numpy as np
 
 from .._parallel import resolve_threads
 from ..cards import format_cards, parse_cards
-from ..errors import ArgumentTypeError, EvaluatorError, HandError
-from ..games import Game
+from ..errors import ArgumentTypeError, CardError, EvaluatorError, HandError
+from ..games import Game, Rule
 from ..games import game as _game
 from .exact import (
     complete_deals,
@@ -130,7 +130,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
             for hands_now, live_now in unknown_assignments(parsed, unknown, live):
                 counts.add(exact_counts(g, hands_now, board_ids, live_now, need, threads))
         method = f"exact enumeration of {deals:,} deals"
-    elif hidden and g.rule == "best5" and has_fused_kernel(g):
+    elif hidden and g.rule is Rule.BEST5 and has_fused_kernel(g):
         # unknown hole cards are the ranges of their completions (at most 22,100 combos
         # for three cards): the range sampler deals them
         return range_equity(g, parsed, unknown, [None] * len(parsed), board_ids, dead_ids,
@@ -141,7 +141,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         def run(index: int, size: int) -> Counts:
             from ..kernels import dealing
             state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
-            if has_fused_kernel(g) and g.rule in ("best5", "tahoe"):
+            if has_fused_kernel(g) and g.rule in (Rule.BEST5, Rule.TAHOE):
                 return sampled_best5(g, parsed, board_ids, live, need, size, state)
             if hidden == 0 and has_fused_kernel(g):
                 return fused_chunk(g, parsed, board_ids, live, need, size, state)
@@ -194,6 +194,15 @@ def discard_equity(game: str | Game, hero, opponents, board="", dead="",
         raise HandError(f"{g.name} discards with {g.discard_at} board cards, "
                         f"got {len(board_ids)}", len(board_ids))
     dead_ids = parse_cards(dead, what="the dead cards")
+    # the hero's three cards against everything else, before any is taken as a discard
+    others = parse_hands(g, [cards[:g.hole], *opponents])[0][1:]
+    hero_cards = {int(c): format_cards([c]) for c in cards.tolist()}
+    for where, known in [*((f"hand {i}", h) for i, h in enumerate(others, start=2)),
+                         ("the board", board_ids), ("the dead cards", dead_ids)]:
+        for c in known.tolist():
+            if c in hero_cards:
+                raise CardError(f"duplicate card {hero_cards[c]!r} in the hero's hand and "
+                                f"{where}", hero_cards[c])
     results = []
     for drop in range(len(cards)):
         keep = np.delete(cards, drop)

@@ -17,7 +17,7 @@ import numpy as np
 from .. import _tables
 from .._parallel import map_items
 from ..dispatch import batch_kernel, omaha_tables
-from ..games import Game
+from ..games import Game, Rule
 from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
 from .plan import has_fused_kernel, rank_multisets
 from .results import Counts
@@ -40,7 +40,7 @@ def player_values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: boo
     rows = np.empty((n, g.hole + width), np.uint8)      # one player's rows at a time
     kernel, lead, tables = batch_kernel(g, low, g.hole + width)
     for p, hole in enumerate(hands):
-        if g.rule == "omaha" and not low and hole.ndim == 1 and width == 5:
+        if g.rule is Rule.OMAHA and not low and hole.ndim == 1 and width == 5:
             # one hand on every board: its values are kept per board rank row
             from ..kernels.omaha import omaha_hole_values
             omaha_hole_values(np.ascontiguousarray(hole), boards, out[p],
@@ -56,7 +56,7 @@ def tally_chunk(g: Game, hands: list[np.ndarray], boards: np.ndarray) -> Counts:
     from ..kernels import counting
     counts = Counts(len(hands))
     hi = player_values(g, hands, boards, low=False)
-    hilo = g.pot == "hilo"
+    hilo = g.hilo
     lo = player_values(g, hands, boards, low=True) if hilo else hi
     counting.tally(hi, lo, hilo, counts.scoops, counts.splits, counts.hi_full, counts.hi_half,
                   counts.lo_half, counts.squares)
@@ -72,16 +72,16 @@ def fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.nd
     first_arr = np.array(first, np.int64)
     from ..kernels import walks
     counts = Counts(len(hands))
-    if g.rule == "omaha":
+    if g.rule is Rule.OMAHA:
         tables = omaha_tables()
         counts.boards = walks.omaha_equity(
-            np.stack(hands), board, live, need, samples, first_arr, state, g.pot == "hilo",
+            np.stack(hands), board, live, need, samples, first_arr, state, g.hilo,
             *tables,
             counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
             counts.squares)
         return counts
     counts.boards = walks.best5_equity(
-        np.stack(hands), ndim_marker(3 if g.rule == "tahoe" else 1), board, live, need,
+        np.stack(hands), ndim_marker(g.sub_hands), board, live, need,
         first_arr, *_tables.high(), counts.scoops, counts.splits, counts.hi_full, counts.squares)
     return counts
 
@@ -178,7 +178,7 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
     ``prefer_numpy``: while Numba is not loaded, answer best-five spots with the NumPy
     version of the rank-multiset method (a one-shot query answers before Numba loads).
     """
-    if g.rule == "best5" and has_fused_kernel(g) and need >= 1 and prefer_numpy and \
+    if g.rule is Rule.BEST5 and has_fused_kernel(g) and need >= 1 and prefer_numpy and \
             "numba" not in sys.modules:
         # a one-shot query (the command line): NumPy answers before Numba could load
         from .._exact_numpy import best5_exact
@@ -189,7 +189,7 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
             counts.finish_high()
             return counts
     from ..kernels import dealing, multisets
-    if g.rule == "best5" and has_fused_kernel(g) and need >= 1:
+    if g.rule is Rule.BEST5 and has_fused_kernel(g) and need >= 1:
         counts = Counts(len(hands))
         boards = multisets.best5_exact(np.array(hands), board, live, rank_multisets(need),
                                      *_tables.high(), counts.hi_full, multiset_tables())
@@ -197,11 +197,11 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
             counts.boards = boards
             counts.finish_high()
             return counts
-    if g.rule == "omaha" and need >= 1:
+    if g.rule is Rule.OMAHA and need >= 1:
         counts = Counts(len(hands))
         tables = omaha_tables()
         boards = multisets.omaha_exact(
-            np.stack(hands), board, live, rank_multisets(need), g.pot == "hilo", *tables,
+            np.stack(hands), board, live, rank_multisets(need), g.hilo, *tables,
             counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
             counts.squares, multiset_tables())
         if boards >= 0:
@@ -244,7 +244,7 @@ def weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: np
     n, players, _ = holes.shape
     counts = Counts(players, weighted=weighted)
     todo = np.arange(n)
-    if need and (g.rule == "omaha" or (g.rule == "best5" and has_fused_kernel(g))):
+    if need and (g.rule is Rule.OMAHA or (g.rule is Rule.BEST5 and has_fused_kernel(g))):
         shape = (n, players, players + 1)
         parts = {"scoops": np.zeros((n, players), np.int64),
                  "splits": np.zeros((n, players), np.int64),
@@ -252,9 +252,9 @@ def weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: np
                  "lo_half": np.zeros(shape, np.int64),
                  "squares": np.zeros((n, players), np.float64)}
         boards = np.zeros(n, np.int64)
-        if g.rule == "omaha":
+        if g.rule is Rule.OMAHA:
             multisets.omaha_exact_batch(
-                holes, board_ids, dead_ids, rank_multisets(need), g.pot == "hilo",
+                holes, board_ids, dead_ids, rank_multisets(need), g.hilo,
                 *omaha_tables(), *parts.values(), boards)
         else:
             multisets.best5_exact_batch(holes, board_ids, dead_ids, rank_multisets(need),
@@ -265,10 +265,10 @@ def weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: np
             getattr(counts, name).__iadd__(total)
         counts.boards += int(weight[done] @ boards[done]) if not weighted \
             else float(weight[done] @ boards[done])
-        if g.rule != "omaha":
+        if g.rule is not Rule.OMAHA:
             counts.finish_high()
         todo = np.flatnonzero(~done)
-    if need and len(todo) and g.rule in ("best5", "tahoe") and has_fused_kernel(g):
+    if need and len(todo) and g.rule in (Rule.BEST5, Rule.TAHOE) and has_fused_kernel(g):
         # the rest walk their boards, all in one call
         k = len(todo)
         parts = {"scoops": np.zeros((k, players), np.int64),
@@ -277,7 +277,7 @@ def weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: np
                  "squares": np.zeros((k, players), np.float64)}
         boards = np.zeros(k, np.int64)
         walks.best5_equity_batch(np.ascontiguousarray(holes[todo]),
-                                   ndim_marker(3 if g.rule == "tahoe" else 1), board_ids,
+                                   ndim_marker(g.sub_hands), board_ids,
                                    dead_ids, need, *_tables.high(), *parts.values(), boards)
         for name, values in parts.items():
             getattr(counts, name).__iadd__(np.tensordot(weight[todo], values, axes=1))

@@ -13,7 +13,7 @@ from functools import cache
 
 import numpy as np
 
-from ..games import Game
+from ..games import Game, Rule
 
 EXACT_LIMIT = 5_000_000        # boards enumerated when exact=None
 
@@ -40,8 +40,8 @@ SPAN_SECONDS = 0.05               # work per kernel call of an exact range equit
 def has_fused_kernel(g: Game) -> bool:
     """Games with a fused kernel: best five of at most seven cards, Tahoe (the best of
     three such hands) and Omaha."""
-    return (g.rule == "best5" and g.pot == "high" and g.hole + max(g.streets) <= 7) or \
-        g.rule in ("omaha", "tahoe")
+    return (g.rule is Rule.BEST5 and not g.hilo and g.hole + max(g.streets) <= 7) or \
+        g.rule in (Rule.OMAHA, Rule.TAHOE)
 
 
 @cache
@@ -56,8 +56,8 @@ def rank_multisets(size: int) -> np.ndarray:
 
 def class_seconds(g: Game, need: int, live: int) -> float:
     """Rough seconds for one exact spot, to decide between enumerating and sampling."""
-    if need and (g.rule == "omaha" or (g.rule == "best5" and has_fused_kernel(g))):
+    if need and (g.rule is Rule.OMAHA or (g.rule is Rule.BEST5 and has_fused_kernel(g))):
         return 4e-5 + 2.5e-7 * len(rank_multisets(need))
-    if need and g.rule == "tahoe":             # walked in one batch call: 16-45 ns a board
+    if need and g.rule is Rule.TAHOE:             # walked in one batch call: 16-45 ns a board
         return 1e-6 + 3e-8 * math.comb(live, need)
     return 4e-5 + 3e-8 * math.comb(live, need)

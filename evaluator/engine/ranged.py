@@ -17,7 +17,7 @@ from .. import _tables
 from .._parallel import map_items, resolve_threads
 from ..cards import format_cards
 from ..errors import EvaluatorError, RangeError
-from ..games import Game
+from ..games import Game, Rule
 from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
 from ..ranges import Range, card_masks
 from .exact import even_spans, tally_chunk, weighted_exact
@@ -83,7 +83,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     threads = resolve_threads(threads, 1 << 30)
     used_seed = None
     sampling = trials is not None or target_stderr is not None
-    if (players == 2 and g.rule == "best5" and has_fused_kernel(g) and need <= 2
+    if (players == 2 and g.rule is Rule.BEST5 and has_fused_kernel(g) and need <= 2
             and exact is not False and not sampling):
         list_completions()
         return heads_up_by_boards(g, names, rows, weights, board_ids, dead_ids, need)
@@ -148,7 +148,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         return make_result(g, names, board_ids, dead_ids, counts, True, method, None)
     # Monte Carlo over weighted combos
     used_seed = resolve_seed(seed)
-    fused = g.rule == "best5" and has_fused_kernel(g)
+    fused = g.rule is Rule.BEST5 and has_fused_kernel(g)
     heads_up_kernel = fused and players == 2
     if heads_up_kernel:
         list_completions()

@@ -127,7 +127,7 @@ def make_result(g: Game, names: list[str], board_ids: np.ndarray, dead_ids: np.n
             counts: Counts, exact: bool, method: str, used_seed: int | None) -> EquityResult:
     eq, hi, lo = counts.shares()
     errors = None if exact else counts.stderr()
-    hilo = g.pot == "hilo"
+    hilo = g.hilo
     n = counts.boards
     scoops, splits = counts.scoops.tolist(), counts.splits.tolist()
     players = tuple(

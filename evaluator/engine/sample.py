@@ -32,7 +32,7 @@ def sampled_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
     for p, hand in enumerate(hands):
         holes[p, :len(hand)] = hand
     unknown = unknown_cards([g.hole - len(hand) for hand in hands])
-    sampling_kernels.best5_sample(holes, ndim_marker(3 if g.rule == "tahoe" else 1), unknown,
+    sampling_kernels.best5_sample(holes, ndim_marker(g.sub_hands), unknown,
                          board, live, need, samples, state, *_tables.high(), counts.hi_full)
     counts.boards = samples
     counts.finish_high()
