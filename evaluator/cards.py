@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 import numpy as np
 
-from .errors import ArgumentTypeError, CardError
+from .errors import ArgumentTypeError, CardError, check_type
 
 __all__ = ["RANKS", "SUITS", "DECK_SIZE", "CardError", "CardsLike", "card_id", "card_str",
            "parse_cards", "format_cards"]
@@ -41,11 +41,19 @@ _NAMES = tuple(r + s for r in RANKS for s in SUITS)
 _IDS = {name.lower(): i for i, name in enumerate(_NAMES)}
 
 
-def card_str(card_id: int) -> str:
-    """Canonical text of one card id: ``card_str(51) == 'As'``."""
-    if not 0 <= int(card_id) < DECK_SIZE:
-        raise CardError(f"card id {int(card_id)} is out of range 0..51", card_id)
-    return _NAMES[int(card_id)]
+def card_str(card_id: int | np.integer) -> str:
+    """Canonical text of one card id: ``card_str(51) == 'As'``.
+
+    Raises ``ArgumentTypeError`` unless ``card_id`` is an integer (a Python int or a
+    NumPy integer; never a bool, a float or text) and ``CardError`` outside 0..51.
+    """
+    if isinstance(card_id, bool) or not isinstance(card_id, (int, np.integer)):
+        raise ArgumentTypeError(f"card_id must be an integer card id 0..51, got "
+                                f"{type(card_id).__name__} {card_id!r}"[:300], card_id)
+    number = int(card_id)
+    if not 0 <= number < DECK_SIZE:
+        raise CardError(f"card id {number} is out of range 0..51", card_id)
+    return _NAMES[number]
 
 
 def card_id(token: str) -> int:
@@ -151,7 +159,8 @@ def parse_cards(cards: CardsLike | Iterable[str | int | np.integer], *, count: i
                 raise CardError(f"duplicate card {_NAMES[c]!r} in {what}", _NAMES[c])
             seen.add(c)
     if count is not None and len(ids) != count:
-        raise CardError(f"{what} need {count} card{'s' if count != 1 else ''}, "
+        # "what: need" reads right whatever ``what`` is: "hole cards", "the deck"
+        raise CardError(f"{what}: need {count} card{'s' if count != 1 else ''}, "
                         f"got {len(ids)}: {' '.join(_NAMES[c] for c in ids) or 'none'}",
                         len(ids))
     return np.array(ids, dtype=np.uint8)
@@ -160,10 +169,33 @@ def parse_cards(cards: CardsLike | Iterable[str | int | np.integer], *, count: i
 _NAMES_256 = _NAMES + (None,) * (256 - len(_NAMES))     # uint8 ids: None past 51
 
 
-def format_cards(ids: Iterable[int] | np.ndarray, sep: str = " ") -> str:
-    """Canonical text of card ids: ``format_cards([51, 45]) == 'As Kd'``."""
-    if isinstance(ids, np.ndarray) and ids.dtype == np.uint8:
-        names = [_NAMES_256[c] for c in ids.ravel().tolist()]
-        if None not in names:
-            return sep.join(names)
-    return sep.join(card_str(c) for c in np.asarray(ids).ravel().tolist())
+def format_cards(ids: Iterable[int | np.integer] | np.ndarray, sep: str = " ") -> str:
+    """Canonical text of card ids: ``format_cards([51, 45]) == 'As Kd'``.
+
+    ``ids`` is an integer array (any shape, read in order) or an iterable of integer
+    ids (Python or NumPy ints).  Text, floats, bools and ``None`` raise
+    ``ArgumentTypeError`` naming ``ids`` (text is parsed by ``parse_cards``, not
+    formatted); an id outside 0..51 raises ``CardError``.
+    """
+    check_type(sep, str, "sep", "text (str)")
+    if isinstance(ids, np.ndarray):
+        if ids.dtype == np.uint8:
+            names = [_NAMES_256[c] for c in ids.ravel().tolist()]
+            if None not in names:
+                return sep.join(cast("list[str]", names))
+        elif ids.dtype.kind not in "iu":
+            raise ArgumentTypeError(f"ids must be card ids (an integer array), got an array "
+                                    f"of dtype {ids.dtype}", ids)
+        values: list[int] = ids.ravel().tolist()
+    elif isinstance(ids, (str, bytes, bytearray)) or not isinstance(ids, Iterable):
+        hint = " (parse card text with parse_cards)" if isinstance(ids, str) else ""
+        raise ArgumentTypeError(f"ids must be card ids (integers), got {type(ids).__name__} "
+                                f"{ids!r}"[:300] + hint, ids)
+    else:
+        values = []
+        for item in ids:
+            if isinstance(item, bool) or not isinstance(item, (int, np.integer)):
+                raise ArgumentTypeError(f"ids must be card ids (integers), got an item of "
+                                        f"type {type(item).__name__}: {item!r}"[:300], item)
+            values.append(int(item))
+    return sep.join(card_str(c) for c in values)

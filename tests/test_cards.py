@@ -72,3 +72,52 @@ def test_wrong_types_name_the_argument(value):
 def test_unicode_case_folds_are_not_cards(text):
     with pytest.raises(CardError):
         parse_cards(text)
+
+
+@pytest.mark.parametrize("value", [1.0, True, False, "As", None, b"\x01", np.float64(3.0),
+                                   np.bool_(True), [1]])
+def test_card_str_wrong_types_name_the_argument(value):
+    """``card_str(1.0)`` and ``card_str(True)`` were '2d', ``card_str('As')`` an int() error."""
+    from evaluator.errors import ArgumentTypeError
+    with pytest.raises(ArgumentTypeError, match="^card_id must be an integer card id"):
+        card_str(value)
+
+
+def test_card_str_takes_python_and_numpy_ints():
+    assert card_str(51) == card_str(np.int64(51)) == card_str(np.uint8(51)) == "As"
+    for bad in (52, -1, np.int64(60)):
+        with pytest.raises(CardError, match="out of range 0..51"):
+            card_str(bad)
+
+
+@pytest.mark.parametrize("value", [
+    np.array([1.5, 2.0]), np.array([1.0, 2.0]), np.array([True, False]),
+    np.array(["As", "Kd"]), np.array([1, 2], dtype=object),
+    "AsKs", "", b"AsKs", None, 5, 1.5, [1.5, 2], [True], [1, None], ["As"], [np.float32(1)],
+])
+def test_format_cards_wrong_types_name_the_argument(value):
+    """Float and bool arrays were formatted as ids ('2d 2h'), text raised an int() error and
+    ``None`` a builtin TypeError; each is now an ``ArgumentTypeError`` naming ``ids``."""
+    from evaluator.errors import ArgumentTypeError
+    with pytest.raises(ArgumentTypeError, match="^ids must be card ids"):
+        format_cards(value)
+
+
+def test_format_cards_takes_ints_and_integer_arrays():
+    assert format_cards([51, 45]) == format_cards(np.array([51, 45], np.int64)) == "As Kd"
+    assert format_cards((np.uint8(51), np.int32(45)), sep="") == "AsKd"
+    assert format_cards(np.array([[0, 1], [2, 3]], np.uint8)) == "2c 2d 2h 2s"
+    assert format_cards(iter([0])) == "2c" and format_cards([]) == ""
+    for bad in ([52], np.array([60], np.uint8), np.array([-1], np.int8)):
+        with pytest.raises(CardError, match="out of range 0..51"):
+            format_cards(bad)
+    from evaluator.errors import ArgumentTypeError
+    with pytest.raises(ArgumentTypeError, match="sep"):
+        format_cards([0], sep=None)
+
+
+def test_count_message_reads_right_for_any_name():
+    with pytest.raises(CardError, match="^the deck: need 52 cards, got 1: As$"):
+        parse_cards("As", count=52, what="the deck")
+    with pytest.raises(CardError, match="^cards: need 1 card, got 2"):
+        parse_cards("AsKs", count=1)

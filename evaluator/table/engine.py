@@ -95,7 +95,7 @@ class Table:
         else:
             check_type(deck, (str, list, tuple, np.ndarray), "deck",
                        "card text, a list of cards or an array of card ids")
-            order = parse_cards(deck, count=DECK_SIZE, what="a deck").tolist()
+            order = parse_cards(deck, count=DECK_SIZE, what="the deck").tolist()
         self.seats = [Seat(n) for n in names]
         self.dealer = dealer
         self.deck = order
