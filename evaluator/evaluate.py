@@ -25,7 +25,7 @@ from ._layout import TEEN_PATTI_CATEGORIES
 from ._parallel import resolve_threads, run_chunks
 from .cards import CardsLike, format_cards, parse_cards
 from .dispatch import batch_kernel
-from .errors import CardError, HandError
+from .errors import ArgumentTypeError, CardError, HandError
 from .games import Game
 from .games import game as _game
 from .names import describe, describe_low, describe_teen_patti, order_five, order_low
@@ -105,8 +105,9 @@ def _hand_cards(g: Game, hole: CardsLike, board: CardsLike) -> tuple[np.ndarray,
                         f"{format_cards(hole_ids) or 'none'}", len(hole_ids))
     if len(board_ids) not in g.boards:
         if g.boards == (0,):
-            raise HandError(f"{g.name} has no board, got {len(board_ids)} board cards",
-                            len(board_ids))
+            count = len(board_ids)
+            raise HandError(f"{g.title or g.name} has no board: got {count} board "
+                            f"card{'s' if count != 1 else ''}", count)
         sizes = ", ".join(map(str, g.boards[:-1])) + f" or {g.boards[-1]}"
         raise HandError(f"{g.name} evaluates a hand with {sizes} board cards, "
                         f"got {len(board_ids)}", len(board_ids))
@@ -199,13 +200,17 @@ def evaluate(game: str | Game, hole: CardsLike, board: CardsLike = "") -> HandVa
 
 
 def _check_batch(g: Game, hands: object) -> np.ndarray:
+    """``hands`` as a contiguous array: a wrong type or dtype is an ``ArgumentTypeError``
+    (no conversion is guessed: an int64 or float array may hold anything), a wrong shape
+    a ``HandError``."""
     if not isinstance(hands, np.ndarray):
-        raise HandError(f"hands must be a NumPy uint8 array, got {type(hands).__name__}",
-                        type(hands).__name__)
+        raise ArgumentTypeError(f"hands must be a NumPy uint8 array of shape (n, k), got "
+                                f"{type(hands).__name__} (build one with np.array(rows, "
+                                "np.uint8) or np.stack of parse_cards)", type(hands).__name__)
     if hands.dtype != np.uint8:
-        raise HandError(f"hands must have dtype uint8, got {hands.dtype} "
-                        "(convert with hands.astype(np.uint8) after checking the ids)",
-                        str(hands.dtype))
+        raise ArgumentTypeError(f"hands must have dtype uint8, got {hands.dtype} "
+                                "(convert with hands.astype(np.uint8) after checking the ids)",
+                                str(hands.dtype))
     sizes = g.row_sizes()
     if hands.ndim != 2 or hands.shape[1] not in sizes:
         allowed = ", ".join(map(str, sizes))
@@ -215,6 +220,18 @@ def _check_batch(g: Game, hands: object) -> np.ndarray:
     return np.ascontiguousarray(hands)
 
 
+def _check_out(out: object, n: int) -> np.ndarray:
+    """``out`` if it can take ``n`` values: a wrong type or dtype is an
+    ``ArgumentTypeError``, a wrong shape, layout or a read-only array a ``HandError``."""
+    if not isinstance(out, np.ndarray):
+        raise ArgumentTypeError(f"out must be a NumPy int32 array of shape ({n},), got "
+                                f"{type(out).__name__}", type(out).__name__)
+    if out.dtype != np.int32:
+        raise ArgumentTypeError(f"out must have dtype int32, got {out.dtype}", str(out.dtype))
+    if out.shape != (n,) or not out.flags.c_contiguous or not out.flags.writeable:
+        raise HandError(f"out must be a contiguous, writeable int32 array of shape ({n},), "
+                        f"got shape {out.shape}", "out")
+    return out
 
 
 def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
@@ -242,6 +259,16 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
     ndarray of int32, shape (n,)
         Values, bigger is better; ``values >> 12`` are category indices.
 
+    Raises
+    ------
+    ArgumentTypeError
+        ``hands`` is not a uint8 array (a list, an int64, float or bool array) or
+        ``out`` not an int32 array: nothing is converted silently.
+    HandError
+        A wrong shape of ``hands`` or ``out``, or ``low=True`` for a game without a low.
+    CardError
+        An id past 51 or a duplicate card in a row (with ``validate``).
+
     >>> import numpy as np
     >>> from evaluator import evaluate_batch, parse_cards
     >>> hands = np.stack([parse_cards("AsAd2c7d9hJsQs"), parse_cards("2c3d4h5s7c8dTh")])
@@ -256,6 +283,8 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
     if low and g.pot != "hilo":
         raise HandError(f"{g.name} has no low hand (low=True is for hi-lo games)", "low")
     hands = _check_batch(g, hands)
+    n = hands.shape[0]
+    out = np.empty(n, np.int32) if out is None else _check_out(out, n)
     if validate:
         from .kernels import high
         from .kernels.markers import ndim_marker
@@ -266,11 +295,6 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
                 raise CardError(f"hands[{row}, {col}] = {card} is not a card id (0..51)", card)
             name = format_cards([card])
             raise CardError(f"duplicate card {name!r} in hands[{row}]", name)
-    n = hands.shape[0]
-    if out is None:
-        out = np.empty(n, np.int32)
-    elif out.shape != (n,) or out.dtype != np.int32 or not out.flags.c_contiguous:
-        raise HandError(f"out must be a contiguous int32 array of shape ({n},)", "out")
     kernel, lead, tables = batch_kernel(g, low, hands.shape[1])
 
     def work(start: int, stop: int) -> None:

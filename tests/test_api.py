@@ -19,6 +19,7 @@ from evaluator import (
     game,
     parse_cards,
 )
+from evaluator.errors import ArgumentTypeError
 
 from conftest import random_hands
 
@@ -63,13 +64,14 @@ def test_evaluate_bad_input(hole, board, error, match):
 
 def test_batch_bad_input():
     good = random_hands(np.random.default_rng(1), 10, 7)
-    with pytest.raises(HandError, match="dtype uint8, got int64"):
+    # a wrong type or dtype is a TypeError (was a HandError): nothing is converted silently
+    with pytest.raises(ArgumentTypeError, match="hands must have dtype uint8, got int64"):
         evaluate_batch("holdem", good.astype(np.int64))
     with pytest.raises(HandError, match="shape"):
         evaluate_batch("holdem", good[:, :4])
     with pytest.raises(HandError, match="shape"):
         evaluate_batch("holdem", good[0])
-    with pytest.raises(HandError, match="NumPy uint8 array"):
+    with pytest.raises(ArgumentTypeError, match="hands must be a NumPy uint8 array"):
         evaluate_batch("holdem", good.tolist())
     bad = good.copy()
     bad[3, 5] = 60
@@ -83,6 +85,57 @@ def test_batch_bad_input():
         evaluate_batch("holdem", good, out=np.empty(3, np.int32))
     with pytest.raises(ValueError, match="threads"):
         evaluate_batch("holdem", good, threads=0)
+
+
+@pytest.mark.parametrize("hands", [
+    [[51, 50, 49, 48, 47, 46, 45]],                                  # a list, not an array
+    np.array([[51, 50, 49, 48, 47, 46, 45]], np.int64),
+    np.array([[51, 50, 49, 48, 47, 46, 45]], np.float64),
+    np.ones((1, 7), bool),
+    np.array([[51, 50, 49, 48, 47, 46, 45]], np.int8),
+])
+def test_batch_wrong_type_or_dtype_is_a_type_error(hands):
+    """A list or a non-uint8 array is a TypeError naming ``hands``, not a ValueError."""
+    with pytest.raises(ArgumentTypeError, match="^hands must") as info:
+        evaluate_batch("holdem", hands)
+    assert not isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("out, error, match", [
+    ([0], ArgumentTypeError, "out must be a NumPy int32 array of shape \\(1,\\), got list"),
+    (np.zeros(1, np.int64), ArgumentTypeError, "out must have dtype int32, got int64"),
+    (np.zeros(1, np.float32), ArgumentTypeError, "out must have dtype int32"),
+    (np.zeros(2, np.int32), HandError, "out must be .* shape \\(1,\\), got shape \\(2,\\)"),
+    (np.zeros((1, 1), np.int32), HandError, "out must be"),
+])
+def test_batch_bad_out(out, error, match):
+    """``out=[0]`` was an AttributeError; now a type error or a shape error naming ``out``."""
+    hands = np.array([[51, 50, 49, 48, 47, 46, 45]], np.uint8)
+    with pytest.raises(error, match=match):
+        evaluate_batch("holdem", hands, out=out)
+
+
+def test_batch_strided_out_is_refused():
+    hands = np.array([[51, 50, 49, 48, 47, 46, 45]] * 2, np.uint8)
+    with pytest.raises(HandError, match="contiguous"):
+        evaluate_batch("holdem", hands, out=np.zeros(4, np.int32)[::2])
+
+
+def test_batch_read_only_out_is_refused():
+    hands = np.array([[51, 50, 49, 48, 47, 46, 45]], np.uint8)
+    out = np.zeros(1, np.int32)
+    out.flags.writeable = False
+    with pytest.raises(HandError, match="writeable"):
+        evaluate_batch("holdem", hands, out=out)
+    good = np.zeros(1, np.int32)
+    assert evaluate_batch("holdem", hands, out=good) is good and good[0] > 0
+
+
+def test_no_board_message():
+    with pytest.raises(HandError, match="^Teen Patti has no board: got 1 board card$"):
+        evaluate("teen_patti", "AsKsQs", "2c")
+    with pytest.raises(HandError, match="^Teen Patti has no board: got 2 board cards$"):
+        evaluate("teen_patti", "AsKsQs", "2c3c")
 
 
 def test_batch_matches_single_and_threads(rng):
