@@ -85,8 +85,12 @@ class Table:
                 f" ({self.deals()} must come out of one {DECK_SIZE}-card deck)")
             raise EvaluatorError(f"{self.game} seats 2 to {limit} players{why}, "
                                  f"got {len(names)}", len(names))
-        if len(set(names)) != len(names) or not all(names):
-            raise EvaluatorError("seat names must be non-empty and differ", names)
+        for number, name in enumerate(names):
+            if not name.strip():            # "" and "  " alike: a name must show who it is
+                raise EvaluatorError(f"seat names must not be blank: seat {number} is "
+                                     f"named {name!r}", name)
+            if name in names[:number]:
+                raise EvaluatorError(f"seat names must differ: {name!r} is given twice", name)
         dealer = integer(dealer, "dealer", 0, len(names) - 1)
         seed = optional_integer(seed, "seed", 0)
         order: list[int]
@@ -225,7 +229,21 @@ class Table:
         raise NotImplementedError
 
     def equity(self, seat: int, *, trials: int | None = 100_000, seed: int = 0) -> float:
-        """The seat's equity in the pot from what it can see (unknown cards are random)."""
+        """The seat's equity in the pot from what it can see (unknown cards are random).
+
+        Asked of a seat that has folded or packed, or once the hand is over, it raises
+        ``IllegalAction`` saying so (and who is still in), rather than an equity of a
+        hand that no longer has two players."""
+        seat = self._seat(seat)
+        if self.finished:
+            won = " and ".join(self.name(w) for w in self.winners) or "no one"
+            raise IllegalAction(f"the hand is over ({won} won): there is no equity to "
+                                f"compute for {self.name(seat)}", seat)
+        if not self.seats[seat].active:
+            still = ", ".join(self.name(i) for i in self.active())
+            folded = "packed" if self.game == "teen_patti" else "folded"
+            raise IllegalAction(f"{self.name(seat)} has {folded}: no equity in this pot "
+                                f"(still in: {still})", seat)
         view = self.visible(seat)
         result = equity(view["game"], view["hands"], view["board"], view["dead"],
                         trials=trials, seed=seed)
