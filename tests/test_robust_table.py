@@ -206,8 +206,14 @@ def test_a_tampered_deck_does_not_replay_to_other_winners():
     del tampered["result"]["winners"]
     with pytest.raises(HistoryError, match="recorded result: won"):
         replay(tampered)
+    partial = json.loads(json.dumps(record))                 # the deck intact, no winners
+    del partial["result"]["winners"]
+    with pytest.raises(HistoryError, match="result has no 'winners'"):
+        replay(partial)
+    # deleting the result no longer hides the changed deck: a finished hand must record one
     del tampered["result"]
-    assert replay(tampered).finished                  # nothing recorded: nothing to check
+    with pytest.raises(HistoryError, match="records no 'result', but its actions finish"):
+        replay(tampered)
 
 
 @pytest.mark.parametrize("change, message", [

@@ -23,9 +23,17 @@ def replay(history: dict[str, Any] | str) -> Table:
     """Rebuild a table from ``history()`` (a dict or its JSON) by replaying every action.
 
     The history is checked first (its seats, a deck of the 52 cards once each,
-    its actions).  When it records a ``result`` (as ``history()`` does), the
-    replayed table must reach it: a history whose deck or actions were changed
-    raises ``HistoryError`` naming what differs, instead of a different hand.
+    its actions).  Its ``result`` (as ``history()`` records it) must then be a
+    dict with exactly the keys ``history()`` writes (``finished``, ``pot``,
+    ``winners``, ``won``, ``put_in``), and the replayed table must reach it: a
+    history whose deck or actions were changed raises ``HistoryError`` naming
+    what differs, instead of a different hand.  A result that is ``None``,
+    empty, lacks a key or has an unknown one is refused the same way.
+
+    Only the history of a hand still in progress may leave the ``result`` out
+    (one written by hand and stopped mid-way: there is nothing to reach yet);
+    when its actions finish the hand, a missing result is a ``HistoryError``, so
+    that deleting it cannot hide a changed deck.
     """
     record: Any = history           # decoded JSON: checked below, key by key
     if isinstance(history, str):
@@ -66,15 +74,31 @@ def replay(history: dict[str, Any] | str) -> Table:
         except (EvaluatorError, TypeError) as error:
             raise HistoryError(f"action {number} of the history ({entry}) cannot be replayed: "
                                f"{error}", entry) from error
-    recorded = record.get("result")
-    if recorded is not None:
-        if not isinstance(recorded, dict):
-            raise HistoryError("the history's 'result' is not a dict", recorded)
-        replayed = table.result()
-        for key in replayed:
-            if key in recorded and recorded[key] != replayed[key]:
-                raise HistoryError(
-                    f"the history does not replay to its recorded result: {key} "
-                    f"{recorded[key]!r} recorded, {replayed[key]!r} on replay (were the deck "
-                    "or the actions changed?)", key)
+    replayed = table.result()
+    if "result" not in record:
+        if table.finished:
+            raise HistoryError("the history records no 'result', but its actions finish the "
+                               "hand: a finished hand's history must record its result (as "
+                               "history() does)", "result")
+        return table                        # a hand in progress: nothing to reach yet
+    recorded = record["result"]
+    if not isinstance(recorded, dict):
+        raise HistoryError(f"the history's 'result' is a {type(recorded).__name__}, not a dict "
+                           f"of {', '.join(replayed)}", recorded)
+    known = ", ".join(replayed)
+    unknown = sorted(map(str, set(recorded) - set(replayed)))
+    if unknown:
+        raise HistoryError(f"the history's result has an unknown key {unknown[0]!r} "
+                           f"(known: {known})", unknown[0])
+    for key in replayed:
+        if key in recorded and recorded[key] != replayed[key]:
+            raise HistoryError(
+                f"the history does not replay to its recorded result: {key} "
+                f"{recorded[key]!r} recorded, {replayed[key]!r} on replay (were the deck "
+                "or the actions changed?)", key)
+    missing = [key for key in replayed if key not in recorded]
+    if missing:
+        what = "is empty" if not recorded else f"has no {missing[0]!r}"
+        raise HistoryError(f"the history's result {what} (a result records {known})",
+                           missing[0])
     return table
