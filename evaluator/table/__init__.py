@@ -43,13 +43,15 @@ The package, file by file (each file imports only from those above it):
 - ``simulator.py``: the bots (``POLICIES``) and ``simulate()``.
 """
 # "X as X": importable from here as before, though not in __all__ (the engines' base
-# classes and the simulator's Teen Patti pot limit).
+# classes, the simulator's Teen Patti pot limit and its limits on ``hands``).
 from .engine import IllegalAction
 from .engine import Seat as Seat
 from .engine import Table as Table
 from .history import HistoryError, replay
 from .holdem import HoldemSession, HoldemTable
 from .limits import LimitTable as LimitTable
+from .simulator import MAX_HANDS as MAX_HANDS
+from .simulator import MAX_HISTORIES as MAX_HISTORIES
 from .simulator import POLICIES, simulate
 from .simulator import POT_LIMIT as POT_LIMIT
 from .teen_patti import TeenPattiTable

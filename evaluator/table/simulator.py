@@ -14,7 +14,7 @@ from .holdem import HoldemSession, HoldemTable
 from .teen_patti import TeenPattiTable
 from .the import TheTable
 
-__all__ = ["POLICIES", "POT_LIMIT", "simulate"]
+__all__ = ["POLICIES", "POT_LIMIT", "MAX_HANDS", "MAX_HISTORIES", "simulate"]
 
 
 Action = tuple[str, int | None, str | None]
@@ -87,9 +87,18 @@ POT_LIMIT = 100
 """Teen Patti hands in ``simulate`` stop at a pot of this many boots (see ``TeenPattiTable``)."""
 
 
+MAX_HANDS = 1_000_000
+"""The most hands one ``simulate`` call plays: at a millisecond or more a hand, that is
+already a quarter of an hour or more; larger counts are refused at once."""
+
+MAX_HISTORIES = 10_000
+"""The most hands ``simulate`` plays while keeping their histories (about 7 KB each, some
+70 MB in all); ``histories=False`` plays up to ``MAX_HANDS`` in constant memory."""
+
+
 def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
              policies: dict[str, str] | None = None, max_actions: int = 400,
-             **stakes: Any) -> dict[str, Any]:
+             histories: bool = True, **stakes: Any) -> dict[str, Any]:
     """Play ``hands`` hands with simple policies (``POLICIES``; default passive).
 
     The button (dealer) moves left after each hand and Omaha kills apply.
@@ -100,11 +109,27 @@ def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
     say otherwise: at that pot everyone still in shows.  A hand that takes
     more than ``max_actions`` actions (possible only with ``pot_limit=None``)
     raises ``EvaluatorError``.  Returns each player's net chips, the hands won
-    and the histories.
+    and the histories (an empty list with ``histories=False``).
+
+    ``hands`` is at most ``MAX_HANDS`` (1,000,000), and at most ``MAX_HISTORIES``
+    (10,000) while the histories are kept: more is refused at once, before any
+    hand is played, instead of running for hours or filling the memory.  The
+    loop is plain Python, so Ctrl-C (``KeyboardInterrupt``) stops it between
+    two actions.
     """
     check_type(game, str, "game", "a game name")
     game = get_game(game).name
     hands = integer(hands, "hands", 0)
+    check_type(histories, bool, "histories", "True or False")
+    if hands > MAX_HANDS:
+        raise EvaluatorError(f"hands must be at most {MAX_HANDS:,}, got {hands:,}: at a "
+                             "millisecond or more a hand, more would run for hours "
+                             "(split the run into several calls with other seeds)", hands)
+    if histories and hands > MAX_HISTORIES:
+        raise EvaluatorError(f"hands must be at most {MAX_HISTORIES:,} while the histories "
+                             f"are kept (about 7 KB a hand), got {hands:,}: pass "
+                             f"histories=False to play up to {MAX_HANDS:,} hands "
+                             "in constant memory", hands)
     seed = integer(seed, "seed", 0)
     max_actions = integer(max_actions, "max_actions", 1)
     engines: dict[str, type[Table]] = {"teen_patti": TeenPattiTable, "the": TheTable}
@@ -131,7 +156,7 @@ def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
                                  + ", ".join(POLICIES) + ")", policy)
     net = dict.fromkeys(names, 0)
     wins = dict.fromkeys(names, 0)
-    histories = []
+    kept: list[dict[str, Any]] = []
     dealer = 0
     for _ in range(hands):
         deck = rng.permutation(DECK_SIZE).tolist()
@@ -150,10 +175,11 @@ def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
             net[s.name] += s.won - s.put_in
         for w in table.winners:
             wins[table.name(w)] += 1
-        histories.append(table.history())
+        if histories:
+            kept.append(table.history())
         if session is not None:
             assert isinstance(table, HoldemTable)       # the session dealt it
             session.finish_hand(table)
         dealer = (dealer + 1) % len(names)
     return {"game": game, "hands": hands, "seed": seed, "net": net, "wins": wins,
-            "histories": histories}
+            "histories": kept}
