@@ -117,6 +117,37 @@ def test_cli_bench_json_and_plugin(tmp_path):
     assert bad.returncode == 2 and "unknown workload 'eval9'" in bad.stderr
 
 
+KNOWN_ADAPTERS = ("known: evaluator, pokerfast, pkrbot, phevaluator, eval7, treys, "
+                  "poker-equity, pokerkit)")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--adapters", "nosuch"], "unknown adapter 'nosuch' (" + KNOWN_ADAPTERS),
+    (["--adapters", "evaluator,nosuch"], "unknown adapter 'nosuch'"),
+    (["--adapters", ""], "--adapters names no adapter (" + KNOWN_ADAPTERS),
+    (["--adapters", " , "], "--adapters names no adapter"),
+    (["--adapters", "evaluator,,treys"], "--adapters 'evaluator,,treys' has an empty adapter"),
+    (["--only", ""], "--only names no workload (known: eval5, eval6, eval7, "),
+    (["--only", "eval5,"], "--only 'eval5,' has an empty workload name"),
+    (["--only", "eval9"], "unknown workload 'eval9' (known: eval5, "),
+    (["--only", "eval5", "--adapters", "nosuch"], "unknown adapter 'nosuch'"),
+])
+def test_cli_bench_refuses_empty_or_unknown_names(args, message, capsys):
+    """``--adapters nosuch`` ran ours alone with rc 0 and ``--only ""`` the full suite: each
+    is now one error line and exit 2, before any work."""
+    from evaluator.cli import main
+    assert main(["bench", "--quick", "--repeat", "1", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("evaluator: error: " + message) and captured.out == ""
+
+
+def test_cli_bench_unknown_adapter_exits_2():
+    done = subprocess.run([sys.executable, "-m", "evaluator", "bench", "--quick", "--adapters",
+                           "nosuch"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"evaluator: error: unknown adapter 'nosuch' ({KNOWN_ADAPTERS}\n"
+
+
 def test_the_package_imports_in_one_direction():
     """Each file of evaluator/bench imports only files before it in this order, and no
     private name from anywhere (the layout its docstring describes)."""
