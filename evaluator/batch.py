@@ -39,8 +39,8 @@ import numpy as np
 
 from .errors import ArgumentTypeError, EvaluatorError
 
-__all__ = ["batch_equity", "read_queries", "write_rows", "check_output", "BatchInterrupted",
-           "QueryFailed", "OUT_SUFFIXES"]
+__all__ = ["batch_equity", "read_queries", "write_rows", "check_output", "check_not_queries",
+           "BatchInterrupted", "QueryFailed", "OUT_SUFFIXES"]
 
 FIELDS = ("game", "hands", "board", "dead", "exact", "trials", "target_stderr", "seed")
 BASE_COLUMNS = ("id", "game", "hands", "board", "dead", "method", "exact", "samples", "seed")
@@ -109,6 +109,25 @@ def check_output(path: str | Path, suffixes: Iterable[str], option: str = "out")
     return path
 
 
+def check_not_queries(queries, out, option: str = "out") -> None:
+    """Refuse an output that is the query file itself: writing it would destroy the queries.
+
+    The same file after resolving links and ``..``, or one ``os.path.samefile``
+    finds (a hard link); streams and query lists are never files.
+    """
+    if not isinstance(queries, (str, Path)) or not isinstance(out, (str, Path)):
+        return
+    same = Path(queries).resolve() == Path(out).resolve()
+    if not same:
+        try:
+            same = os.path.samefile(queries, out)
+        except OSError:                           # one of them does not exist
+            same = False
+    if same:
+        raise EvaluatorError(f"{option} is the query file {str(queries)}; write the results "
+                             "to another file", str(out))
+
+
 # --- reading queries --------------------------------------------------------------
 
 def _read_text(path: Path) -> str:
@@ -135,6 +154,9 @@ def _is_json_lines(path: Path, text: str) -> bool:
 
 def _records(path: Path) -> list[tuple[int, object]]:
     """``(line number, query)`` for every query in a CSV or JSON Lines file."""
+    if path.is_dir():
+        raise EvaluatorError(f"{str(path)!r} is a folder, not a query file (.csv or .jsonl)",
+                             str(path))
     if not path.is_file():
         raise EvaluatorError(f"no such file: {str(path)!r}", str(path))
     text = _read_text(path)
@@ -156,6 +178,11 @@ def _records(path: Path) -> list[tuple[int, object]]:
                 continue
             if header is None:
                 header = [f.strip() for f in fields]
+                # a second column of a name would silently replace the first
+                twice = next((k for i, k in enumerate(header) if k and k in header[:i]), None)
+                if twice is not None:
+                    raise EvaluatorError(f"{path.name} line {reader.line_num}: column "
+                                         f"{twice!r} appears twice", twice)
                 continue
             if len(fields) > len(header):
                 raise EvaluatorError(
@@ -272,9 +299,19 @@ def _validate(records: list[tuple[int | None, object]], seed: int,
     from .engine import check_query
     items: list[dict] = []
     problems: list[tuple[str, Exception]] = []
+    seen: dict[str, str] = {}                    # id -> where it was first given
     for index, (line, query) in enumerate(records):
         ident = query.get("id", index + 1) if isinstance(query, Mapping) else index + 1
         name = f"query {ident}" + (f" (line {line})" if line is not None else "")
+        where = f"line {line}" if line is not None else f"query number {index + 1}"
+        if isinstance(ident, (str, int)) and not isinstance(ident, bool):
+            # refused even with record: resuming matches rows to queries by id
+            first = seen.setdefault(str(ident), where)
+            if first != where:
+                problems.append((f"{name}: id {ident!r} is also the id of {first}; every "
+                                 "query needs its own id (resuming matches rows by id)",
+                                 EvaluatorError("duplicate id", ident)))
+                continue
         try:
             item = _normalise(query, index, seed)
             check_query(item["game"], item["hands"], item["board"], item["dead"],
@@ -735,6 +772,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
     path = None
     if out is not None and not hasattr(out, "write"):
         path = check_output(out, OUT_SUFFIXES, "out")
+        check_not_queries(queries, out, "out")
     if resume and path is None:
         raise EvaluatorError("resume=True needs out= (the file to continue)", "resume")
     from ._parallel import resolve_threads

@@ -460,6 +460,49 @@ def test_byte_order_mark_and_bad_bytes(tmp_path):
     assert "not UTF-8" in one_line_error(run_cli("batch", str(path)))
 
 
+def test_a_column_given_twice_is_refused(tmp_path):
+    """The second column of a name used to replace the first: the batch computed
+    "KK vs QQ" for a row whose first hands column says "AsKs vs QhQd"."""
+    path = tmp_path / "d.csv"
+    path.write_text("id,hands,hands\n1,AsKs vs QhQd,KK vs QQ\n")
+    with pytest.raises(EvaluatorError, match="d.csv line 1: column 'hands' appears twice"):
+        read_queries(path)
+    assert one_line_error(run_cli("batch", str(path))) == (
+        "evaluator: error: d.csv line 1: column 'hands' appears twice")
+    path.write_text("id,hands,,\n1,AsKs vs QhQd,,\n")       # unnamed columns stay ignored
+    assert read_queries(path) == [{"id": "1", "hands": "AsKs vs QhQd"}]
+
+
+@pytest.mark.parametrize("on_error", ["stop", "record"])
+def test_an_id_given_twice_is_refused_naming_both_lines(tmp_path, monkeypatch, on_error):
+    """Rows are matched to queries by id when resuming: two queries may not share one,
+    whether both give it, or one gives the id another gets by its position."""
+    calls = counting(monkeypatch)
+    path = tmp_path / "q.csv"
+    path.write_text("id,hands\na,AsKs vs QhQd\nb,KK vs QQ\na,AA vs KK\n")
+    with pytest.raises(EvaluatorError, match=r"query a \(line 4\): id 'a' is also the id of "
+                                             r"line 2; every query needs its own id"):
+        batch_equity(path, progress=False, on_error=on_error)
+    with pytest.raises(EvaluatorError, match="query 2: id 2 is also the id of query number 1"):
+        batch_equity([{"hands": "AsKs vs QhQd", "id": 2}, {"hands": "KK vs QQ"}],
+                     progress=False, on_error=on_error)
+    with pytest.raises(EvaluatorError, match="query 3: id '3' is also the id of query number 1"):
+        batch_equity([{"hands": "AsKs vs QhQd", "id": 3}, {"hands": "KK vs QQ", "id": "3"}],
+                     progress=False, on_error=on_error)
+    assert calls == []
+    out = tmp_path / "r.csv"
+    line = one_line_error(run_cli("batch", str(path), "--out", str(out), "--resume",
+                                  "--on-error", on_error))
+    assert "line 4" in line and "line 2" in line and not out.exists()
+
+
+def test_a_folder_is_not_a_query_file(tmp_path):
+    with pytest.raises(EvaluatorError, match="is a folder, not a query file"):
+        read_queries(tmp_path)
+    line = one_line_error(run_cli("batch", str(tmp_path)))
+    assert "is a folder" in line and "no such file" not in line
+
+
 def test_wrong_types_in_json_queries_name_the_field():
     with pytest.raises(ArgumentTypeError, match="query 1: hands must be strings"):
         batch_equity([{"hands": ["AsKs", 5]}], progress=False)
@@ -495,6 +538,30 @@ def test_output_paths_are_checked_before_any_work(tmp_path, args, message):
     line = one_line_error(run_cli(*args))
     assert message in line and time.monotonic() - start < 20
     assert not (tmp_path / "m.xlsx").exists()
+
+
+def test_the_query_file_is_never_the_output(tmp_path, monkeypatch):
+    """``--out`` the query file itself would overwrite the queries with the results: refused,
+    by its own name, another spelling of it or a hard link to it, with --resume too."""
+    calls = counting(monkeypatch)
+    queries = tmp_path / "ok.csv"
+    queries.write_text("hands\nAsKs vs QhQd\n")
+    text = queries.read_bytes()
+    os.link(queries, tmp_path / "hard.csv")
+    (tmp_path / "sub").mkdir()
+    for out in (queries, tmp_path / "sub" / ".." / "ok.csv", tmp_path / "hard.csv"):
+        for resume in (False, True):
+            with pytest.raises(EvaluatorError, match="out is the query file"):
+                batch_equity(queries, out=out, resume=resume, progress=False)
+    for out in ("ok.csv", "./sub/../ok.csv", "hard.csv"):
+        for extra in ((), ("--resume",)):
+            done = subprocess.run([sys.executable, "-m", "evaluator", "batch", "ok.csv",
+                                   "--out", out, *extra], capture_output=True, text=True,
+                                  timeout=300, cwd=tmp_path)
+            assert one_line_error(done) == ("evaluator: error: --out is the query file "
+                                            "ok.csv; write the results to another file")
+    assert queries.read_bytes() == text and calls == []
+    batch_equity(queries, out=tmp_path / "results.csv", progress=False)    # another file: fine
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
