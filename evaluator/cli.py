@@ -15,12 +15,14 @@ import argparse
 import csv
 import io
 import json
+import math
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from .errors import ArgumentTypeError, EvaluatorError
+from .errors import ArgumentTypeError, EvaluatorError, RangeError
 
 EXAMPLES = """examples:
   evaluator equity holdem AsKs QhQd
@@ -49,6 +51,8 @@ _FLAG_NAMES = [(re.compile(r"^threads must"), "--threads must"),
                (re.compile(r"^seed must"), "--seed must"),
                (re.compile(r"^trials must"), "--trials must"),
                (re.compile(r"^target_stderr must"), "--stderr must"),
+               (re.compile(r"^target_stderr (?=[\d.])"), "--stderr "),
+               (re.compile(r"^trials (?=\d)"), "--trials "),
                (re.compile(r"^exact=True cannot be combined with trials or target_stderr"),
                 "--exact cannot be combined with --trials or --stderr")]
 _FLAG_WORDS = [(re.compile(r"\btrials= or target_stderr="), "--trials or --stderr"),
@@ -81,36 +85,135 @@ _KERNELS = {"best5": _HOLDEM_KERNELS, "tahoe": _HOLDEM_KERNELS,
             "teen_patti": (*_SHARED_KERNELS, "counting", "teen_patti")}
 
 
-def _cached(kernel) -> bool:
-    """Whether Numba's cache holds a compiled entry of ``kernel`` for its current source.
+# as the kernel modules' ``__file__`` has it (Numba names cache folders after that path)
+_KERNEL_DIR = Path(os.path.abspath(__file__)).parent / "kernels"
 
-    Asks the kernel's own cache (``evaluator._jit``) where its index is: in
-    ``NUMBA_CACHE_DIR``, beside the source, in the user's cache folder or in the
-    package's private temporary folder, whichever Numba picked.  An index
-    written for another Numba or an older source holds no entry.
+
+def _writable(folder: str) -> bool:
+    """Whether Numba could keep a cache in ``folder``: it is a writable folder, or the
+    nearest folder above that exists is writable (Numba creates the rest)."""
+    path = os.path.abspath(folder)
+    while not os.path.exists(path):
+        parent = os.path.dirname(path)
+        if parent == path:
+            return False
+        path = parent
+    return os.path.isdir(path) and os.access(path, os.W_OK | os.X_OK)
+
+
+def _subpath(source: Path) -> str:
+    """Numba's folder for a source file's kernels inside a shared cache folder."""
+    import hashlib
+    folder = os.path.dirname(os.path.abspath(source))
+    return f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+
+
+def _user_cache() -> str:
+    """Numba's user-wide cache folder (``appdirs.user_cache_dir('numba')``)."""
+    if sys.platform == "darwin":
+        return os.path.expanduser("~/Library/Caches/numba")
+    if sys.platform == "win32":
+        return os.path.join(os.environ.get("LOCALAPPDATA", os.path.expanduser("~")), "numba",
+                            "Cache")
+    return os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+                        "numba")
+
+
+def _private_temp() -> str | None:
+    """``evaluator._jit``'s last resort, if it exists and only this user can write it."""
+    import stat
+    import tempfile
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    path = os.path.join(tempfile.gettempdir(),
+                        "evaluator-numba" + ("" if uid is None else f"-{uid}"))
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    private = stat.S_ISDIR(info.st_mode) and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    return path if private and (uid is None or info.st_uid == uid) else None
+
+
+def _cache_folder(source: Path) -> str | None:
+    """Where Numba keeps the kernels of ``source``, found without importing Numba.
+
+    The first usable of the locations ``evaluator._jit`` gives Numba, in its order:
+    ``NUMBA_CACHE_DIR``, the ``__pycache__`` beside the source, the user's cache
+    folder, the package's private temporary folder; None when there is none.
     """
-    files = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
-    if files is None:                            # no cache folder at all: compiles each run
+    candidates = []
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        candidates.append(os.path.join(os.environ["NUMBA_CACHE_DIR"], _subpath(source)))
+    candidates += [str(source.parent / "__pycache__"),
+                   os.path.join(_user_cache(), _subpath(source))]
+    for folder in candidates:
+        if _writable(folder):
+            return folder
+    private = _private_temp()
+    return None if private is None else os.path.join(private, _subpath(source))
+
+
+def _numba_version() -> str | None:
+    """The installed Numba's version, read from its ``_version.py`` (None: unknown)."""
+    from importlib.util import find_spec
+    try:
+        spec = find_spec("numba")
+        text = Path(spec.origin).with_name("_version.py").read_text()   # type: ignore
+    except (ImportError, AttributeError, TypeError, ValueError, OSError):
+        return None
+    match = re.search(r'"version":\s*"([^"]+)"', text)
+    return match.group(1) if match else None
+
+
+def _index_version(path: str) -> object:
+    """The first pickle of a Numba index file: the version of the Numba that wrote it
+    (a string; a pickle that would load any object is refused)."""
+    import pickle
+
+    class Strict(pickle.Unpickler):
+        def find_class(self, module, name):
+            raise pickle.UnpicklingError(f"{module}.{name} in an index's version")
+    with open(path, "rb") as handle:
+        return Strict(handle).load()
+
+
+def _cached(module: str) -> bool:
+    """Whether Numba's cache holds a current index for some kernel of ``kernels/<module>.py``.
+
+    Current: written by the installed Numba (the index opens with its version), for
+    this Python, and no older than the source (Numba drops an index whose source
+    changed since).  Compiled entries are not opened: this costs no Numba import.
+    """
+    source = _KERNEL_DIR / f"{module}.py"
+    folder = _cache_folder(source)
+    if folder is None:                           # no cache anywhere: compiles each run
         return False
     try:
-        return bool(files._load_index())
-    except Exception:                            # noqa: BLE001 - damaged: Numba recompiles
+        changed = source.stat().st_mtime
+        tag = f".py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
+        indexes = [entry for entry in os.scandir(folder)
+                   if entry.name.startswith(f"{module}.") and entry.name.endswith(f"{tag}.nbi")]
+    except OSError:
         return False
+    version = _numba_version()
+    for entry in indexes:
+        try:
+            if entry.stat().st_mtime < changed:
+                continue
+            if version is None:
+                return True
+            if _index_version(entry.path) == version:
+                return True
+        except Exception:                        # noqa: BLE001 - damaged: Numba recompiles
+            continue
+    return False
 
 
 def _uncached(modules: tuple[str, ...]) -> list[str]:
     """The kernel modules none of whose kernels has a cache entry (they compile on use)."""
-    import importlib
-
-    from numba.core.dispatcher import Dispatcher
-    missing = []
-    for name in modules:
-        module = importlib.import_module(f"{__package__}.kernels.{name}")
-        kernels = [k for k in vars(module).values()
-                   if isinstance(k, Dispatcher) and k.py_func.__module__ == module.__name__]
-        if kernels and not any(_cached(k) for k in kernels):   # none under NUMBA_DISABLE_JIT
-            missing.append(name)
-    return missing
+    if os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0"):
+        return []                                # plain Python: nothing compiles
+    return [name for name in modules if not _cached(name)]
 
 
 def _compile_note(game: str) -> None:
@@ -129,7 +232,25 @@ def _compile_note(game: str) -> None:
 
 def _console():
     from rich.console import Console
-    return Console(highlight=False, soft_wrap=True)
+
+    class Piped(Console):
+        def on_broken_pipe(self) -> None:        # rich would exit 1: main answers 141
+            self.quiet = True
+            raise BrokenPipeError
+
+    return Piped(highlight=False, soft_wrap=True)
+
+
+SHOWN = 60                                       # characters of a long text shown
+
+
+def _short(text: str) -> str:
+    """A text as tables and headers show it: a long range cut to its first ``SHOWN``
+    characters and its length (JSON and CSV output keep it whole)."""
+    text = str(text)
+    if len(text) <= SHOWN:
+        return text
+    return f"{text[:SHOWN]}… ({len(text):,} characters)"
 
 
 def _pct(x: float | None) -> str:
@@ -205,10 +326,10 @@ def _equity_table(result, title: str | None = None):
     best = max(p.equity for p in result.players)
     for p in result.players:
         if hilo:
-            cells = [p.hand, _pct(p.equity), _pct(p.scoop), _pct(p.tie), _pct(p.hi),
-                     _pct(p.lo)]
+            cells = [_short(p.hand), _pct(p.equity), _pct(p.scoop), _pct(p.tie),
+                     _pct(p.hi), _pct(p.lo)]
         else:
-            cells = [p.hand, _pct(p.equity), _pct(p.win), _pct(p.tie)]
+            cells = [_short(p.hand), _pct(p.equity), _pct(p.win), _pct(p.tie)]
         if not result.exact:
             cells.append(f"{p.stderr:.4%}")
         style = "bold green" if p.equity == best else None
@@ -253,9 +374,10 @@ def _cmd_discard(args: argparse.Namespace) -> int:
     from rich.table import Table
     table = Table(title=f"{args.game}: keeps for {args.hero}, best first", title_justify="left",
                   caption=keeps[0][2].method, caption_justify="left")
-    for name, justify in (("keep", "left"), ("discard", "left"), ("equity", "right"),
-                          ("win", "right"), ("tie", "right")):
-        table.add_column(name, justify=justify)
+    for name in ("keep", "discard"):
+        table.add_column(name)
+    for name in ("equity", "win", "tie"):
+        table.add_column(name, justify="right")
     for k, (keep, thrown, result) in enumerate(keeps):
         hero = result.players[0]
         table.add_row(keep, thrown, _pct(hero.equity), _pct(hero.win), _pct(hero.tie),
@@ -270,6 +392,9 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     """Rows go to ``--out`` (or stdout) as they finish; Ctrl-C keeps them for ``--resume``."""
     from .batch import OUT_SUFFIXES, BatchInterrupted, QueryFailed, batch_equity
     _check_out(args.out, OUT_SUFFIXES, "--out")
+    if args.out:
+        from .batch import check_not_queries
+        check_not_queries(args.file, args.out, "--out")
     if args.resume and not args.out:
         raise EvaluatorError("--resume needs --out: the file to continue", "--resume")
     try:
@@ -351,17 +476,23 @@ def _print_grid(values: dict[str, float], title: str) -> None:
 
 
 def _cmd_range(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+
     from .ranges import Range
     r = Range(args.text, args.game)
     if args.dead:
         r = r.live(args.dead)
+        if not len(r):
+            raise RangeError(f"the range {_short(r.text)!r} has no live combos once the dead "
+                             "cards are out", r.text)
     if args.json:
         print(json.dumps({"range": r.text, "game": r.game.name, "combos": len(r),
                           "total_weight": r.total_weight,
                           "hands": [{"hand": h, "weight": w} for h, w in r]}))
         return 0
     console = _console()
-    console.print(f"[bold]{r.text}[/bold]: {len(r):,} combos, weight {r.total_weight:g}"
+    console.print(f"[bold]{escape(_short(r.text))}[/bold]: {len(r):,} combos, "
+                  f"weight {r.total_weight:g}"
                   + (f" ({len(r) / 1326:.1%} of all hands)" if r.game.hole == 2 else ""))
     if r.game.hole == 2 and r.game.rule == "best5":
         _print_grid(r.classes(), "share of each class in the range")
@@ -373,21 +504,55 @@ def _cmd_range(args: argparse.Namespace) -> int:
 
 # --- plot -----------------------------------------------------------------------
 
+def _check_plot(args: argparse.Namespace) -> None:
+    """Refuse arguments the kind of plot does not use, and ones that conflict."""
+    if args.kind == "grid":
+        if args.game is not None or args.hands:
+            stray = " ".join([args.game or "", *args.hands]).strip()
+            raise EvaluatorError(f"plot grid takes no game or hands (got {_short(stray)!r}); "
+                                 "they are for plot streets", stray)
+        if args.against is not None and args.range is not None:
+            raise EvaluatorError("--against and --range cannot be combined: --against colours "
+                                 "by equity against a range, --range by a range's "
+                                 "composition", "--range")
+        if args.seed is not None:
+            raise EvaluatorError("--seed is for plot streets; plot grid is exact", args.seed)
+        if args.against is None and args.range is None and (args.board or args.dead):
+            flag = "--board" if args.board else "--dead"
+            raise EvaluatorError(f"{flag} needs --against or --range: the grid against a "
+                                 "random hand is pre-flop", flag)
+    else:
+        for flag, value in (("--against", args.against), ("--range", args.range)):
+            if value is not None:
+                raise EvaluatorError(f"{flag} is for plot grid, not plot streets", value)
+
+
 def _cmd_plot(args: argparse.Namespace) -> int:
+    _check_plot(args)
     _check_out(args.out, IMAGE_SUFFIXES, "--out")
     from . import plots
     if args.kind == "grid":
-        if args.against:
+        if args.against is not None:
             from .studies import hand_vs_range
             values = hand_vs_range(args.against, args.board, args.dead,
                                    progress=not args.no_progress)
-            title = f"equity of each hand against {args.against}" + (
+            title = f"equity of each hand against {_short(args.against)}" + (
                 f" on {args.board}" if args.board else "")
             plots.grid(values, args.out, title=title)
-        elif args.range:
+        elif args.range is not None:
+            import numpy as np
+
+            from .cards import parse_cards
             from .ranges import Range
-            plots.grid(Range(args.range).classes(), args.out,
-                       title=f"range {args.range}: share of each class", label="share")
+            rng = Range(args.range)
+            out = np.concatenate([parse_cards(args.board, what="the board"),
+                                  parse_cards(args.dead, what="the dead cards")])
+            live = rng.live(out) if len(out) else rng
+            if not len(live):
+                raise RangeError(f"the range {_short(rng.text)!r} has no live combos once the "
+                                 "board and dead cards are out", rng.text)
+            plots.grid(live.classes(), args.out,
+                       title=f"range {_short(args.range)}: share of each class", label="share")
         else:
             from .classes import CLASS_NAMES
             from .studies import preflop_matrix
@@ -416,6 +581,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 def _cmd_tables(args: argparse.Namespace) -> int:
     from . import _tables
+    if args.action == "verify" and args.out is not None:
+        raise EvaluatorError("--out is for 'tables build'; 'tables verify' checks the "
+                             "installed tables", args.out)
+    if args.out is not None:
+        folder = Path(args.out)
+        if folder.exists() and not folder.is_dir():
+            raise EvaluatorError(f"--out {args.out!r} is a file, not a folder", args.out)
+        if not folder.parent.is_dir():
+            raise EvaluatorError(f"--out {args.out!r}: no such folder "
+                                 f"{str(folder.parent)!r}", args.out)
+        if not os.access(folder if folder.exists() else folder.parent, os.W_OK | os.X_OK):
+            raise EvaluatorError(f"--out {args.out!r}: cannot write there", args.out)
     if args.action == "verify":
         problems = _tables.verify()
         for line in problems:
@@ -450,19 +627,81 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     return 0
 
 
+class UsageError(Exception):
+    """A command line argparse refuses; ``main`` prints it as one line and exits 2."""
+
+
+# argparse's messages, in the words of the rest of the command line's errors
+_USAGE: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"^argument (\S+): not allowed with argument (\S+)$"),
+     r"\1 cannot be combined with \2"),
+    (re.compile(r"^argument (\S+): (must .*)$"), r"\1 \2"),
+    (re.compile(r"^argument (\S+): expected one argument$"), r"\1 needs a value"),
+    (re.compile(r"^argument (\S+): invalid choice: (\S+) \(choose from (.*)\)$"),
+     lambda m: f"unknown {m[1].lower()} {m[2]} (choose from {m[3]})"),
+    (re.compile(r"^argument (\S+): "), r"\1: ")]
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line naming the command's ``--help``
+    (subparsers are made of this class too), raised as ``UsageError``."""
+
+    def error(self, message: str):               # type: ignore[override]
+        for pattern, replacement in _USAGE:
+            message, found = pattern.subn(replacement, message)
+            if found:
+                break
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        # stray arguments are found by the top parser: name the command they follow
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = getattr(parsed, "command", None)
+            prog = f"{self.prog} {command}" if command else self.prog
+            raise UsageError(f"unrecognized arguments: {' '.join(extras)} (see {prog} --help)")
+        return parsed
+
+
+def _whole(text: str) -> int:
+    """A whole-number flag: ``1000000``, ``1_000_000``, ``1e6`` or ``1000000.0``."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if not math.isfinite(number) or not number.is_integer():
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}")
+    return int(number)
+
+
+def _real(text: str) -> float:
+    """A number flag: finite, or refused here."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not math.isfinite(number):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+    return number
+
+
 def _add_method(p: argparse.ArgumentParser) -> None:
     method = p.add_mutually_exclusive_group()
     method.add_argument("--exact", action="store_true", help="enumerate every deal")
-    method.add_argument("--trials", type=int, help="Monte Carlo deals")
-    method.add_argument("--stderr", type=float, help="sample until this standard error")
-    p.add_argument("--seed", type=int, help="Monte Carlo seed (same seed, same answer)")
-    p.add_argument("--threads", type=int, help="threads (default: all cores)")
+    method.add_argument("--trials", type=_whole, help="Monte Carlo deals (1000000 or 1e6)")
+    method.add_argument("--stderr", type=_real, help="sample until this standard error")
+    p.add_argument("--seed", type=_whole, help="Monte Carlo seed (same seed, same answer)")
+    p.add_argument("--threads", type=_whole, help="threads (default: all cores)")
 
 
 def parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
-    top = argparse.ArgumentParser(prog="evaluator", formatter_class=raw, epilog=EXAMPLES,
-                                  description="Fast poker hand evaluation and equity.")
+    top = _Parser(prog="evaluator", formatter_class=raw, epilog=EXAMPLES,
+                  description="Fast poker hand evaluation and equity.")
     from . import __version__
     top.add_argument("--version", action="version", version=f"evaluator {__version__}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -518,8 +757,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", help="Dask scheduler address (default: this machine)")
     p.add_argument("--out", help="write results to .csv or .jsonl (default: JSON lines "
                                  "on stdout)")
-    p.add_argument("--threads", type=int, help="local threads (default: all cores)")
-    p.add_argument("--seed", type=int, default=0, help="seeds queries without their own")
+    p.add_argument("--threads", type=_whole, help="local threads (default: all cores)")
+    p.add_argument("--seed", type=_whole, default=0, help="seeds queries without their own")
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted --out file, computing only missing rows")
     p.add_argument("--on-error", choices=("stop", "record"), default="stop",
@@ -537,7 +776,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="holdem")
     p.add_argument("--out", help="write the matrix to .csv or .json")
     p.add_argument("--recompute", action="store_true", help="compute instead of reading")
-    p.add_argument("--threads", type=int, help="threads (default: all cores)")
+    p.add_argument("--threads", type=_whole, help="threads (default: all cores)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print each class's equity vs random")
     p.set_defaults(run=_cmd_matrix)
@@ -569,7 +808,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--range", help="grid: colour by this range's composition")
     p.add_argument("--board", default="", help="board (grid: the flop/turn/river)")
     p.add_argument("--dead", default="", help="cards out of the deck")
-    p.add_argument("--seed", type=int, help="seed where a street is sampled")
+    p.add_argument("--seed", type=_whole, help="seed where a street is sampled")
     p.add_argument("--out", required=True, help="image file: .png, .svg or .pdf")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_plot)
@@ -585,7 +824,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--adapters", help="comma-separated adapter names (default: all)")
     p.add_argument("--plugin", action="append", default=[],
                    help="module:object of an extra adapter (repeatable)")
-    p.add_argument("--repeat", type=int, default=5, help="runs per measurement")
+    p.add_argument("--repeat", type=_whole, default=5, help="runs per measurement")
     p.add_argument("--json", help="write the results as JSON to this file")
     p.add_argument("--chart", help="write a bar chart (.png/.svg)")
     p.add_argument("--markdown", help="write the table as Markdown to this file")
@@ -618,7 +857,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser().parse_args(argv)
         _check_numbers(args)
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()                       # a closed pipe shows here, not at exit
+        return code
+    except UsageError as error:
+        print(f"evaluator: error: {error}", file=sys.stderr)
+        return 2
     except (EvaluatorError, ArgumentTypeError) as error:
         command = args.command if args is not None else None
         print(f"evaluator: error: {_flags(str(error), command)}", file=sys.stderr)

@@ -1,6 +1,7 @@
 """The command line, driven as a user would: a subprocess per command."""
 import csv
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -137,11 +138,150 @@ def test_plots_render_headless(tmp_path):
     (("bench", "--plugin", "no_such_module_anywhere:X"), "no module 'no_such_module_anywhere'"),
     (("bench", "--plugin", "os:no_such_thing"), "module 'os' has no 'no_such_thing'"),
     (("bench", "--plugin", "os"), "must look like 'module:Adapter'"),
+    (("equity", "holdem", "AsKs", "QhQd", "--stderr", "0.0000005"),
+     "--stderr 5e-07 is below 1e-06, which could take 2.5e+11 deals or more; ask for --exact "
+     "or --trials"),
+    (("equity", "holdem", "AsKs", "QhQd", "--trials", "1e16"),
+     "--trials 10,000,000,000,000,000 is more than 1e+15"),
+    (("range", "AA", "--dead", "AsAhAd"), "the range 'AA' has no live combos once the dead "
+                                          "cards are out"),
+    (("range", "AA", "--dead", "AsAhAd", "--json"), "has no live combos"),
+    (("tables", "verify", "--out", "X"), "--out is for 'tables build'"),
 ])
 def test_bad_input_exits_2_with_one_line(args, message):
     done = run_cli(*args)
     assert done.returncode == 2, done.stdout
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert done.stderr.startswith("evaluator: error: ")
+    # the command line's flags, never the API's argument names
+    assert not re.search(r"\b(trials=|target_stderr|exact=|threads=|seed=)", done.stderr)
+
+
+@pytest.mark.parametrize("args, message", [
+    (("equity", "holdem", "AsKs", "QhQd", "--trials", "nan"),
+     "--trials must be a whole number, got 'nan' (see evaluator equity --help)"),
+    (("equity", "holdem", "AsKs", "QhQd", "--trials", "2.5"), "--trials must be a whole number"),
+    (("equity", "holdem", "AsKs", "QhQd", "--trials", "1e400"), "--trials must be a whole"),
+    (("equity", "holdem", "AsKs", "QhQd", "--threads", "1.5"), "--threads must be a whole"),
+    (("equity", "holdem", "AsKs", "QhQd", "--seed", "x"), "--seed must be a whole number"),
+    (("equity", "holdem", "AsKs", "QhQd", "--stderr", "nan"), "--stderr must be a finite"),
+    (("equity", "holdem", "AsKs", "QhQd", "--stderr", "x"), "--stderr must be a number"),
+    (("equity", "holdem", "AsKs", "QhQd", "--trials"), "--trials needs a value"),
+    (("equity", "holdem", "AsKs", "QhQd", "--csv", "--json"),
+     "--json cannot be combined with --csv"),
+    (("equity", "holdem", "AsKs", "QhQd", "--exact", "--trials", "5"),
+     "--trials cannot be combined with --exact"),
+    (("equity", "holdem"), "the following arguments are required: hands (see evaluator "
+                           "equity --help)"),
+    (("tables", "bogus"), "unknown action 'bogus' (choose from 'verify', 'build') (see "
+                          "evaluator tables --help)"),
+    (("eval", "holdem", "AsKs", "2c3c4c", "--csv"),
+     "unrecognized arguments: --csv (see evaluator eval --help)"),
+    (("batch", "q.csv", "--on-error", "skip"), "unknown --on-error 'skip'"),
+    (("bench", "--repeat", "2.5"), "--repeat must be a whole number"),
+    (("bogus",), "unknown command 'bogus'"),
+    ((), "the following arguments are required: COMMAND (see evaluator --help)"),
+])
+def test_usage_errors_are_one_line_naming_the_help(args, message):
+    """argparse's errors too: one line, no usage block, the same prefix as every error."""
+    done = run_cli(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"evaluator: error: {message}\n" or (
+        message in done.stderr and len(done.stderr.splitlines()) == 1
+        and done.stderr.startswith("evaluator: error: ")), done.stderr
+    assert "usage:" not in done.stderr and "--help)" in done.stderr
+
+
+def test_whole_number_flags_take_scientific_notation():
+    plain = ok("equity", "holdem", "AsKs", "QhQd", "--trials", "200000", "--seed", "3",
+               "--json").stdout
+    for spelling in ("2e5", "200000.0", "200_000"):
+        assert ok("equity", "holdem", "AsKs", "QhQd", "--trials", spelling, "--seed", "3",
+                  "--json").stdout == plain
+
+
+def test_plot_grid_refuses_conflicting_and_stray_arguments(tmp_path):
+    out = tmp_path / "g.png"
+    for args, message in [
+            (("grid", "--against", "QQ+", "--range", "AKs"),
+             "--against and --range cannot be combined"),
+            (("grid", "holdem", "AsKs"), "plot grid takes no game or hands (got 'holdem "
+                                         "AsKs'); they are for plot streets"),
+            (("grid", "--board", "2c7d9h"), "--board needs --against or --range"),
+            (("grid", "--dead", "2c"), "--dead needs --against or --range"),
+            (("grid", "--range", "AKs", "--seed", "1"), "--seed is for plot streets"),
+            (("grid", "--range", "AA", "--dead", "AsAhAd"),
+             "the range 'AA' has no live combos once the board and dead cards are out"),
+            (("grid", "--range", "AA", "--board", "AsAh2c", "--dead", "Ad"), "no live combos"),
+            (("streets", "holdem", "AsKs", "QhQd", "--range", "AA"),
+             "--range is for plot grid, not plot streets")]:
+        done = run_cli("plot", *args, "--out", str(out))
+        assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+        assert len(done.stderr.splitlines()) == 1 and not out.exists()
+
+
+def test_plot_grid_of_a_range_leaves_out_blocked_combos(tmp_path):
+    pytest.importorskip("matplotlib")
+    from evaluator import cli, plots
+    drawn = {}
+    real = plots.grid
+
+    def grid(values, path, **kwargs):
+        drawn.update(values)
+        return real(values, path, **kwargs)
+    plots.grid = grid
+    try:
+        assert cli.main(["plot", "grid", "--range", "AA,KK", "--dead", "As", "--board",
+                         "Kh2c7d", "--out", str(tmp_path / "g.png")]) == 0
+    finally:
+        plots.grid = real
+    assert drawn["AA"] == pytest.approx(3 / 6) and drawn["KK"] == pytest.approx(3 / 6)
+
+
+def test_tables_out_is_checked_like_every_other_out(tmp_path):
+    missing = tmp_path / "no" / "tables"
+    done = run_cli("tables", "build", "--out", str(missing))
+    assert done.returncode == 2 and "no such folder" in done.stderr
+    assert not (tmp_path / "no").exists()
+    (tmp_path / "file").write_text("")
+    done = run_cli("tables", "build", "--out", str(tmp_path / "file"))
+    assert done.returncode == 2 and "is a file, not a folder" in done.stderr
+    done = run_cli("tables", "verify", "--out", str(tmp_path))
+    assert done.returncode == 2 and "--out is for 'tables build'" in done.stderr
+
+
+def test_long_range_texts_are_shortened_on_screen_and_kept_whole_in_json():
+    text = ",".join(["AKs:0.5,QQ+,T9s"] * 3000)              # 45 KB
+    header = ok("range", text).stdout.splitlines()[0]
+    assert len(header) < 200 and f"({len(text):,} characters)" in header
+    assert header.startswith(text[:cli_shown()])
+    assert json.loads(ok("range", text, "--json").stdout)["range"] == text
+    table = ok("equity", "holdem", text, "QhQd", "--trials", "2000").stdout
+    assert text not in table and f"({len(text):,} characters)" in table
+    assert len(table) < 3000
+
+
+def cli_shown():
+    from evaluator import cli
+    return cli.SHOWN
+
+
+@pytest.mark.parametrize("args", [
+    ("range", "100%"), ("range", "AA", "--json"), ("matrix", "holdem"),
+    ("matrix", "holdem", "--json"), ("equity", "holdem", "AsKs", "QhQd"),
+    ("equity", "holdem", "AsKs", "QhQd", "--csv"), ("eval", "holdem", "AsKs", "QsJsTs"),
+    ("eval", "holdem", "AsKs", "QsJsTs", "--json"), ("discard", "pineapple", "AsKsQd", "JhTh"),
+])
+def test_every_command_is_quiet_and_exits_141_on_a_closed_stdout(args):
+    import os
+    read, write = os.pipe()
+    os.close(read)                               # closed before the command writes a byte
+    try:
+        done = subprocess.run([sys.executable, "-m", "evaluator", *args], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (141, "")
 
 
 def test_flags_named_in_errors_are_the_cli_flags():
@@ -188,12 +328,12 @@ class Terminal:
 
 def test_compile_note_only_on_a_terminal_without_cached_kernels(monkeypatch):
     from evaluator import cli
-    monkeypatch.setattr(cli, "_cached", lambda kernel: False)
+    monkeypatch.setattr(cli, "_cached", lambda module: False)
     for tty in (True, False):
         monkeypatch.setattr(sys, "stderr", Terminal(tty))
         cli._compile_note("omaha8")
         assert ("evaluator warmup" in sys.stderr.text) is tty
-    monkeypatch.setattr(cli, "_cached", lambda kernel: True)
+    monkeypatch.setattr(cli, "_cached", lambda module: True)
     monkeypatch.setattr(sys, "stderr", Terminal(True))
     cli._compile_note("omaha8")
     cli._compile_note("no-such-game")
@@ -202,6 +342,7 @@ def test_compile_note_only_on_a_terminal_without_cached_kernels(monkeypatch):
 
 def test_the_compile_note_names_kernel_modules_that_exist():
     import importlib
+    import os
 
     from numba.core.dispatcher import Dispatcher
 
@@ -213,6 +354,102 @@ def test_the_compile_note_names_kernel_modules_that_exist():
         for name in modules:
             module = importlib.import_module(f"evaluator.kernels.{name}")
             assert any(isinstance(k, Dispatcher) for k in vars(module).values()), name
+            assert Path(os.path.abspath(module.__file__)) == cli._KERNEL_DIR / f"{name}.py"
+
+
+def _kernels(name):
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+    module = importlib.import_module(f"evaluator.kernels.{name}")
+    return module, [k for k in vars(module).values()
+                    if isinstance(k, Dispatcher) and k.py_func.__module__ == module.__name__]
+
+
+def test_the_compile_note_imports_no_numba():
+    """It runs before every terminal command: asking Numba would cost ~0.4 s each time."""
+    script = ("import sys\nfrom evaluator import cli\nclass T:\n    text = ''\n"
+              "    def isatty(self): return True\n    def write(self, t): self.text += t\n"
+              "sys.stderr = T()\nfor game in ('holdem', 'omaha8', 'teen_patti'):\n"
+              "    cli._compile_note(game)\nsys.stderr = sys.__stderr__\n"
+              "kernels = {'evaluator.kernels.' + n for ns in cli._KERNELS.values() for n in ns}\n"
+              "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba' "
+              "or m in kernels))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_compile_note_looks_where_numba_keeps_each_kernel(tmp_path, monkeypatch):
+    import os
+
+    from evaluator import _jit, cli
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    modules = sorted({name for names in cli._KERNELS.values() for name in names})
+    for name in modules:                         # this session's locations
+        module, kernels = _kernels(name)
+        source = Path(module.__file__)
+        for k in kernels:
+            assert cli._cache_folder(source) == k._cache._cache_path, (name, k)
+        # the last resort, where neither the source's folder nor the user's is writable
+        with monkeypatch.context() as patch:
+            patch.setattr(cli, "_writable", lambda folder: False)
+            if _jit._private_temp_dir() is not None:
+                expected = _jit._PrivateTempLocator(kernels[0].py_func,
+                                                    str(source)).get_cache_path()
+                assert cli._cache_folder(source) == expected
+    # NUMBA_CACHE_DIR: as the kernels see it in a process started with it
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    script = ("import importlib\nfrom numba.core.dispatcher import Dispatcher\n"
+              f"for name in {modules!r}:\n"
+              "    m = importlib.import_module('evaluator.kernels.' + name)\n"
+              "    k = next(k for k in vars(m).values() if isinstance(k, Dispatcher)\n"
+              "             and k.py_func.__module__ == m.__name__)\n"
+              "    print(name, k._cache._cache_path)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    for line in done.stdout.splitlines():
+        name, folder = line.split(" ", 1)
+        assert cli._cache_folder(cli._KERNEL_DIR / f"{name}.py") == folder
+        assert Path(folder).is_relative_to(tmp_path / "numba")
+
+
+def test_only_a_current_index_counts_as_cached(tmp_path, monkeypatch):
+    """An index counts if the installed Numba wrote it, for this Python, after the source
+    last changed: Numba ignores any other (and compiles)."""
+    import os
+    import pickle
+
+    import numba
+
+    from evaluator import cli
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    source = cli._KERNEL_DIR / "high.py"
+    folder = Path(cli._cache_folder(source))
+    assert folder.is_relative_to(tmp_path)
+    assert not cli._cached("high")               # nothing there
+    folder.mkdir(parents=True)
+    abi = getattr(sys, "abiflags", "")
+    tag = f"py{sys.version_info[0]}{sys.version_info[1]}{abi}"
+    index = folder / f"high.evaluate_rows-10.{tag}.nbi"
+    index.write_bytes(pickle.dumps(numba.__version__) + b"rest of the index")
+    assert cli._cached("high") and "high" not in cli._uncached(("high", "omaha"))
+    assert cli._uncached(("high", "omaha")) == ["omaha"]
+    old = source.stat().st_mtime - 10            # written before the source changed
+    os.utime(index, (old, old))
+    assert not cli._cached("high")
+    index.write_bytes(pickle.dumps("0.1.0") + b"rest")       # another Numba's
+    assert not cli._cached("high")
+    index.write_bytes(b"garbage")                            # damaged
+    assert not cli._cached("high")
+    index.unlink()
+    (folder / "high.evaluate_rows-10.py27.nbi").write_bytes(pickle.dumps(numba.__version__))
+    assert not cli._cached("high")                           # another Python's
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    assert cli._uncached(("high",)) == []                    # nothing compiles
 
 
 NOTE = """
