@@ -37,14 +37,17 @@ def write_jsonl(path, queries):
 
 
 # a mix: exact and sampled, three players, hi-lo, a range, a hand with unknown cards
-MIXED = [
+_MIX = [
     {"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": "flop"},
     {"game": "omaha8", "hands": ["Ah2h3sKs", "AdKdQcJc"], "board": "4c5d9sTh"},
     {"hands": "QQ+,AKs | random", "trials": 20_000},
     {"hands": "AA; KK; QQ", "board": "2c7d9hTs"},
     {"game": "teen_patti", "hands": "AsKsQs vs random", "trials": 20_000, "seed": 7},
     {"hands": "As? vs KK", "board": "2c7d9hTs", "trials": 10_000},
-] * 3
+]
+# three times over, each id given once (ids are unique in a batch): flop, flop2, flop3
+MIXED = [dict(q, id=f"{q['id']}{k + 1}") if "id" in q and k else q
+         for k in range(3) for q in _MIX]
 
 
 def counting(monkeypatch):
