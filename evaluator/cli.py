@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import io
 import json
 import math
@@ -153,6 +154,7 @@ def _cache_folder(source: Path) -> str | None:
     return None if private is None else os.path.join(private, _subpath(source))
 
 
+@functools.cache
 def _numba_version() -> str | None:
     """The installed Numba's version, read from its ``_version.py`` (None: unknown)."""
     from importlib.util import find_spec
