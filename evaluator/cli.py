@@ -857,7 +857,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; errors are one line on stderr, never a traceback."""
     args = None
     try:
-        args = parser().parse_args(argv)
+        try:
+            args = parser().parse_args(argv)
+        except SystemExit:                       # --help, --version: written out now
+            sys.stdout.flush()
+            raise
         _check_numbers(args)
         code = args.run(args)
         sys.stdout.flush()                       # a closed pipe shows here, not at exit
