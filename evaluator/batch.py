@@ -725,6 +725,8 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
     Parameters
     ----------
     queries : iterable of mappings, or a path to a CSV / JSON Lines file
+        Each query's ``id`` (default: its position, from 1) must be its own:
+        resuming matches rows to queries by id.  A CSV header names each column once.
     scheduler : str or dask.distributed.Client, optional
         ``"tcp://host:port"`` or a client: the batch is split into chunks and
         run on that Dask cluster (``pip install "evaluator[cluster]"``).
@@ -740,7 +742,8 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
     out : path or text stream, optional
         Write each row as it finishes, in order: ``.csv`` (columns fixed up
         front from the queries) or JSON Lines (``.jsonl``, ``.ndjson``,
-        ``.json``; a stream gets JSON Lines).  Checked before any work.
+        ``.json``; a stream gets JSON Lines).  Checked before any work; never
+        the query file itself.
     resume : bool
         Continue the interrupted output ``out``: keep its complete rows (a
         partly written last line is dropped), compute only the missing ones.
