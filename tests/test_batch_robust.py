@@ -112,12 +112,17 @@ def test_ctrl_c_keeps_finished_rows_and_resume_matches_an_uninterrupted_run(tmp_
 
 def test_ctrl_c_in_the_api_raises_batch_interrupted_with_the_rows_kept(tmp_path):
     out = tmp_path / "r.jsonl"
-    queries = [{"hands": "AsKs vs QhQd vs random", "trials": 300_000}] * 200
+    # far more work than the second before Ctrl-C (about a minute on two cores), so that
+    # the batch is still running however loaded the machine; the timer is cancelled if not
+    queries = [{"hands": "AsKs vs QhQd vs random", "trials": 3_000_000}] * 200
     timer = threading.Timer(1.0, lambda: signal.raise_signal(signal.SIGINT))
     timer.start()
     start = time.monotonic()
-    with pytest.raises(BatchInterrupted) as stop:
-        batch_equity(queries, out=out, threads=2, progress=False)
+    try:
+        with pytest.raises(BatchInterrupted) as stop:
+            batch_equity(queries, out=out, threads=2, progress=False)
+    finally:
+        timer.cancel()
     assert time.monotonic() - start < 3.0
     assert stop.value.total == 200 and stop.value.path == out
     assert len(out.read_text().splitlines()) == stop.value.kept < 200
