@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import TypeAlias, cast
+from typing import TypeAlias
 
 import numpy as np
 
@@ -177,12 +177,13 @@ def format_cards(ids: Iterable[int | np.integer] | np.ndarray, sep: str = " ") -
     ``ArgumentTypeError`` naming ``ids`` (text is parsed by ``parse_cards``, not
     formatted); an id outside 0..51 raises ``CardError``.
     """
-    check_type(sep, str, "sep", "text (str)")
+    if type(sep) is not str:                     # inline: results format many card lists
+        check_type(sep, str, "sep", "text (str)")
     if isinstance(ids, np.ndarray):
         if ids.dtype == np.uint8:
             names = [_NAMES_256[c] for c in ids.ravel().tolist()]
             if None not in names:
-                return sep.join(cast("list[str]", names))
+                return sep.join(names)           # type: ignore[arg-type]  # no None left
         elif ids.dtype.kind not in "iu":
             raise ArgumentTypeError(f"ids must be card ids (an integer array), got an array "
                                     f"of dtype {ids.dtype}", ids)

@@ -188,7 +188,7 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
             counts.boards = boards
             counts.finish_high()
             return counts
-    from ..kernels import dealing, multisets
+    from ..kernels import multisets
     if g.rule is Rule.BEST5 and has_fused_kernel(g) and need >= 1:
         counts = Counts(len(hands))
         boards = multisets.best5_exact(np.array(hands), board, live, rank_multisets(need),
@@ -227,6 +227,7 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
                          spans, threads):
             counts.add(part)
         return counts
+    from ..kernels import dealing
     total = math.comb(len(live), need)
     every_board = np.empty((total, max(g.streets)), np.uint8)
     dealing.enumerate_boards(live, board, need, every_board)

@@ -183,18 +183,19 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
                 rows[p], weights[p] = rows[p][keep], weights[p][keep]
     sampler = RangeSampler([rows[p] for p in ranged], [weights[p] for p in ranged],
                             taken, [names[p] for p in ranged], used_seed)
-    if sampler.tuples and heads_up_kernel:
-        heads_up_kernel = False           # listed tuples are dealt by the generic sampler
+    if sampler.tuples or sampler.fit < sampler.FAST_ENOUGH:
+        # listed tuples, and ranges that fit rarely, go to the generic sampler, whose
+        # redeals are bounded; the heads-up kernel's are not (see its docstring)
+        heads_up_kernel = False
 
     def run(index: int, size: int) -> Counts:
         state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
         if heads_up_kernel:
             part = Counts(players)
-            done = range_kernels.best5_sample_ranges_hu(
+            range_kernels.best5_sample_ranges_hu(
                 sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
-                sampler.marker, sampler.masks, np.uint64(taken), sampler.max_tries(size),
-                board_ids, need, size, state, *_tables.high(), part.hi_full)
-            sampler.check(done)
+                sampler.marker, sampler.masks, np.uint64(taken), board_ids, need, size,
+                state, *_tables.high(), part.hi_full)
             part.boards = size
             part.finish_high()
             return part

@@ -66,7 +66,7 @@ def parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Range
             ranges.append(hand)
             continue
         if isinstance(hand, str) and (hand.strip().lower() in RANDOM_WORDS
-                                      or _only_stars(hand, g.hole)):
+                                      or ("*" in hand and _only_stars(hand, g.hole))):
             cards, missing = np.empty(0, np.uint8), g.hole
         elif isinstance(hand, str):
             text = hand
