@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from functools import cache
@@ -97,7 +97,7 @@ def _in_pool() -> bool:
 
 
 def imap_unordered(function: Callable, items: Iterable, threads: int,
-                   errors: bool = False) -> Iterator[tuple[int, object]]:
+                   errors: bool = False) -> Generator[tuple[int, object], None, None]:
     """Yield ``(index, function(item))`` as items finish, at most ``threads`` at a time.
 
     With ``errors=True`` an ``Exception`` raised by ``function`` is yielded in

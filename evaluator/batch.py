@@ -31,7 +31,7 @@ import os
 import re
 import socket
 import struct
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
@@ -202,7 +202,7 @@ def read_queries(path: str | Path) -> list[dict]:
     JSON Lines: a ``.jsonl``, ``.ndjson`` or ``.json`` file, or one of another
     suffix whose first character is ``{``.  A file without queries is an error.
     """
-    return [query for _, query in _records(Path(path))]
+    return [query for _, query in _records(Path(path))]   # type: ignore[misc]  # checked later
 
 
 # --- checking queries -------------------------------------------------------------
@@ -248,7 +248,7 @@ def _normalise(query: Mapping, index: int, seed: int) -> dict:
             out[name] = None
             continue
         out[name] = _whole(name, value) if kind is int else _number(name, value)
-    if out["seed"] is not None and out["seed"] < 0:
+    if isinstance(out["seed"], int) and out["seed"] < 0:
         raise EvaluatorError(f"seed must be a non-negative integer, got {out['seed']}",
                              out["seed"])
     if out["seed"] is None:
@@ -313,25 +313,26 @@ def _validate(records: list[tuple[int | None, object]], seed: int,
                                  EvaluatorError("duplicate id", ident)))
                 continue
         try:
-            item = _normalise(query, index, seed)
+            item = _normalise(query, index, seed)      # type: ignore[arg-type]  # it checks
             check_query(item["game"], item["hands"], item["board"], item["dead"],
                         exact=item["exact"], trials=item["trials"],
                         target_stderr=item["target_stderr"], seed=item["seed"])
-        except (EvaluatorError, ArgumentTypeError) as error:
+        except (EvaluatorError, ArgumentTypeError) as bad:
             if not record:
-                problems.append((f"{name}: {error}", error))
+                problems.append((f"{name}: {bad}", bad))
                 continue
-            item = _error_item(query, index, str(error))
+            item = _error_item(query, index, str(bad))
         items.append(item)
     if len(problems) == 1:
-        message, error = problems[0]
-        raise type(error)(message, error.token) from None
+        message, only = problems[0]
+        raise type(only)(message, getattr(only, "token", None)) from None
     if problems:
         listed = [message for message, _ in problems[:MAX_LISTED]]
         if len(problems) > MAX_LISTED:
             listed.append(f"... and {len(problems) - MAX_LISTED:,} more")
         raise EvaluatorError(f"{len(problems):,} of {len(records):,} queries are bad; nothing "
-                             "was computed:\n  " + "\n  ".join(listed), problems[0][1].token)
+                             "was computed:\n  " + "\n  ".join(listed),
+                             getattr(problems[0][1], "token", None))
     return items
 
 
@@ -659,12 +660,15 @@ class _Sink:
         return json.dumps(fields) + "\n"
 
     def _write(self, fields) -> None:
+        assert self.handle is not None
         self.handle.write(self._line(fields))
         self.handle.flush()
 
     def _size(self) -> int | None:
         """The output file's size (every line is flushed: where the next one starts)."""
-        return os.fstat(self.handle.fileno()).st_size if self.own else None
+        if not self.own or self.handle is None:
+            return None
+        return os.fstat(self.handle.fileno()).st_size
 
     def add(self, index: int, row: dict) -> int:
         """Take row ``index``; write every row now in order.  Returns rows written."""
@@ -696,6 +700,7 @@ class _Sink:
         if writing is None or (self.rows and self.rows[-1] is writing[0]):
             return
         row, line, start, handed = writing
+        assert self.handle is not None               # a line was being written to it
         try:
             self.handle.flush()
         except (OSError, ValueError):
@@ -704,8 +709,8 @@ class _Sink:
             whole = handed
         else:
             size = self._size()
-            whole = size >= start + len(line.encode("utf-8"))
-            if not whole and size > start:
+            whole = size is not None and size >= start + len(line.encode("utf-8"))
+            if not whole and size is not None and size > start:
                 os.ftruncate(self.handle.fileno(), start)
         if whole:
             self.rows.append(row)
@@ -782,9 +787,9 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
     if isinstance(queries, (str, Path)):
         records = _records(Path(queries))
     else:
-        records = [(None, q) for q in queries]
+        records = [(None, q) for q in queries]     # type: ignore[misc]  # no line numbers
     record = on_error == "record"
-    items = _validate(records, seed, record)
+    items = _validate(records, seed, record)       # type: ignore[arg-type]
     if scheduler is None:
         threads = resolve_threads(threads, len(items) << 20)
     sink = _Sink(out, path, columns(items), items, resume)
@@ -806,10 +811,12 @@ def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progres
                     progress)
     if bar is not None:
         bar.advance(bar.task, sink.done)
+    results: Generator[tuple[int, object], None, None]
     if scheduler is not None:
         results = _on_cluster([items[i] for i in todo], scheduler, chunk_size)
     else:
         from ._parallel import imap_unordered
+        assert threads is not None                  # resolved by batch_equity
         results = imap_unordered(run_query, [items[i] for i in todo], threads, errors=True)
     failure: tuple[int, BaseException | str] | None = None
     lost: Exception | None = None
@@ -836,6 +843,7 @@ def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progres
                                     else _reason(result))
             if failure is not None and index > failure[0]:
                 continue
+            assert isinstance(result, dict)             # a row, once failures are handled
             written = sink.add(index, result)
             if bar is not None:
                 bar.advance(bar.task, written)
@@ -853,11 +861,11 @@ def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progres
         raise QueryFailed(items[sink.done]["id"], f"the cluster failed: {_reason(lost)}",
                           sink.done, len(items), path) from lost
     if failure is not None:
-        index, error = failure
-        reason = error if isinstance(error, str) else _reason(error)
+        index, cause = failure
+        reason: str = cause if isinstance(cause, str) else _reason(cause)
         failed = QueryFailed(items[index]["id"], reason, sink.done, len(items), path)
-        if isinstance(error, BaseException):
-            raise failed from error
+        if isinstance(cause, BaseException):
+            raise failed from cause
         raise failed
 
 
@@ -951,7 +959,7 @@ def _client(scheduler):
 
 
 def _on_cluster(items: list[dict], scheduler,
-                chunk_size: int | None) -> Iterator[tuple[int, dict | str]]:
+                chunk_size: int | None) -> Generator[tuple[int, object], None, None]:
     """Yield ``(index, row or failure reason)`` as chunks finish on a Dask cluster.
 
     A task lost with its worker is run again; a task that still fails gives
