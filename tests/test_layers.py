@@ -39,6 +39,8 @@ def _modules():
     out = {}
     for path in PACKAGE.rglob("*.py"):
         parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[0] == "tables":       # the installed tables folder: data and its scripts
+            continue
         if parts[-1] == "__init__" and len(parts) > 1:
             parts = parts[:-1]
         out[".".join(parts)] = path
