@@ -54,6 +54,8 @@ def resolve_threads(threads: int | None, rows: int) -> int:
     """Threads to use: ``None`` means all cores for big batches, one for small ones."""
     if threads is None:
         threads = _cores()
+    elif type(threads) is int:
+        pass
     elif hasattr(threads, "__index__") and not isinstance(threads, (bool, float)):
         threads = int(threads.__index__())           # numpy integers too
     else:

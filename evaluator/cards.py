@@ -135,7 +135,7 @@ def parse_cards(cards: CardsLike | Iterable[str | int | np.integer], *, count: i
     if isinstance(cards, str):
         ids = _text_ids(cards) if len(cards) <= CACHED_TEXT_LENGTH else _parse_text(cards)
     elif isinstance(cards, np.ndarray) and cards.dtype.kind in "iu":
-        ids = [int(c) for c in cards.ravel()]
+        ids = cards.ravel().tolist()
     elif isinstance(cards, (bytes, bytearray)) or not isinstance(cards, Iterable):
         raise ArgumentTypeError(f"{what} must be card text, a list of cards or card ids, got "
                                 f"{type(cards).__name__} {cards!r}"[:300], cards)

@@ -13,7 +13,7 @@ from functools import cache
 
 import numpy as np
 
-from ..games import Game, Rule
+from ..games import Game, Pot, Rule
 
 EXACT_LIMIT = 5_000_000        # boards enumerated when exact=None
 
@@ -39,9 +39,11 @@ SPAN_SECONDS = 0.05               # work per kernel call of an exact range equit
 
 def has_fused_kernel(g: Game) -> bool:
     """Games with a fused kernel: best five of at most seven cards, Tahoe (the best of
-    three such hands) and Omaha."""
-    return (g.rule is Rule.BEST5 and not g.hilo and g.hole + max(g.streets) <= 7) or \
-        g.rule in (Rule.OMAHA, Rule.TAHOE)
+    three such hands) and Omaha.  (Asked several times a query: kept to plain reads.)"""
+    rule = g.rule
+    if rule is Rule.BEST5:
+        return g.pot is Pot.HIGH and g.hole + g.streets[-1] <= 7
+    return rule is Rule.OMAHA or rule is Rule.TAHOE
 
 
 @cache
