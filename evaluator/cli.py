@@ -874,7 +874,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"evaluator: error: {_flags(str(error), command)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("evaluator: interrupted", file=sys.stderr)
+        # a batch says what it kept itself (BatchInterrupted); every other command answers
+        # whole or not at all
+        print("evaluator: interrupted; nothing was written", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # stdout closed early (``| head``): say nothing, and keep the interpreter's final
