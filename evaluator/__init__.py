@@ -40,7 +40,16 @@ The engine's planner (``engine/plan.py``) chooses between enumerating and sampli
 from .batch import batch_equity
 from .cards import CardError, card_id, card_str, format_cards, parse_cards
 from .engine import EquityResult, PlayerEquity, discard_equity, equity, equity_by_street
-from .errors import ArgumentTypeError, EvaluatorError, GameError, HandError, RangeError, TableError
+from .errors import (
+    ArgumentTypeError,
+    BatchInterrupted,
+    EvaluatorError,
+    GameError,
+    HandError,
+    QueryFailed,
+    RangeError,
+    TableError,
+)
 from .evaluate import HandValue, category_of, evaluate, evaluate_batch
 from .games import GAMES, Game, game
 from .ranges import Range
@@ -56,6 +65,6 @@ __all__ = [
     "Range", "batch_equity", "preflop_matrix", "hand_vs_range",
     "parse_cards", "format_cards", "card_id", "card_str",
     "EvaluatorError", "CardError", "GameError", "HandError", "RangeError", "TableError",
-    "ArgumentTypeError",
+    "QueryFailed", "ArgumentTypeError", "BatchInterrupted",
     "__version__",
 ]

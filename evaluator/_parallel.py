@@ -31,7 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from functools import cache
 
-from .errors import ArgumentTypeError, EvaluatorError
+from .errors import ArgumentTypeError, EvaluatorError, Interrupted
 
 __all__ = ["resolve_threads", "run_chunks", "map_items", "imap_unordered",
            "check_interrupt", "Interrupted"]
@@ -39,10 +39,6 @@ __all__ = ["resolve_threads", "run_chunks", "map_items", "imap_unordered",
 MIN_ROWS_PER_THREAD = 1 << 16
 MAX_THREADS = 1024
 STOP_WAIT = 5.0            # seconds to wait for workers to leave their item after a stop
-
-
-class Interrupted(KeyboardInterrupt):
-    """Raised in worker threads whose work was stopped (Ctrl-C or an error elsewhere)."""
 
 
 @cache

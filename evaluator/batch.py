@@ -37,7 +37,7 @@ from typing import IO
 
 import numpy as np
 
-from .errors import ArgumentTypeError, EvaluatorError
+from .errors import ArgumentTypeError, BatchInterrupted, EvaluatorError, QueryFailed
 
 __all__ = ["batch_equity", "read_queries", "write_rows", "check_output", "check_not_queries",
            "BatchInterrupted", "QueryFailed", "OUT_SUFFIXES"]
@@ -50,34 +50,6 @@ OUT_SUFFIXES = (".csv", *JSON_SUFFIXES)
 ON_ERROR = ("stop", "record")
 MAX_LISTED = 20                 # problems listed in one validation error
 _SPLIT = re.compile(r"\s+vs\.?\s+|\s*[|;]\s*", re.IGNORECASE)
-
-
-class BatchInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a batch: the first ``kept`` of ``total`` rows are finished
-    (and, when ``path`` is set, written there, ready for ``resume=True``)."""
-
-    def __init__(self, kept: int, total: int, path: Path | None) -> None:
-        where = f" in {path}" if path is not None else ""
-        super().__init__(f"interrupted: {kept:,} of {total:,} rows{where}")
-        self.kept, self.total, self.path = kept, total, path
-
-
-class QueryFailed(EvaluatorError):
-    """A query failed while the batch ran (``on_error="stop"``).
-
-    ``query`` is its id, ``reason`` the failure, ``kept`` the rows before it
-    (written to ``path`` when set), ``total`` the batch's size.
-    """
-
-    def __init__(self, query, reason: str, kept: int, total: int,
-                 path: Path | None) -> None:
-        message = f"query {query} failed: {reason}"
-        if path is not None:
-            message += (f"; the {kept:,} rows before it are in {path} (run again with "
-                        "resume=True to finish, or on_error='record' to record failures)")
-        super().__init__(message, query)
-        self.query, self.reason, self.kept, self.total, self.path = (query, reason, kept,
-                                                                     total, path)
 
 
 # --- output paths ---------------------------------------------------------------

@@ -1,14 +1,19 @@
-"""The exceptions the public API raises.
+"""Every exception the package raises, in one place.
 
 Bad values raise a ``ValueError`` subclass (``EvaluatorError`` and its
 children) and wrong Python types a ``TypeError`` subclass
 (``ArgumentTypeError``); both carry the offending token and name the
 argument, so scripts can catch them and users read what was wrong.
+Ctrl-C raises ``KeyboardInterrupt`` subclasses (``BatchInterrupted`` says which
+rows a batch kept), which ``except Exception`` does not swallow.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 __all__ = ["EvaluatorError", "CardError", "GameError", "HandError", "RangeError",
-           "TableError", "ArgumentTypeError", "check_type"]
+           "TableError", "IllegalAction", "HistoryError", "QueryFailed", "ArgumentTypeError",
+           "BatchInterrupted", "Interrupted", "check_type"]
 
 
 class EvaluatorError(ValueError):
@@ -39,6 +44,32 @@ class TableError(EvaluatorError):
     """A lookup table file that is missing or damaged; the message names the file."""
 
 
+class IllegalAction(EvaluatorError):
+    """An action the rules do not allow now; the table is unchanged."""
+
+
+class HistoryError(EvaluatorError):
+    """A hand history that cannot be read, or that does not replay to the result it records."""
+
+
+class QueryFailed(EvaluatorError):
+    """A query failed while the batch ran (``on_error="stop"``).
+
+    ``query`` is its id, ``reason`` the failure, ``kept`` the rows before it
+    (written to ``path`` when set), ``total`` the batch's size.
+    """
+
+    def __init__(self, query, reason: str, kept: int, total: int,
+                 path: Path | None) -> None:
+        message = f"query {query} failed: {reason}"
+        if path is not None:
+            message += (f"; the {kept:,} rows before it are in {path} (run again with "
+                        "resume=True to finish, or on_error='record' to record failures)")
+        super().__init__(message, query)
+        self.query, self.reason, self.kept, self.total, self.path = (query, reason, kept,
+                                                                     total, path)
+
+
 class ArgumentTypeError(TypeError):
     """An argument of the wrong Python type; the message names the argument."""
 
@@ -57,3 +88,19 @@ def check_type(value: object, kinds: type | tuple[type, ...], argument: str,
     if not ok:
         raise ArgumentTypeError(f"{argument} must be {expected}, got {type(value).__name__} "
                                 f"{value!r}"[:300], value)
+
+
+# Ctrl-C: KeyboardInterrupt subclasses, so that a bare "except Exception" never swallows them
+
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a batch: the first ``kept`` of ``total`` rows are finished
+    (and, when ``path`` is set, written there, ready for ``resume=True``)."""
+
+    def __init__(self, kept: int, total: int, path: Path | None) -> None:
+        where = f" in {path}" if path is not None else ""
+        super().__init__(f"interrupted: {kept:,} of {total:,} rows{where}")
+        self.kept, self.total, self.path = kept, total, path
+
+
+class Interrupted(KeyboardInterrupt):
+    """Raised in worker threads whose work was stopped (Ctrl-C or an error elsewhere)."""

@@ -18,13 +18,9 @@ import numpy as np
 
 from ..cards import DECK_SIZE, CardsLike, format_cards, parse_cards
 from ..engine import equity
-from ..errors import EvaluatorError, check_type
+from ..errors import EvaluatorError, IllegalAction, check_type
 
 __all__ = ["IllegalAction", "LegalAction", "integer", "optional_integer", "Seat", "Table"]
-
-
-class IllegalAction(EvaluatorError):
-    """An action the rules do not allow now; the table is unchanged."""
 
 
 class LegalAction(TypedDict, total=False):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import EvaluatorError, check_type
+from ..errors import EvaluatorError, HistoryError, check_type
 from ..games import game as get_game
 from .engine import Table
 from .holdem import HoldemTable
@@ -13,10 +13,6 @@ from .teen_patti import TeenPattiTable
 from .the import TheTable
 
 __all__ = ["HistoryError", "replay"]
-
-
-class HistoryError(EvaluatorError):
-    """A hand history that cannot be read, or that does not replay to the result it records."""
 
 
 def replay(history: dict[str, Any] | str) -> Table:
