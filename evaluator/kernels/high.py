@@ -38,6 +38,15 @@ FOUR = U64(4)
 S8, S16, S24, S32, S40, S48, S56 = (U64(8 * j) for j in range(1, 8))
 
 
+
+@kernel(inline="always")
+def hash_read(table, offsets, h):
+    """``table`` at the non-flush key ``h`` through the row-displacement hash: the row's
+    offset ``offsets[h >> ROW_SHIFT]`` (stored halved), plus the column ``h & COL_MASK``.
+    Every lookup of ``rank_values`` and ``omaha_board_index`` goes through it; inlined
+    into the caller's code by Numba, so it costs what the expression written out did."""
+    return table[(U64(offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT) + (h & COL_MASK)]
+
 @kernel
 def pad_mask(k):
     """0xFF in every byte of a word from byte ``k`` on."""
@@ -84,7 +93,7 @@ def evaluate_one(cards, card_keys, rank_offsets, rank_values, flush_values):
     if key & FLUSH_BITS:
         return flush_values[flush_mask(w, key)]
     h = key & KEY_MASK
-    return rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT) + (h & COL_MASK)]
+    return hash_read(rank_values, rank_offsets, h)
 
 
 BLOCK = 4096                 # rows per block of the batch kernel (a power of two)
@@ -125,8 +134,7 @@ def evaluate_rows(hands, width, out, card_keys, rank_offsets, rank_values, flush
             for j in range(k):
                 key += card_keys[cards[row + U64(j)]]
             h = key & KEY_MASK
-            out[i] = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                 + (h & COL_MASK)]
+            out[i] = hash_read(rank_values, rank_offsets, h)
             if key & FLUSH_BITS:
                 flushes[count & U64(BLOCK - 1)] = i
                 count += ONE
@@ -169,8 +177,7 @@ def tahoe_generic(hands, out, start, stop, card_keys, rank_offsets, rank_values,
                     v = flush_values[flush_mask(w, key)]
                 else:
                     h = key & KEY_MASK
-                    v = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                    + (h & COL_MASK)]
+                    v = hash_read(rank_values, rank_offsets, h)
                 if v > best:
                     best = v
         out[i] = best
@@ -199,11 +206,11 @@ def tahoe_rows(hands, out, card_keys, rank_offsets, rank_values, flush_values):
         key02 = board_key + k0 + k2
         key12 = board_key + k1 + k2
         h = key01 & KEY_MASK
-        v01 = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT) + (h & COL_MASK)]
+        v01 = hash_read(rank_values, rank_offsets, h)
         h = key02 & KEY_MASK
-        v02 = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT) + (h & COL_MASK)]
+        v02 = hash_read(rank_values, rank_offsets, h)
         h = key12 & KEY_MASK
-        v12 = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT) + (h & COL_MASK)]
+        v12 = hash_read(rank_values, rank_offsets, h)
         if (key01 | key02 | key12) & FLUSH_BITS:
             # a flush in some pair: that pair's seven cards (the third hole card's byte
             # set to 0xFF) give the flush suit's rank mask; a flush beats its own pair's
@@ -349,9 +356,8 @@ def enumerate7(hist, card_keys, rank_offsets, rank_values, flush_values):
                                 for rb in range(ra, 13):
                                     # any card of the rank: suits do not touch the rank key
                                     hk = (k4 + card_keys[4 * ra] + card_keys[4 * rb]) & KEY_MASK
-                                    rows[row * 169 + 13 * ra + rb] = rank_values[
-                                        (U64(rank_offsets[hk >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                        + (hk & COL_MASK)]
+                                    rows[row * 169 + 13 * ra + rb] = hash_read(
+                                        rank_values, rank_offsets, hk)
                         # every completion as if it made no flush (unsigned indices: no
                         # negative-index handling in the loop)
                         base = U64(row) * U64(169)

@@ -13,12 +13,10 @@ import numpy as np
 from .._jit import kernel
 from .dealing import live_cards
 from .high import (
-    COL_MASK,
     KEY_MASK,
-    OFFSET_SHIFT,
     ONE,
-    ROW_SHIFT,
     U64,
+    hash_read,
 )
 
 
@@ -156,8 +154,7 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
         total_boards += boards
         for p in range(players):
             h = (key + hole_keys[p]) & KEY_MASK
-            plain[p] = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                   + (h & COL_MASK)]
+            plain[p] = hash_read(rank_values, rank_offsets, h)
         rest = boards
         for q in range(nsuits):
             s = U64(suits[q])
@@ -343,8 +340,7 @@ def omaha_exact(holes, known, live, multisets, hilo, card_keys, board_offsets, b
             continue
         total_boards += boards
         h = key & KEY_MASK
-        base = np.int64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                    + (h & COL_MASK)]) * width
+        base = np.int64(hash_read(board_index, board_offsets, h)) * width
         best_lo = 0
         for p in range(players):
             v = 0

@@ -17,17 +17,15 @@ import numpy as np
 from .._jit import kernel
 from ._intrinsics import prefetch, suit_mask, trailing_zeros
 from .high import (
-    COL_MASK,
     FLUSH_BITS,
     HAND_INIT,
     KEY_MASK,
-    OFFSET_SHIFT,
     ONE,
-    ROW_SHIFT,
     SUIT_ONES,
     SUIT_SHIFT_3,
     THREE,
     U64,
+    hash_read,
 )
 
 # board suit counters start at 0 in Omaha equity: +5 sets bit 3 from three cards up
@@ -73,8 +71,7 @@ def high_rows(hands, hole, out, card_keys, rank_offsets, rank_values, flush_valu
                         v = flush_values[triple_bits[t] | (1 << (ca >> 2)) | (1 << (cb >> 2))]
                     else:
                         h = key & KEY_MASK
-                        v = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                        + (h & COL_MASK)]
+                        v = hash_read(rank_values, rank_offsets, h)
                     if v > best:
                         best = v
         out[i] = best
@@ -153,12 +150,10 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
             for j in range(hole):
                 hole_key += card_keys[hands[i, j]]
             h = board_key & KEY_MASK
-            base = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                   + (h & COL_MASK)]) * width
+            base = U64(hash_read(board_index, board_offsets, h)) * width
             if four:
                 g = hole_key & KEY_MASK
-                base += U64(hole_index[(U64(hole_offsets[g >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                       + (g & COL_MASK)])
+                base += U64(hash_read(hole_index, hole_offsets, g))
                 prefetch(direct, base)
             else:
                 for a in range(hole - 1):
@@ -267,8 +262,7 @@ def omaha_hole_values(hole, boards, out, card_keys, board_offsets, board_index, 
         for j in range(5):
             board_key += card_keys[boards[i, j]]
         h = board_key & KEY_MASK
-        row = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                              + (h & COL_MASK)])
+        row = U64(hash_read(board_index, board_offsets, h))
         v = plain[row]
         if v == 0:
             base = row * width

@@ -12,14 +12,12 @@ from .._jit import kernel
 from ._intrinsics import mul_wide, popcount, select_bit, suit_mask, trailing_zeros
 from .dealing import DECK_BITS, MAX_NEW_CARDS, next_u64
 from .high import (
-    COL_MASK,
     FLUSH_BITS,
     HAND_INIT,
     KEY_MASK,
-    OFFSET_SHIFT,
     ONE,
-    ROW_SHIFT,
     SUIT_SHIFT_3,
+    hash_read,
 )
 
 U64 = np.uint64
@@ -150,8 +148,7 @@ def tally_best5_deals(holes, boards, known, card_keys, rank_offsets, rank_values
                 v = np.int64(flush_values[suit_mask(cards, suit)])
             else:
                 h = key & KEY_MASK
-                v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                         + (h & COL_MASK)])
+                v = np.int64(hash_read(rank_values, rank_offsets, h))
             values[p] = v
             best = max(best, v)
         winners = 0
@@ -227,8 +224,7 @@ def best5_range_boards(first, first_weights, second, second_weights, known, live
                     v = np.int64(flush_values[suit_mask(board_mask | masks[i], suit)])
                 else:
                     h = key & KEY_MASK
-                    v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                             + (h & COL_MASK)])
+                    v = np.int64(hash_read(rank_values, rank_offsets, h))
                 values[i] = v
         for i in range(nb):
             weights_b[i] = zero if masks_b[i] & board_mask else second_weights[i]
@@ -366,8 +362,7 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
                 v = np.int64(flush_values[suit_mask(cards, suit)])
             else:
                 h = key & KEY_MASK
-                v = np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                                         + (h & COL_MASK)])
+                v = np.int64(hash_read(rank_values, rank_offsets, h))
             if p == 0:
                 v0 = v
             else:

@@ -10,14 +10,12 @@ from .._jit import kernel
 from ._intrinsics import mul_wide, select_bit, suit_mask, trailing_zeros
 from .dealing import MAX_NEW_CARDS, next_u64
 from .high import (
-    COL_MASK,
     FLUSH_BITS,
     HAND_INIT,
     KEY_MASK,
-    OFFSET_SHIFT,
     ONE,
-    ROW_SHIFT,
     SUIT_SHIFT_3,
+    hash_read,
     sub_hand_keys,
 )
 
@@ -108,8 +106,7 @@ def best5_sample(holes, subs, unknown, known, live, need, samples, state, card_k
                                                                suit)]))
                 else:
                     h = key & KEY_MASK
-                    v = max(v, np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT])
-                                                      << OFFSET_SHIFT) + (h & COL_MASK)]))
+                    v = max(v, np.int64(hash_read(rank_values, rank_offsets, h)))
             values[p] = v
             best = max(best, v)
         winners = 0

@@ -11,15 +11,13 @@ from .._jit import kernel
 from ._intrinsics import mul_wide, select_bit, suit_mask, trailing_zeros
 from .dealing import MAX_NEW_CARDS, live_cards, next_u64
 from .high import (
-    COL_MASK,
     FLUSH_BITS,
     HAND_INIT,
     KEY_MASK,
-    OFFSET_SHIFT,
     ONE,
-    ROW_SHIFT,
     SUIT_SHIFT_3,
     THREE,
+    hash_read,
     sub_hand_keys,
 )
 from .omaha import FIVE_SUITS, omaha_hole_pairs
@@ -84,8 +82,7 @@ def best5_equity(holes, subs, known, live, need, first, card_keys, rank_offsets,
                     v = max(v, np.int64(flush_values[suit_mask(cards, suit)]))
                 else:
                     h = key & KEY_MASK
-                    v = max(v, np.int64(rank_values[(U64(rank_offsets[h >> ROW_SHIFT])
-                                                      << OFFSET_SHIFT) + (h & COL_MASK)]))
+                    v = max(v, np.int64(hash_read(rank_values, rank_offsets, h)))
             values[p] = v
             if v > best:
                 best = v
@@ -213,8 +210,7 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
         board_low = (known_low | low_bits[board[k]] | low_bits[board[k + 1]]
                      | low_bits[board[k + 2]] | low_bits[board[k + 3]] | low_bits[board[k + 4]])
         h = board_key & KEY_MASK
-        row = U64(board_index[(U64(board_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
-                              + (h & COL_MASK)])
+        row = U64(hash_read(board_index, board_offsets, h))
         # the suit with three or more board cards, if any (counters start at 0 here), and
         # the row of omaha_flush for its ranks on the board
         counters = (board_key + FIVE_SUITS) & FLUSH_BITS
