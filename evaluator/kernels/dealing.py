@@ -21,6 +21,20 @@ DECK_BITS = U64((1 << 52) - 1)
 MAX_NEW_CARDS = 5           # board cards a best-five Monte Carlo deal draws at most
 
 
+
+@kernel(inline="always")
+def draw_card(r, free, left):
+    """Deal one card uniformly from the ``left`` cards of the mask ``free``.
+
+    The 128-bit product of the random fraction ``r`` and ``left`` gives a position in
+    its high half and the fraction for the next card in its low half (``mul_wide``);
+    ``select_bit`` picks that set bit of the mask.  Returns (card id, r, free, left),
+    the mask and count without the card.  Inlined by Numba into its callers.
+    """
+    x, r = mul_wide(r, left)
+    bit = select_bit(free, x)
+    return trailing_zeros(bit), r, free ^ bit, left - ONE
+
 @kernel
 def hole_board_rows(hole, hole_width, boards, first, board_width, out):
     """out[i] = the hole cards (``hole``, or ``hole[i]`` when 2-d), then the board
@@ -105,11 +119,8 @@ def sample_boards(live, known, need, out, state):
         for j in range(need):
             if j % 4 == 0:
                 r, s0, s1 = next_u64(s0, s1)
-            x, r = mul_wide(r, left)
-            bit = select_bit(free, x)
-            free ^= bit
-            left -= ONE
-            out[t, k + j] = trailing_zeros(bit)
+            dealt, r, free, left = draw_card(r, free, left)
+            out[t, k + j] = dealt
     state[0] = s0
     state[1] = s1
 

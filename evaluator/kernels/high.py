@@ -39,6 +39,13 @@ S8, S16, S24, S32, S40, S48, S56 = (U64(8 * j) for j in range(1, 8))
 
 
 
+
+@kernel(inline="always")
+def flush_suit(counters):
+    """The suit (0..3) of the lowest suit counter whose bit 3 is set in ``counters`` (a
+    hand key's ``key & FLUSH_BITS``, or board counters built the same way)."""
+    return (trailing_zeros(counters) - U64(SUIT_SHIFT_3)) >> U64(2)
+
 @kernel(inline="always")
 def hash_read(table, offsets, h):
     """``table`` at the non-flush key ``h`` through the row-displacement hash: the row's

@@ -22,9 +22,9 @@ from .high import (
     KEY_MASK,
     ONE,
     SUIT_ONES,
-    SUIT_SHIFT_3,
     THREE,
     U64,
+    flush_suit,
     hash_read,
 )
 
@@ -167,7 +167,7 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
                     & (hole_key + SUIT_ONES + SUIT_ONES + SUIT_ONES) & FLUSH_BITS)
             best = 0
             if both:
-                suit = (trailing_zeros(both) - U64(SUIT_SHIFT_3)) >> U64(2)
+                suit = flush_suit(both)
                 board_cards = U64(0)
                 for j in range(hole, hole + 5):
                     board_cards |= ONE << U64(hands[i, j])
@@ -271,7 +271,7 @@ def omaha_hole_values(hole, boards, out, card_keys, board_offsets, board_index, 
             plain[row] = v
         counters = (board_key + FIVE_SUITS) & FLUSH_BITS
         if counters:
-            suit = (trailing_zeros(counters) - U64(SUIT_SHIFT_3)) >> U64(2)
+            suit = flush_suit(counters)
             board_mask = U64(0)
             for j in range(5):
                 c = U64(boards[i, j])

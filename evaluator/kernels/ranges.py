@@ -10,13 +10,13 @@ import numpy as np
 
 from .._jit import kernel
 from ._intrinsics import mul_wide, popcount, select_bit, suit_mask, trailing_zeros
-from .dealing import DECK_BITS, MAX_NEW_CARDS, next_u64
+from .dealing import DECK_BITS, MAX_NEW_CARDS, draw_card, next_u64
 from .high import (
     FLUSH_BITS,
     HAND_INIT,
     KEY_MASK,
     ONE,
-    SUIT_SHIFT_3,
+    flush_suit,
     hash_read,
 )
 
@@ -91,19 +91,13 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
         r, s0, s1 = next_u64(s0, s1)
         for j in range(MAX_NEW_CARDS):          # a fixed count, so that the loop unrolls
             if j < need:
-                x, r = mul_wide(r, left)
-                bit = select_bit(free, x)
-                free ^= bit
-                left -= ONE
-                boards[t, j] = trailing_zeros(bit)
+                dealt, r, free, left = draw_card(r, free, left)
+                boards[t, j] = dealt
         for j in range(MAX_NEW_CARDS, need):     # cards for hands without a range
             if j % MAX_NEW_CARDS == 0:
                 r, s0, s1 = next_u64(s0, s1)
-            x, r = mul_wide(r, left)
-            bit = select_bit(free, x)
-            free ^= bit
-            left -= ONE
-            boards[t, j] = trailing_zeros(bit)
+            dealt, r, free, left = draw_card(r, free, left)
+            boards[t, j] = dealt
         for p in range(players):
             c = chosen[p]
             for j in range(hole):
@@ -144,7 +138,7 @@ def tally_best5_deals(holes, boards, known, card_keys, rank_offsets, rank_values
                 key += card_keys[holes[p, t, j]]
                 cards |= U64(1) << U64(holes[p, t, j])
             if key & FLUSH_BITS:
-                suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
+                suit = flush_suit(key & FLUSH_BITS)
                 v = np.int64(flush_values[suit_mask(cards, suit)])
             else:
                 h = key & KEY_MASK
@@ -220,7 +214,7 @@ def best5_range_boards(first, first_weights, second, second_weights, known, live
             for i in range(n):
                 key = keys[i] + board_key
                 if key & FLUSH_BITS:
-                    suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
+                    suit = flush_suit(key & FLUSH_BITS)
                     v = np.int64(flush_values[suit_mask(board_mask | masks[i], suit)])
                 else:
                     h = key & KEY_MASK
@@ -344,6 +338,8 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
         board_key = U64(0)
         for j in range(MAX_NEW_CARDS):
             if j < need:
+                # written out, not draw_card: the helper measured 0.93x on this kernel
+                # (range Monte Carlo, 2 M deals, side by side), here alone
                 x, r = mul_wide(r, left)
                 bit = select_bit(free, x)
                 free ^= bit
@@ -357,7 +353,7 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
         for p in range(2):
             key = k0 if p == 0 else k1
             if key & FLUSH_BITS:
-                suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
+                suit = flush_suit(key & FLUSH_BITS)
                 cards = board | (m0 if p == 0 else m1)
                 v = np.int64(flush_values[suit_mask(cards, suit)])
             else:

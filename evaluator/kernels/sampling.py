@@ -7,14 +7,14 @@ cards left (``dealing``), then evaluates every player's sub-hands in place.
 import numpy as np
 
 from .._jit import kernel
-from ._intrinsics import mul_wide, select_bit, suit_mask, trailing_zeros
-from .dealing import MAX_NEW_CARDS, next_u64
+from ._intrinsics import suit_mask
+from .dealing import MAX_NEW_CARDS, draw_card, next_u64
 from .high import (
     FLUSH_BITS,
     HAND_INIT,
     KEY_MASK,
     ONE,
-    SUIT_SHIFT_3,
+    flush_suit,
     hash_read,
     sub_hand_keys,
 )
@@ -77,11 +77,8 @@ def best5_sample(holes, subs, unknown, known, live, need, samples, state, card_k
                 for j in range(u):
                     if j % 4 == 0:
                         r, s0, s1 = next_u64(s0, s1)
-                    x, r = mul_wide(r, left)
-                    bit = select_bit(free, x)
-                    free ^= bit
-                    left -= ONE
-                    cards[p, hole - u + j] = trailing_zeros(bit)
+                    dealt, r, free, left = draw_card(r, free, left)
+                    cards[p, hole - u + j] = dealt
             sub_hand_keys(cards, subs, known_key, known_bits, card_keys, hole_keys,
                            hole_bits)
         board = free                             # the cards left before the board
@@ -89,11 +86,8 @@ def best5_sample(holes, subs, unknown, known, live, need, samples, state, card_k
         r, s0, s1 = next_u64(s0, s1)
         for j in range(MAX_NEW_CARDS):       # a fixed count, so that the loop unrolls
             if j < need:
-                x, r = mul_wide(r, left)
-                bit = select_bit(free, x)
-                free ^= bit
-                left -= ONE
-                board_key += card_keys[trailing_zeros(bit)]
+                dealt, r, free, left = draw_card(r, free, left)
+                board_key += card_keys[dealt]
         board ^= free
         best = 0
         for p in range(players):
@@ -101,7 +95,7 @@ def best5_sample(holes, subs, unknown, known, live, need, samples, state, card_k
             for q in range(S):
                 key = hole_keys[p * S + q] + board_key
                 if key & FLUSH_BITS:
-                    suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
+                    suit = flush_suit(key & FLUSH_BITS)
                     v = max(v, np.int64(flush_values[suit_mask(hole_bits[p * S + q] | board,
                                                                suit)]))
                 else:

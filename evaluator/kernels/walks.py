@@ -8,15 +8,15 @@ walk and the sample share one evaluation of each board.
 import numpy as np
 
 from .._jit import kernel
-from ._intrinsics import mul_wide, select_bit, suit_mask, trailing_zeros
-from .dealing import MAX_NEW_CARDS, live_cards, next_u64
+from ._intrinsics import suit_mask
+from .dealing import MAX_NEW_CARDS, draw_card, live_cards, next_u64
 from .high import (
     FLUSH_BITS,
     HAND_INIT,
     KEY_MASK,
     ONE,
-    SUIT_SHIFT_3,
     THREE,
+    flush_suit,
     hash_read,
     sub_hand_keys,
 )
@@ -78,7 +78,7 @@ def best5_equity(holes, subs, known, live, need, first, card_keys, rank_offsets,
                     cards = hole_bits[p * S + q]
                     for j in range(k, k + need):
                         cards |= ONE << U64(board[j])
-                    suit = (trailing_zeros(key & FLUSH_BITS) - U64(SUIT_SHIFT_3)) >> U64(2)
+                    suit = flush_suit(key & FLUSH_BITS)
                     v = max(v, np.int64(flush_values[suit_mask(cards, suit)]))
                 else:
                     h = key & KEY_MASK
@@ -195,11 +195,8 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
             r, s0, s1 = next_u64(s0, s1)
             for j in range(MAX_NEW_CARDS):
                 if j < need:
-                    x, r = mul_wide(r, left)
-                    bit = select_bit(free, x)
-                    free ^= bit
-                    left -= ONE
-                    board[k + j] = trailing_zeros(bit)
+                    dealt, r, free, left = draw_card(r, free, left)
+                    board[k + j] = dealt
         else:
             for j in range(need):
                 board[k + j] = live[idx[j]]
@@ -214,14 +211,14 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
         # the suit with three or more board cards, if any (counters start at 0 here), and
         # the row of omaha_flush for its ranks on the board
         counters = (board_key + FIVE_SUITS) & FLUSH_BITS
-        flush_suit = U64(0)
+        board_suit = U64(0)
         flush_row = U64(0)
         if counters:
-            flush_suit = (trailing_zeros(counters) - U64(SUIT_SHIFT_3)) >> U64(2)
+            board_suit = flush_suit(counters)
             board_mask = U64(0)
             for j in range(k + need):
                 c = U64(board[j])
-                board_mask |= U64((c & THREE) == flush_suit) << (c >> U64(2))
+                board_mask |= U64((c & THREE) == board_suit) << (c >> U64(2))
             flush_row = board_mask * U64(169)
         best = 0
         best_lo = 0
@@ -236,7 +233,7 @@ def omaha_equity(holes, known, live, need, samples, first, state, hilo, card_key
                     t += ONE
                 plain[cell] = v
             if counters:
-                ps = U64(p * 4) + flush_suit
+                ps = U64(p * 4) + board_suit
                 t = ps * U64(npairs)
                 for _ in range(suited_count[ps]):
                     v = max(v, flush_flat[flush_row + suited_cols[t]])
