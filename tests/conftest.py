@@ -39,3 +39,20 @@ def rng():
 def random_hands(rng, n, k):
     """n rows of k distinct card ids, uint8."""
     return np.argsort(rng.random((n, 52)), axis=1)[:, :k].astype(np.uint8)
+
+
+@pytest.fixture
+def sigint_handled():
+    """SIGINT raises KeyboardInterrupt in this process for the test, even where the suite
+    was started with SIGINT ignored (a background job without job control)."""
+    import signal
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def sigint_default():
+    """``preexec_fn`` for children sent SIGINT: the default disposition, not an inherited
+    'ignore', so that Python installs its KeyboardInterrupt handler."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

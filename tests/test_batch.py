@@ -156,7 +156,8 @@ def test_unreachable_scheduler_fails_fast():
 
 
 @needs_dask
-def test_cluster_batch_writes_rows_as_they_finish_and_stops_on_ctrl_c(cluster, tmp_path):
+def test_cluster_batch_writes_rows_as_they_finish_and_stops_on_ctrl_c(cluster, tmp_path,
+                                                                    sigint_handled):
     queries = [{"hands": "AsKs vs QhQd vs random", "trials": 300_000, "id": i}
                for i in range(120)]
     whole = tmp_path / "whole.csv"

@@ -18,6 +18,8 @@ import evaluator.batch as batch
 from evaluator import ArgumentTypeError, CardError, EvaluatorError, batch_equity
 from evaluator.batch import BatchInterrupted, QueryFailed, read_queries
 
+from conftest import sigint_default
+
 
 def run_cli(*args, timeout=300):
     return subprocess.run([sys.executable, "-m", "evaluator", *args], capture_output=True,
@@ -78,7 +80,8 @@ def test_ctrl_c_keeps_finished_rows_and_resume_matches_an_uninterrupted_run(tmp_
     out = tmp_path / "r.csv"
     proc = subprocess.Popen([sys.executable, "-m", "evaluator", "batch", str(queries), "--out",
                              str(out), "--threads", "2", "--no-progress"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_default)
     try:
         deadline = time.monotonic() + 120
         while data_rows(out) < 10:
@@ -110,7 +113,7 @@ def test_ctrl_c_keeps_finished_rows_and_resume_matches_an_uninterrupted_run(tmp_
     assert data_rows(out) == 240
 
 
-def test_ctrl_c_in_the_api_raises_batch_interrupted_with_the_rows_kept(tmp_path):
+def test_ctrl_c_in_the_api_raises_batch_interrupted_with_the_rows_kept(tmp_path, sigint_handled):
     out = tmp_path / "r.jsonl"
     # far more work than the second before Ctrl-C (about a minute on two cores), so that
     # the batch is still running however loaded the machine; the timer is cancelled if not

@@ -18,6 +18,8 @@ from evaluator import (
     preflop_matrix,
 )
 
+from conftest import sigint_default
+
 
 def _within(sampled, exact, sigmas=4.0):
     for s, e in zip(sampled.players, exact.players):
@@ -138,7 +140,8 @@ def test_ctrl_c_stops_a_long_computation(command, tmp_path):
     if command[0] == "matrix":
         command = [*command, "--out", str(tmp_path / "m.csv")]
     process = subprocess.Popen([sys.executable, "-m", "evaluator", *command],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=sigint_default)
     time.sleep(4)
     assert process.poll() is None, process.communicate()
     process.send_signal(signal.SIGINT)
