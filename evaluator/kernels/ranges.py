@@ -255,7 +255,8 @@ def best5_range_boards(first, first_weights, second, second_weights, known, live
 @kernel
 def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, combo_masks,
                            taken, known, need, samples, state, card_keys,
-                           rank_offsets, rank_values, flush_values, hi_full):
+                           rank_offsets, rank_values, flush_values, hi_full,
+                           draw_marker=None):
     """Heads-up Monte Carlo for best-five games with ranges (deals as in
     ``sample_range_deals``), every per-deal quantity in a scalar and evaluated in place:
     about 1.5x the speed of dealing into arrays and calling ``tally_best5_deals``.
@@ -269,6 +270,11 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
     it, or bounds it): the redeal loop has no bound of its own, since a counter and an
     exit in it cost 1.5x on this kernel (measured side by side, 21 against 33 ms for
     2 M deals of QQ+,AKs against a random hand).
+
+    ``draw_marker``, any array in place of the default None, deals the board with the
+    ``draw_card`` helper instead of the written-out draw, for the A/B benchmark
+    ``benchmarks/test_bench_kept_copies.py`` only: Numba prunes the branch by the
+    argument's type, so each variant compiles without the other.
     """
     hole = combos.shape[1]
     k = known.shape[0]
@@ -338,13 +344,18 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
         board_key = U64(0)
         for j in range(MAX_NEW_CARDS):
             if j < need:
-                # written out, not draw_card: the helper measured 0.93x on this kernel
-                # (range Monte Carlo, 2 M deals, side by side), here alone
-                x, r = mul_wide(r, left)
-                bit = select_bit(free, x)
-                free ^= bit
-                left -= ONE
-                board_key += card_keys[trailing_zeros(bit)]
+                if draw_marker is not None:
+                    dealt, r, free, left = draw_card(r, free, left)
+                    board_key += card_keys[dealt]
+                else:
+                    # written out, not draw_card: the helper measured 0.93x on this kernel
+                    # (range Monte Carlo, 2 M deals, side by side), here alone; rerun
+                    # with benchmarks/test_bench_kept_copies.py
+                    x, r = mul_wide(r, left)
+                    bit = select_bit(free, x)
+                    free ^= bit
+                    left -= ONE
+                    board_key += card_keys[trailing_zeros(bit)]
         board = (deck ^ free) | known_bits
         k0 = combo_keys[c0] + board_key
         k1 = combo_keys[c1] + board_key
