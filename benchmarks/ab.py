@@ -1,0 +1,97 @@
+"""Time this checkout against an older revision, side by side in one process.
+
+    python benchmarks/ab.py f034478                 # every case
+    python benchmarks/ab.py f034478 "range MC" PLO  # cases whose names contain these
+
+The revision's ``evaluator/`` and ``tables/`` are extracted with ``git archive`` into a
+temporary folder and imported as ``evaluator_old`` (its first run compiles its kernels).
+Each case alternates old and new five times; the figure is the median of the paired
+ratios old time / new time (above 1: the checkout is faster), one thread.  Kernel moves
+and refactors are judged this way, never across separate runs: the machine is shared
+and noisy, and pairs cancel most of its drift.
+"""
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _old(revision: str):
+    folder = Path(tempfile.mkdtemp(prefix="evaluator-ab-"))
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "evaluator",
+                              "tables"], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    (folder / "evaluator").rename(folder / "evaluator_old")
+    sys.path.insert(0, str(folder))
+    import evaluator_old
+    return evaluator_old
+
+
+def _best(run, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def cases(rng: np.random.Generator):
+    h7 = np.argsort(rng.random((2_000_000, 52)), axis=1)[:, :7].astype(np.uint8)
+    h9 = np.argsort(rng.random((1_000_000, 52)), axis=1)[:, :9].astype(np.uint8)
+    h8 = np.ascontiguousarray(h9[:, :8])
+    o7, o9 = np.empty(len(h7), np.int32), np.empty(len(h9), np.int32)
+    mc = {"seed": 1, "threads": 1}
+    return {
+        "7-card batch, 2 M": (lambda m: m.evaluate_batch("holdem", h7, validate=False,
+                                                         threads=1, out=o7), 3),
+        "Omaha batch, 1 M": (lambda m: m.evaluate_batch("omaha", h9, validate=False,
+                                                        threads=1, out=o9), 3),
+        "Tahoe batch, 1 M": (lambda m: m.evaluate_batch("tahoe", h8, validate=False,
+                                                        threads=1, out=o9), 3),
+        "HU exact pre-flop": (lambda m: m.equity("holdem", ["AsKs", "QhQd"], threads=1), 20),
+        "flop exact query": (lambda m: m.equity("holdem", ["AsKs", "QhQd"], "2c7d9h",
+                                                threads=1), 200),
+        "HU MC, 2 M": (lambda m: m.equity("holdem", ["AsKs", "QhQd"], trials=2_000_000,
+                                          **mc), 3),
+        "range MC, 2 M": (lambda m: m.equity("holdem", ["QQ+,AKs", "random"],
+                                             trials=2_000_000, **mc), 3),
+        "range flop exact": (lambda m: m.equity("holdem", ["QQ+,AKs", "random"], "2c4c5h",
+                                                threads=1), 10),
+        "PLO exact": (lambda m: m.equity("omaha", ["AsAhKsKh", "QdQcJdTc"], threads=1), 10),
+        "PLO MC, 2 M": (lambda m: m.equity("omaha", ["AsAhKsKh", "QdQcJdTc"],
+                                           trials=2_000_000, **mc), 3),
+        "Tahoe MC, 1 M": (lambda m: m.equity("tahoe", ["AsKsQs", "JhJdTc"],
+                                             trials=1_000_000, **mc), 3),
+        "QQ+,AKs vs random exact": (lambda m: m.equity("holdem", ["QQ+,AKs", "random"],
+                                                       threads=1), 1),
+    }
+
+
+def main(argv: list[str]) -> None:
+    if not argv:
+        raise SystemExit(__doc__)
+    revision, only = argv[0], argv[1:]
+    import evaluator as new
+    old = _old(revision)
+    for name, (call, repeats) in cases(np.random.default_rng(1)).items():
+        if only and not any(word in name for word in only):
+            continue
+        call(old), call(new)                         # compile or load both first
+        ratios = [_best(partial(call, old), repeats) / _best(partial(call, new), repeats)
+                  for _ in range(5)]
+        print(f"{name:26s} {statistics.median(ratios):.3f}x  "
+              f"(min {min(ratios):.3f}, max {max(ratios):.3f})", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
