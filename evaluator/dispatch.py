@@ -6,14 +6,14 @@ on a game's rule.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import _tables
 from .games import Game, Rule
 
-__all__ = ["batch_kernel", "omaha_tables", "OMAHA_DIRECT", "OMAHA_EQUITY"]
+__all__ = ["batch_kernel", "omaha_tables", "OmahaTables", "OMAHA_DIRECT", "OMAHA_EQUITY"]
 
 OMAHA_DIRECT = ("card_keys", "rank_offsets5", "omaha_board_index", "omaha_pairs",
                 "omaha_flush", "omaha_hole_offsets", "omaha_hole_index")
@@ -43,11 +43,22 @@ def batch_kernel(g: Game, low: bool, width: int
     row = 0 if g.option("a23") == "highest" else 1
     return teen_patti.evaluate_rows, (), (_tables.load("teen_patti")[row],)
 
-# the tables of the Omaha equity kernels, in the order they take them
+class OmahaTables(NamedTuple):
+    """The tables the Omaha equity kernels take, in their order (unpack with ``*``)."""
+    card_keys: np.ndarray          # the 64-bit key of each card
+    board_offsets: np.ndarray      # the five-card rank hash: row offsets ...
+    board_index: np.ndarray        # ... and each board rank multiset's row
+    omaha_pairs: np.ndarray        # best non-flush 2 + 3 hand per (board row, hole pair)
+    omaha_flush: np.ndarray        # flush values per (board suit mask, hole pair)
+    low_card_bits: np.ndarray      # each card's bit among the low ranks
+    omaha_low: np.ndarray          # the 8-or-better low per (hole, board) low-rank masks
+
+
+# the file each of them is read from
 OMAHA_EQUITY = ("card_keys", "rank_offsets5", "omaha_board_index", "omaha_pairs",
                 "omaha_flush", "low_card_bits", "omaha_low")
 
 
-def omaha_tables() -> list[np.ndarray]:
-    """The Omaha equity kernels' tables (``OMAHA_EQUITY``), loaded once and shared."""
-    return [_tables.load(name) for name in OMAHA_EQUITY]
+def omaha_tables() -> OmahaTables:
+    """The Omaha equity kernels' tables (``_tables.load`` keeps each array loaded once)."""
+    return OmahaTables(*(_tables.load(name) for name in OMAHA_EQUITY))
