@@ -3,8 +3,8 @@
     pytest benchmarks/test_bench_kept_copies.py --benchmark-columns=median,min,max,rounds
 
 ``best5_sample_ranges_hu`` deals the board with the four-line pdep draw written out, not
-``dealing.draw_card`` (inlined everywhere else): on an Intel Xeon (Sapphire Rapids) with
-Numba 0.68 the helper measured 0.93x there, 2 M deals of QQ+,AKs against a random hand,
+``dealing.draw_card`` (inlined everywhere else): on a 2-core AMD EPYC VM (Zen 5 class) with
+Numba 0.68 the helper measured 0.92-0.93x there, 2 M deals of QQ+,AKs against a random hand,
 side by side.  Both variants live in the kernel (``draw_marker``), so this benchmark
 times them in one run; if the helper ever measures as fast, the copy can go.
 """
