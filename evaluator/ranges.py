@@ -535,11 +535,13 @@ class Range:
         """The combos that hold none of ``dead`` (card removal), weights scaled again so
         the largest left is 1; may be empty."""
         dead_ids = parse_cards(dead, what="dead cards", allow_duplicates=True)
+        keep = ~np.isin(self.combos, dead_ids).any(axis=1)
+        if keep.all():
+            return self                     # nothing removed: the same range, read-only
         out = object.__new__(Range)
         out.game, out.text = self.game, self.text
-        keep = ~np.isin(self.combos, dead_ids).any(axis=1)
         weights = self.weights[keep]
-        if len(weights):
+        if len(weights) and weights.max() != 1.0:
             weights = weights / weights.max()
         out.combos, out.weights = self.combos[keep], weights
         out.weights.flags.writeable = False
