@@ -27,13 +27,15 @@ import itertools
 import os
 import threading
 from collections.abc import Callable, Generator, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor
-from concurrent.futures import wait as wait_futures
 from functools import cache
+from typing import TYPE_CHECKING
 
 from .errors import ArgumentTypeError, EvaluatorError, Interrupted
 
-__all__ = ["resolve_threads", "run_chunks", "map_items", "imap_unordered",
+if TYPE_CHECKING:       # concurrent.futures loads on first parallel use: `import evaluator`
+    from concurrent.futures import Future, ThreadPoolExecutor  # stays cheap
+
+__all__ = ["resolve_threads", "run_chunks", "even_spans", "map_items", "imap_unordered",
            "check_interrupt", "Interrupted"]
 
 MIN_ROWS_PER_THREAD = 1 << 16
@@ -80,6 +82,7 @@ def _submit(threads: int, function: Callable, item: object) -> Future:
     """Submit to the shared pool, grown to ``threads`` workers; under the lock, so that
     no other call can retire the pool between choosing it and submitting."""
     global _executor, _executor_size
+    from concurrent.futures import ThreadPoolExecutor
     with _lock:
         if _executor is None or _executor_size < threads:
             old = _executor
@@ -124,6 +127,8 @@ def imap_unordered(function: Callable, items: Iterable, threads: int,
         finally:
             _local.stop, _local.in_pool = None, False
 
+    from concurrent.futures import FIRST_COMPLETED
+    from concurrent.futures import wait as wait_futures
     source = iter(enumerate(items))
     pending: dict[Future, int] = {}
     try:
@@ -167,6 +172,10 @@ def run_chunks(work: Callable[[int, int], None], rows: int, threads: int) -> Non
     if threads <= 1 or rows <= 1:
         work(0, rows)
         return
-    bounds = [rows * t // threads for t in range(threads + 1)]
-    spans = [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
-    map_items(lambda span: work(*span), spans, threads)
+    map_items(lambda span: work(*span), even_spans(rows, threads), threads)
+
+
+def even_spans(n: int, parts: int) -> list[tuple[int, int]]:
+    """Split range(n) into ``parts`` contiguous spans of nearly equal size."""
+    cuts = [n * k // parts for k in range(parts + 1)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]

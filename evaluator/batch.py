@@ -29,15 +29,16 @@ import json
 import math
 import os
 import re
-import socket
-import struct
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
 from .errors import ArgumentTypeError, BatchInterrupted, EvaluatorError, QueryFailed
+
+if TYPE_CHECKING:
+    import socket
 
 __all__ = ["batch_equity", "read_queries", "write_rows", "check_output", "check_not_queries",
            "BatchInterrupted", "QueryFailed", "OUT_SUFFIXES"]
@@ -857,6 +858,8 @@ def _probe(address: str) -> None:
     is told apart here in at most a few seconds, before Dask sees the address.
     Other protocols (``tls://``, ``inproc://``, ...) are left to Dask.
     """
+    import socket  # only for cluster addresses: loaded here
+    import struct
     scheme, _, rest = address.strip().rpartition("://")
     if scheme not in ("", "tcp"):
         return

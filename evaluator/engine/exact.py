@@ -296,9 +296,3 @@ def deal_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
     used = set(holes.ravel().tolist()) | set(board.tolist()) | set(dead.tolist())
     live = np.array([c for c in range(52) if c not in used], np.uint8)
     return exact_counts(g, list(holes), board, live, need, 1)
-
-
-def even_spans(n: int, parts: int) -> list[tuple[int, int]]:
-    """Split range(n) into ``parts`` contiguous spans of nearly equal size."""
-    cuts = [n * k // parts for k in range(parts + 1)]
-    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]

@@ -14,13 +14,13 @@ from typing import Any
 import numpy as np
 
 from .. import _tables
-from .._parallel import map_items, resolve_threads
+from .._parallel import even_spans, map_items, resolve_threads
 from ..cards import format_cards
 from ..errors import EvaluatorError, RangeError
 from ..games import Game, Rule
 from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
 from ..ranges import Range, card_masks
-from .exact import even_spans, tally_chunk, weighted_exact
+from .exact import tally_chunk, weighted_exact
 from .plan import (
     CLASSES_PER_CALL,
     EXACT_SECONDS,
@@ -290,7 +290,6 @@ class RangeSampler:
                              ", ".join(names))
 
     def _set(self, rows, weights, masks) -> None:
-        self.rows = rows
         self.combos = np.ascontiguousarray(np.concatenate(rows)) if rows else \
             np.empty((0, 1), np.uint8)
         self.starts = row_starts(rows)
