@@ -29,8 +29,9 @@ Where each game is computed:
 - Tahoe: evaluation ``kernels/high.py`` (``tahoe_rows``); exact and sampled equity
   ``kernels/walks.py`` and ``kernels/sampling.py``.
 - Omaha 4/5/6 and Omaha hi-lo: evaluation ``kernels/omaha.py``; exact equity
-  ``kernels/multisets.py`` (``omaha_exact``); sampling ``kernels/walks.py``
-  (``omaha_equity`` with ``samples > 0``).
+  ``kernels/multisets.py`` (``omaha_exact``; spots two suits could flush walk their
+  boards with ``kernels/walks.py``, ``omaha_walk``); sampling ``kernels/walks.py``
+  (``omaha_sample``).
 - Teen Patti: evaluation ``kernels/teen_patti.py``; its equity lists or samples deals
   (``kernels/dealing.py``) and evaluates them in batches.
 

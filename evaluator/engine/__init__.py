@@ -13,9 +13,9 @@ Files, in the order they import each other:
 Where each game is computed: best-five games (hold'em, Pineapple, "The") and Tahoe use the
 rank-multiset kernels (``kernels.multisets``) or walk their boards (``kernels.walks``);
 Omaha and its hi-lo games use ``kernels.multisets.omaha_exact`` and
-``kernels.walks.omaha_equity``; Teen Patti and other spots with unknown cards list their
+``kernels.walks.omaha_walk``; Teen Patti and other spots with unknown cards list their
 deals and evaluate them with ``dispatch.batch_kernel``.  Sampling is in
-``kernels.sampling``, ``kernels.walks.omaha_equity`` (its sampling mode) and
+``kernels.sampling``, ``kernels.walks.omaha_sample`` and
 ``kernels.ranges``.
 """
 from .api import discard_equity, equity, equity_by_street

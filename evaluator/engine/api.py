@@ -30,7 +30,7 @@ from .exact import (
     tally_chunk,
     unknown_assignments,
 )
-from .plan import EXACT_LIMIT, has_fused_kernel
+from .plan import EXACT_SECONDS, EXACT_SECONDS_MAX, deal_seconds, has_fused_kernel
 from .ranged import range_equity
 from .results import Counts, EquityResult, make_result
 from .sample import DEFAULT_TRIALS, sample_until, sampled_best5
@@ -104,17 +104,18 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         deals *= math.comb(left, u)
         left -= u
     deals *= math.comb(left, need)
-    if hidden and exact is not False and not sampling and deals > EXACT_LIMIT:
+    seconds = deal_seconds(deals)
+    if hidden and exact is not False and not sampling and seconds > EXACT_SECONDS:
         # too many deals to walk one by one: as ranges of their completions, the unknown
         # hands are enumerated by suit classes, or sampled when even that is too long
         return range_equity(g, parsed, unknown, [None] * len(parsed), board_ids, dead_ids,
                              exact, trials, target_stderr, seed, threads)
     if exact is None:
-        exact = deals <= EXACT_LIMIT and not sampling
-    elif exact and deals > EXACT_LIMIT * 20:
-        raise EvaluatorError(f"exact=True would enumerate {deals:,} deals, too many to finish "
-                             "in reasonable time; use trials= or target_stderr= to sample",
-                             deals)
+        exact = seconds <= EXACT_SECONDS and not sampling
+    elif exact and seconds > EXACT_SECONDS_MAX:
+        raise EvaluatorError(f"exact=True would enumerate {deals:,} deals (about "
+                             f"{seconds:,.0f} s), too many to finish in reasonable time; use "
+                             "trials= or target_stderr= to sample", deals)
     threads = resolve_threads(threads, max(deals if exact else (trials or DEFAULT_TRIALS), 1)
                               * 4)
     used_seed = None

@@ -54,12 +54,11 @@ def player_values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: boo
 
 def tally_chunk(g: Game, hands: list[np.ndarray], boards: np.ndarray) -> Counts:
     from ..kernels import counting
-    counts = Counts(len(hands))
-    hi = player_values(g, hands, boards, low=False)
     hilo = g.hilo
+    counts = Counts(len(hands), hilo=hilo)
+    hi = player_values(g, hands, boards, low=False)
     lo = player_values(g, hands, boards, low=True) if hilo else hi
-    counting.tally(hi, lo, hilo, counts.scoops, counts.splits, counts.hi_full, counts.hi_half,
-                  counts.lo_half, counts.squares)
+    counting.tally(hi, lo, hilo, counts.hi_full, counts.low_counts())
     counts.boards = boards.shape[0]
     return counts
 
@@ -71,18 +70,18 @@ def fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.nd
     every board whose first new card sits at a position in ``first`` of ``live``."""
     first_arr = np.array(first, np.int64)
     from ..kernels import walks
-    counts = Counts(len(hands))
-    if g.rule is Rule.OMAHA:
-        tables = omaha_tables()
-        counts.boards = walks.omaha_equity(
-            np.stack(hands), board, live, need, samples, first_arr, state, g.hilo,
-            *tables,
-            counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
-            counts.squares)
-        return counts
-    counts.boards = walks.best5_equity(
-        np.stack(hands), ndim_marker(g.sub_hands), board, live, need,
-        first_arr, *_tables.high(), counts.scoops, counts.splits, counts.hi_full, counts.squares)
+    counts = Counts(len(hands), hilo=g.hilo)
+    if g.rule is Rule.OMAHA and samples:
+        counts.boards = walks.omaha_sample(np.stack(hands), board, live, need, samples, state,
+                                           g.hilo, *omaha_tables(), counts.hi_full,
+                                           counts.low_counts())
+    elif g.rule is Rule.OMAHA:
+        counts.boards = walks.omaha_walk(np.stack(hands), board, live, need, first_arr, g.hilo,
+                                         *omaha_tables(), counts.hi_full, counts.low_counts())
+    else:
+        counts.boards = walks.best5_equity(np.stack(hands), ndim_marker(g.sub_hands), board,
+                                           live, need, first_arr, *_tables.high(),
+                                           counts.hi_full)
     return counts
 
 
@@ -186,7 +185,6 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
         boards = best5_exact(np.stack(hands), board, live, rank_multisets(need), counts.hi_full)
         if boards >= 0:
             counts.boards = boards
-            counts.finish_high()
             return counts
     from ..kernels import multisets
     if g.rule is Rule.BEST5 and has_fused_kernel(g) and need >= 1:
@@ -195,15 +193,12 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
                                      *_tables.high(), counts.hi_full, multiset_tables())
         if boards >= 0:
             counts.boards = boards
-            counts.finish_high()
             return counts
     if g.rule is Rule.OMAHA and need >= 1:
-        counts = Counts(len(hands))
-        tables = omaha_tables()
+        counts = Counts(len(hands), hilo=g.hilo)
         boards = multisets.omaha_exact(
-            np.stack(hands), board, live, rank_multisets(need), g.hilo, *tables,
-            counts.scoops, counts.splits, counts.hi_full, counts.hi_half, counts.lo_half,
-            counts.squares, multiset_tables())
+            np.stack(hands), board, live, rank_multisets(need), g.hilo, *omaha_tables(),
+            counts.hi_full, counts.low_counts(), multiset_tables())
         if boards >= 0:
             counts.boards = boards
             return counts
@@ -243,45 +238,36 @@ def weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: np
     """Exact counts summed over deals ``holes`` (n, P, H), deal k counted ``weight[k]`` times."""
     from ..kernels import multisets, walks
     n, players, _ = holes.shape
-    counts = Counts(players, weighted=weighted)
+    counts = Counts(players, weighted=weighted, hilo=g.hilo)
     todo = np.arange(n)
     if need and (g.rule is Rule.OMAHA or (g.rule is Rule.BEST5 and has_fused_kernel(g))):
-        shape = (n, players, players + 1)
-        parts = {"scoops": np.zeros((n, players), np.int64),
-                 "splits": np.zeros((n, players), np.int64),
-                 "hi_full": np.zeros(shape, np.int64), "hi_half": np.zeros(shape, np.int64),
-                 "lo_half": np.zeros(shape, np.int64),
-                 "squares": np.zeros((n, players), np.float64)}
+        hi_full = np.zeros((n, players, players + 1), np.int64)
+        low = (n, players, players + 1, players + 1) if g.hilo else (n, 0, 0, 0)
+        joint = np.zeros(low, np.int64)
         boards = np.zeros(n, np.int64)
         if g.rule is Rule.OMAHA:
             multisets.omaha_exact_batch(
                 holes, board_ids, dead_ids, rank_multisets(need), g.hilo,
-                *omaha_tables(), *parts.values(), boards)
+                *omaha_tables(), hi_full, joint, boards)
         else:
             multisets.best5_exact_batch(holes, board_ids, dead_ids, rank_multisets(need),
-                                      *_tables.high(), parts["hi_full"], boards)
+                                      *_tables.high(), hi_full, boards)
         done = boards >= 0
-        for name, values in parts.items():
-            total = np.tensordot(weight[done], values[done], axes=1)
-            getattr(counts, name).__iadd__(total)
+        counts.hi_full += np.tensordot(weight[done], hi_full[done], axes=1)
+        if counts.joint is not None:
+            counts.joint += np.tensordot(weight[done], joint[done], axes=1)
         counts.boards += int(weight[done] @ boards[done]) if not weighted \
             else float(weight[done] @ boards[done])
-        if g.rule is not Rule.OMAHA:
-            counts.finish_high()
         todo = np.flatnonzero(~done)
     if need and len(todo) and g.rule in (Rule.BEST5, Rule.TAHOE) and has_fused_kernel(g):
         # the rest walk their boards, all in one call
         k = len(todo)
-        parts = {"scoops": np.zeros((k, players), np.int64),
-                 "splits": np.zeros((k, players), np.int64),
-                 "hi_full": np.zeros((k, players, players + 1), np.int64),
-                 "squares": np.zeros((k, players), np.float64)}
+        hi_full = np.zeros((k, players, players + 1), np.int64)
         boards = np.zeros(k, np.int64)
         walks.best5_equity_batch(np.ascontiguousarray(holes[todo]),
                                    ndim_marker(g.sub_hands), board_ids,
-                                   dead_ids, need, *_tables.high(), *parts.values(), boards)
-        for name, values in parts.items():
-            getattr(counts, name).__iadd__(np.tensordot(weight[todo], values, axes=1))
+                                   dead_ids, need, *_tables.high(), hi_full, boards)
+        counts.hi_full += np.tensordot(weight[todo], hi_full, axes=1)
         counts.boards += int(weight[todo] @ boards) if not weighted \
             else float(weight[todo] @ boards)
         todo = todo[:0]

@@ -1,9 +1,10 @@
 """The cost model that chooses between enumerating and sampling.
 
-``exact=None`` enumerates when that should take a few seconds at most: by the number of
-deals for known hands (``EXACT_LIMIT``), by an estimate of seconds per suit class for
-ranges (``class_seconds``, ``EXACT_SECONDS``).  ``exact=True`` refuses spots far beyond
-either (``EXACT_LIMIT * 20`` deals, ``EXACT_SECONDS_MAX``).
+One model, in seconds: ``exact=None`` enumerates when that should take about
+``EXACT_SECONDS`` at most, and ``exact=True`` refuses spots estimated past
+``EXACT_SECONDS_MAX``.  The estimate is ``deal_seconds`` for deals walked or listed one
+by one (known hands, and unknown hole cards dealt every way), and ``class_seconds`` per
+suit class for ranges enumerated by classes.
 """
 from __future__ import annotations
 
@@ -14,9 +15,6 @@ from functools import cache
 import numpy as np
 
 from ..games import Game, Pot, Rule
-
-EXACT_LIMIT = 5_000_000        # boards enumerated when exact=None
-
 
 EXACT_SECONDS = 3.0                # exact=None enumerates when it should take about this
 
@@ -35,6 +33,18 @@ LISTED_COMPLETIONS = 50_000
 
 CLASSES_PER_CALL = 2048           # suit classes per kernel call of an exact range equity, at most
 SPAN_SECONDS = 0.05               # work per kernel call of an exact range equity
+
+
+# a deal walked or listed one by one, at most: the slowest such path (hi-lo deals listed
+# and evaluated in NumPy batches) takes 50-60 ns a deal on one core of the benchmark
+# machine, best-five walks 20-30 ns; a margin of ten covers slower machines, so about
+# 5 M deals are enumerated when exact=None
+DEAL_SECONDS = 6e-7
+
+
+def deal_seconds(deals: int) -> float:
+    """Rough seconds to enumerate ``deals`` deals one by one."""
+    return deals * DEAL_SECONDS
 
 
 def has_fused_kernel(g: Game) -> bool:

@@ -197,7 +197,6 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
                 sampler.marker, sampler.masks, np.uint64(taken), board_ids, need, size,
                 state, *_tables.high(), part.hi_full)
             part.boards = size
-            part.finish_high()
             return part
         holes, new = sampler.deal(size, hidden + need, state)
         hands: list[np.ndarray] = [np.empty(0, np.uint8)] * players
@@ -217,7 +216,6 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
                                       np.ascontiguousarray(new[:, hidden:]), board_ids,
                                       *_tables.high(), part.hi_full)
             part.boards = size
-            part.finish_high()
             return part
         full = np.empty((size, max(g.streets)), np.uint8)
         full[:, :len(board_ids)] = board_ids
@@ -395,7 +393,6 @@ def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
     counts.hi_full[0, 1], counts.hi_full[0, 2] = win, tie
     counts.hi_full[1, 1], counts.hi_full[1, 2] = lose, tie
     counts.boards = total
-    counts.finish_high()
     # the deals walked: each pair of combos without a shared card, on every board the two
     # leave (the kernel meets each board once and skips the pairs that hold one of its cards)
     per_pair = math.comb(len(live) - 2 * g.hole, need)

@@ -1,9 +1,8 @@
 """What an equity query returns: each player's share, and the counts behind it.
 
-``Counts`` is the one counting layout: for ``P`` players, ``hi_full[p, k]`` counts the deals
-where ``p`` takes the whole pot with ``k - 1`` others, ``hi_half[p, k]`` / ``lo_half[p, k]``
-the deals where ``p`` shares the high or the low half with ``k - 1`` others.  Every kernel
-fills it; ``make_result`` turns it into an ``EquityResult`` once.
+``Counts`` is the one counting layout (``hi_full`` and, in hi-lo games, ``joint``): every
+kernel fills it, the rest is derived from it here, and ``make_result`` turns it into an
+``EquityResult`` once.
 """
 from __future__ import annotations
 
@@ -73,54 +72,95 @@ class EquityResult:
 
 
 class Counts:
-    """Integer tallies of one or more chunks of boards."""
+    """Integer tallies of one or more chunks of deals, in the one layout every kernel fills.
 
-    def __init__(self, players: int, weighted: bool = False) -> None:
+    ``hi_full[p, k]``: deals where ``p`` takes the whole pot with ``k - 1`` others (every
+    high-only game, and hi-lo deals with no qualifying low).  ``joint[p, a, b]`` (hi-lo games
+    only, else None): deals with a qualifying low where ``p`` shares the high half with
+    ``a - 1`` others and the low half with ``b - 1`` others, ``a = 0`` / ``b = 0`` when ``p``
+    misses that half (``joint[p, 0, 0]`` stays 0: a player who wins nothing is not counted).
+    Everything else (wins, ties, each half's shares, the squared shares behind a standard
+    error) is derived from these once, here, so no kernel repeats the convention.
+    """
+
+    def __init__(self, players: int, weighted: bool = False, hilo: bool = False) -> None:
         kind = np.float64 if weighted else np.int64
         self.weighted = weighted
         self.boards: int | float = 0       # a float when weighted
-        self.scoops = np.zeros(players, kind)
-        self.splits = np.zeros(players, kind)
-        self.hi_full = np.zeros((players, players + 1), kind)
-        self.hi_half = np.zeros((players, players + 1), kind)
-        self.lo_half = np.zeros((players, players + 1), kind)
-        self.squares = np.zeros(players, np.float64)
+        self.hi_full: np.ndarray = np.zeros((players, players + 1), kind)
+        self.joint: np.ndarray | None = (
+            np.zeros((players, players + 1, players + 1), kind) if hilo else None)
 
     def add(self, other: Counts, weight: int | float = 1) -> None:
         """Add another tally, each of its deals counted ``weight`` times."""
         self.boards += other.boards * weight
-        for name in ("scoops", "splits", "hi_full", "hi_half", "lo_half", "squares"):
-            getattr(self, name).__iadd__(getattr(other, name) * weight)
+        self.hi_full += other.hi_full * weight
+        if other.joint is not None:
+            if self.joint is None:
+                self.joint = np.zeros(other.joint.shape, self.hi_full.dtype)
+            self.joint += other.joint * weight
 
-    def finish_high(self) -> None:
-        """Fill scoops, splits and squares from ``hi_full`` (high-only games)."""
-        for p, row in enumerate(self.hi_full.tolist()):
-            self.scoops[p] += row[1]
-            self.splits[p] += sum(row[2:])
-            self.squares[p] += sum(row[k] / (k * k) for k in range(1, len(row)))
+    def low_counts(self) -> np.ndarray:
+        """``joint`` for a kernel to fill (an empty array in high-only games)."""
+        return self.joint if self.joint is not None else _NO_LOW
+
+    def derived(self) -> dict[str, list]:
+        """scoops, splits, hi_half, lo_half (per player, as lists) and share_squares,
+        the sum over deals of each player's squared pot share."""
+        full = self.hi_full.tolist()
+        scoops = [row[1] for row in full]
+        splits = [sum(row[2:]) for row in full]
+        squares = [sum(row[k] / (k * k) for k in range(1, len(row))) for row in full]
+        players = len(full)
+        zero = [[0] * (players + 1) for _ in range(players)]
+        if self.joint is None:
+            return {"scoops": scoops, "splits": splits, "hi_half": zero, "lo_half": zero,
+                    "share_squares": squares}
+        joint = self.joint
+        hi_half = joint.sum(axis=2)
+        lo_half = joint.sum(axis=1)
+        hi_half[:, 0] = 0
+        lo_half[:, 0] = 0
+        half = np.zeros(players + 1)
+        half[1:] = 0.5 / np.arange(1, players + 1)
+        share = half[:, None] + half[None, :]
+        wins = joint.sum(axis=(1, 2)) - joint[:, 1, 1]
+        for p in range(players):
+            scoops[p] += joint[p, 1, 1].item()
+            splits[p] += wins[p].item()
+            squares[p] += float((joint[p] * share * share).sum())
+        return {"scoops": scoops, "splits": splits, "hi_half": hi_half.tolist(),
+                "lo_half": lo_half.tolist(), "share_squares": squares}
 
     def shares(self) -> tuple[list[float], list[float], list[float]]:
-        """(equity, hi, lo) pot shares per player, as floats over the boards.
+        """(equity, hi, lo) pot shares per player, as floats over the deals.
 
-        Plain Python: for a handful of players it is several times quicker
-        than NumPy on arrays this small, which matters to small queries.
+        Plain Python for high-only games: for a handful of players it is several times
+        quicker than NumPy on arrays this small, which matters to small queries.
         """
-        eq, his, los = [], [], []
         n = self.boards
-        for full, half_hi, half_lo in zip(self.hi_full.tolist(), self.hi_half.tolist(),
-                                          self.lo_half.tolist()):
-            hi = sum((full[k] + half_hi[k] / 2) / k for k in range(1, len(full)))
-            lo = sum(half_lo[k] / (2 * k) for k in range(1, len(full)))
+        full = self.hi_full.tolist()
+        if self.joint is None:
+            his = [sum(row[k] / k for k in range(1, len(row))) for row in full]
+            return [h / n for h in his], [h / n for h in his], [0.0] * len(his)
+        derived = self.derived()
+        eq, his, los = [], [], []
+        for row, half_hi, half_lo in zip(full, derived["hi_half"], derived["lo_half"]):
+            hi = sum((row[k] + half_hi[k] / 2) / k for k in range(1, len(row)))
+            lo = sum(half_lo[k] / (2 * k) for k in range(1, len(row)))
             eq.append((hi + lo) / n)
             his.append(hi / n)
             los.append(lo / n)
         return eq, his, los
 
     def stderr(self) -> list[float]:
-        """Standard error of each sampled equity: sqrt(var(share) / boards)."""
+        """Standard error of each sampled equity: sqrt(var(share) / deals)."""
         n = self.boards
         return [math.sqrt(max(sq / n - e * e, 0.0) / n)
-                for sq, e in zip(self.squares.tolist(), self.shares()[0])]
+                for sq, e in zip(self.derived()["share_squares"], self.shares()[0])]
+
+
+_NO_LOW = np.zeros((0, 0, 0), np.int64)     # empty: nothing can be written to it
 
 
 def make_result(g: Game, names: list[str], board_ids: np.ndarray, dead_ids: np.ndarray,
@@ -129,17 +169,18 @@ def make_result(g: Game, names: list[str], board_ids: np.ndarray, dead_ids: np.n
     errors = None if exact else counts.stderr()
     hilo = g.hilo
     n = counts.boards
-    scoops, splits = counts.scoops.tolist(), counts.splits.tolist()
+    derived = counts.derived()
+    scoops, splits = derived["scoops"], derived["splits"]
     players = tuple(
         PlayerEquity(name, eq[p], scoops[p] / n, splits[p] / n,
                      scoop=scoops[p] / n if hilo else None,
                      hi=hi[p] if hilo else None, lo=lo[p] if hilo else None,
                      stderr=None if errors is None else errors[p])
         for p, name in enumerate(names))
-    raw = {name: getattr(counts, name).tolist()
-           for name in ("scoops", "splits", "hi_full", "hi_half", "lo_half")}
-    raw["share_squares"] = counts.squares.tolist()
-    raw["boards"] = counts.boards
-    raw["weighted"] = counts.weighted
+    raw: dict[str, object] = {
+        "scoops": scoops, "splits": splits, "hi_full": counts.hi_full.tolist(),
+        "hi_half": derived["hi_half"], "lo_half": derived["lo_half"],
+        "share_squares": derived["share_squares"], "boards": counts.boards,
+        "weighted": counts.weighted}
     return EquityResult(g.name, format_cards(board_ids), format_cards(dead_ids), players,
                         exact, counts.boards, method, used_seed, raw)

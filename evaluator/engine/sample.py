@@ -35,7 +35,6 @@ def sampled_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
     sampling_kernels.best5_sample(holes, ndim_marker(g.sub_hands), unknown,
                          board, live, need, samples, state, *_tables.high(), counts.hi_full)
     counts.boards = samples
-    counts.finish_high()
     return counts
 
 

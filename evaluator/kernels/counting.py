@@ -1,11 +1,13 @@
 """The counting convention every equity kernel fills.
 
 Counts are integers.  For ``P`` players, ``hi_full[p, k]`` counts the boards
-where ``p`` shares the whole pot with ``k - 1`` others, ``hi_half[p, k]`` and
-``lo_half[p, k]`` the boards where ``p`` shares the high or the low half
-(hi-lo games with a qualifying low).  Python turns them into exact fractions.
-``tally`` counts value arrays this way; the fused kernels elsewhere count in
-the same layout.
+where ``p`` shares the whole pot with ``k - 1`` others; in hi-lo games
+``joint[p, a, b]`` counts the boards with a qualifying low where ``p`` shares
+the high half with ``a - 1`` others and the low half with ``b - 1`` others
+(0: misses that half).  Nothing else is counted: wins, ties, each half's
+shares and squared shares follow from these in ``engine.results.Counts``.
+``tally`` counts value arrays this way; every other kernel fills the same
+two arrays.
 """
 
 import numpy as np
@@ -14,21 +16,18 @@ from .._jit import kernel
 
 
 @kernel
-def tally(hi, lo, hilo, scoops, splits, hi_full, hi_half, lo_half, squares):
+def tally(hi, lo, hilo, hi_full, joint):
     """Add every board's outcome to the counts.
 
     hi, lo : int32 (P, N) values per player and board (lo ignored unless hilo;
         a low value of 0 means no qualifying low)
-    scoops, splits : int64 (P,) boards where p takes the whole pot / a part of it
-    hi_full, hi_half, lo_half : int64 (P, P + 1) as in the module doc
-    squares : float64 (P,) sum over boards of the squared pot share (for the
-        standard error of a sampled equity)
+    hi_full : int64 (P, P + 1), joint : int64 (P, P + 1, P + 1) (hi-lo only), the
+        layout of ``engine.results.Counts``: a board without a low adds 1 at
+        ``hi_full[p, k]`` for each of its k high winners, a board with one adds 1 at
+        ``joint[p, a, b]`` for each player who wins a half (a, b: the winners of
+        each half, 0 for a half p misses).
     """
     players, boards = hi.shape
-    # a sole winner's squared share is 1, each of k tied winners' (1 / k) ** 2
-    share_squared = np.zeros(players + 1)
-    for w in range(1, players + 1):
-        share_squared[w] = (1.0 / w) * (1.0 / w)
     for t in range(boards):
         best = hi[0, t]
         for p in range(1, players):
@@ -52,24 +51,10 @@ def tally(hi, lo, hilo, scoops, splits, hi_full, hi_half, lo_half, squares):
             # the high takes the pot: counted without branching on who won, which no
             # predictor learns when the hands are close
             for p in range(players):
-                high = np.int64(hi[p, t] == best)
-                hi_full[p, kh] += high
-                squares[p] += high * share_squared[kh]
-                scoops[p] += high & np.int64(kh == 1)
-                splits[p] += high & np.int64(kh > 1)
+                hi_full[p, kh] += np.int64(hi[p, t] == best)
             continue
         for p in range(players):
-            high = hi[p, t] == best
-            low = lo[p, t] == best_lo
-            share = 0.0
-            if high:
-                hi_half[p, kh] += 1
-                share = 0.5 / kh
-            if low:
-                lo_half[p, kl] += 1
-                share += 0.5 / kl
-            squares[p] += share * share
-            if high and kh == 1 and low and kl == 1:
-                scoops[p] += 1
-            elif high or low:
-                splits[p] += 1
+            a = kh if hi[p, t] == best else 0
+            b = kl if lo[p, t] == best_lo else 0
+            if a or b:
+                joint[p, a, b] += 1

@@ -234,8 +234,7 @@ def best5_exact(holes, known, live, multisets, card_keys, rank_offsets, rank_val
 
 @kernel
 def omaha_exact(holes, known, live, multisets, hilo, card_keys, board_offsets, board_index,
-                omaha_pairs, omaha_flush, low_card_bits, omaha_low, scoops, splits, hi_full,
-                hi_half, lo_half, squares, consts):
+                omaha_pairs, omaha_flush, low_card_bits, omaha_low, hi_full, joint, consts):
     """Exact Omaha counts by board rank multisets and flush classes (as ``best5_exact``).
 
     The non-flush high (the ``omaha_pairs`` row of the board's ranks) and the
@@ -401,26 +400,17 @@ def omaha_exact(holes, known, live, multisets, hilo, card_keys, board_offsets, b
             kh = 0
             for p in range(players):
                 kh += his[p] == best
+            # counted as in ``tally``, each class ``ways`` times
             for p in range(players):
                 high = his[p] == best
-                low = kl > 0 and los[p] == best_lo
-                share = 0.0
                 if kl == 0:
                     if high:
                         hi_full[p, kh] += ways
-                        share = 1.0 / kh
                 else:
-                    if high:
-                        hi_half[p, kh] += ways
-                        share = 0.5 / kh
-                    if low:
-                        lo_half[p, kl] += ways
-                        share += 0.5 / kl
-                squares[p] += ways * share * share
-                if high and kh == 1 and (kl == 0 or (low and kl == 1)):
-                    scoops[p] += ways
-                elif high or low:
-                    splits[p] += ways
+                    a = kh if high else 0
+                    b = kl if los[p] == best_lo else 0
+                    if a or b:
+                        joint[p, a, b] += ways
     return total_boards
 
 
@@ -442,14 +432,14 @@ def best5_exact_batch(holes, known, dead, multisets, card_keys, rank_offsets, ra
 
 @kernel
 def omaha_exact_batch(holes, known, dead, multisets, hilo, card_keys, board_offsets,
-                      board_index, omaha_pairs, omaha_flush, low_card_bits, omaha_low, scoops,
-                      splits, hi_full, hi_half, lo_half, squares, boards):
-    """``omaha_exact`` for many deals in one call; every count array gains a
-    leading axis of length n, and ``boards`` (n,) is -1 where the deal needs walking."""
+                      board_index, omaha_pairs, omaha_flush, low_card_bits, omaha_low, hi_full,
+                      joint, boards):
+    """``omaha_exact`` for many deals in one call; both count arrays gain a
+    leading axis of length n (``joint`` may be (n, 0, 0, 0) in high-only games),
+    and ``boards`` (n,) is -1 where the deal needs walking."""
     consts = class_tables()
     for i in range(holes.shape[0]):
         live = live_cards(holes[i], known, dead)
         boards[i] = omaha_exact(holes[i], known, live, multisets, hilo, card_keys,
                                 board_offsets, board_index, omaha_pairs, omaha_flush,
-                                low_card_bits, omaha_low, scoops[i], splits[i], hi_full[i],
-                                hi_half[i], lo_half[i], squares[i], consts)
+                                low_card_bits, omaha_low, hi_full[i], joint[i], consts)

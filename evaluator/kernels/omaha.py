@@ -209,7 +209,8 @@ def high_rows_direct(hands, hole_marker, out, card_keys, board_offsets, board_in
 
 @kernel
 def omaha_hole_pairs(holes):
-    """Each player's hole pairs, as ``omaha_equity`` and ``omaha_hole_values`` read them:
+    """Each player's hole pairs, as ``walks.omaha_count_boards`` and ``omaha_hole_values``
+    read them:
     (pair_cols, suited_cols, suited_count), flat uint64 arrays read through unsigned
     offsets (signed 2-d indexing cost more than the table reads).
 
@@ -244,7 +245,7 @@ def omaha_hole_values(hole, boards, out, card_keys, board_offsets, board_index, 
     """out[i] = Omaha high value of the fixed ``hole`` (4 to 6 cards) on ``boards[i]``
     (five cards each).
 
-    As in ``omaha_equity``: the hole's best non-flush hand is kept per board rank row
+    As in ``walks.omaha_count_boards``: the hole's best non-flush hand is kept per board rank row
     the first time the row comes up, and flush entries are read only for the hole's
     pairs of a suit with three board cards.  For one hand against many boards this
     costs less than building every row and evaluating it (``omaha.high_rows_direct``).
