@@ -30,7 +30,7 @@ from collections.abc import Callable, Generator, Iterable
 from functools import cache
 from typing import TYPE_CHECKING
 
-from .errors import ArgumentTypeError, EvaluatorError, Interrupted
+from .errors import Interrupted, integer
 
 if TYPE_CHECKING:       # concurrent.futures loads on first parallel use: `import evaluator`
     from concurrent.futures import Future, ThreadPoolExecutor  # stays cheap
@@ -52,16 +52,10 @@ def resolve_threads(threads: int | None, rows: int) -> int:
     """Threads to use: ``None`` means all cores for big batches, one for small ones."""
     if threads is None:
         threads = _cores()
-    elif type(threads) is int:
-        pass
     elif hasattr(threads, "__index__") and not isinstance(threads, (bool, float)):
-        threads = int(threads.__index__())           # numpy integers too
-    else:
-        raise ArgumentTypeError(f"threads must be a positive integer, got "
-                                f"{type(threads).__name__} {threads!r}", threads)
-    if threads < 1 or threads > MAX_THREADS:
-        raise EvaluatorError(f"threads must be between 1 and {MAX_THREADS}, got {threads}",
-                             threads)
+        threads = int(threads.__index__())           # any integer type, as range() takes
+    threads = integer(threads, "threads", 1, MAX_THREADS, expected="a positive integer",
+                      bounds=f"between 1 and {MAX_THREADS}")
     return max(1, min(threads, rows // MIN_ROWS_PER_THREAD or 1))
 
 

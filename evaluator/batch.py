@@ -35,7 +35,13 @@ from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
-from .errors import ArgumentTypeError, BatchInterrupted, EvaluatorError, QueryFailed
+from .errors import (
+    ArgumentTypeError,
+    BatchInterrupted,
+    EvaluatorError,
+    QueryFailed,
+    optional_integer,
+)
 
 if TYPE_CHECKING:
     import socket
@@ -221,9 +227,7 @@ def _normalise(query: Mapping, index: int, seed: int) -> dict:
             out[name] = None
             continue
         out[name] = _whole(name, value) if kind is int else _number(name, value)
-    if isinstance(out["seed"], int) and out["seed"] < 0:
-        raise EvaluatorError(f"seed must be a non-negative integer, got {out['seed']}",
-                             out["seed"])
+    out["seed"] = optional_integer(out["seed"], "seed", 0, bounds="a non-negative integer")
     if out["seed"] is None:
         state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)
         out["seed"] = int(state[0] >> np.uint64(1))

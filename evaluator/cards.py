@@ -21,7 +21,7 @@ from typing import TypeAlias
 
 import numpy as np
 
-from .errors import ArgumentTypeError, CardError, check_type
+from .errors import ArgumentTypeError, CardError, check_type, integer
 
 __all__ = ["RANKS", "SUITS", "DECK_SIZE", "CardError", "CardsLike", "card_id", "card_str",
            "parse_cards", "format_cards"]
@@ -47,10 +47,7 @@ def card_str(card_id: int | np.integer) -> str:
     Raises ``ArgumentTypeError`` unless ``card_id`` is an integer (a Python int or a
     NumPy integer; never a bool, a float or text) and ``CardError`` outside 0..51.
     """
-    if isinstance(card_id, bool) or not isinstance(card_id, (int, np.integer)):
-        raise ArgumentTypeError(f"card_id must be an integer card id 0..51, got "
-                                f"{type(card_id).__name__} {card_id!r}"[:300], card_id)
-    number = int(card_id)
+    number = integer(card_id, "card_id", expected="an integer card id 0..51")
     if not 0 <= number < DECK_SIZE:
         raise CardError(f"card id {number} is out of range 0..51", card_id)
     return _NAMES[number]

@@ -10,10 +10,14 @@ rows a batch kept), which ``except Exception`` does not swallow.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
+
+import numpy as np
 
 __all__ = ["EvaluatorError", "CardError", "GameError", "HandError", "RangeError",
            "TableError", "IllegalAction", "HistoryError", "QueryFailed", "ArgumentTypeError",
-           "BatchInterrupted", "Interrupted", "check_type"]
+           "BatchInterrupted", "Interrupted", "check_type", "integer",
+           "optional_integer"]
 
 
 class EvaluatorError(ValueError):
@@ -88,6 +92,32 @@ def check_type(value: object, kinds: type | tuple[type, ...], argument: str,
     if not ok:
         raise ArgumentTypeError(f"{argument} must be {expected}, got {type(value).__name__} "
                                 f"{value!r}"[:300], value)
+
+
+def integer(value: object, argument: str, low: int | None = None, high: int | None = None,
+            *, expected: str = "an integer", bounds: str | None = None) -> int:
+    """``value`` as an int: ``ArgumentTypeError`` unless it is an integer (never a bool),
+    ``EvaluatorError`` outside ``low..high``.
+
+    ``expected`` and ``bounds`` word the two messages ("must be {expected}",
+    "must be {bounds}") where an argument's messages say more than the bare numbers.
+    """
+    check_type(value, (int, np.integer), argument, expected)
+    number = int(cast("int | np.integer", value))      # checked just above
+    if (low is not None and number < low) or (high is not None and number > high):
+        if bounds is None:
+            bounds = f"at least {low}" if high is None else f"{low} to {high}"
+        raise EvaluatorError(f"{argument} must be {bounds}, got {number}", number)
+    return number
+
+
+def optional_integer(value: object, argument: str, low: int | None = None,
+                     high: int | None = None, *, expected: str = "an integer",
+                     bounds: str | None = None) -> int | None:
+    """``integer`` that lets ``None`` through."""
+    if value is None:
+        return None
+    return integer(value, argument, low, high, expected=expected, bounds=bounds)
 
 
 # Ctrl-C: KeyboardInterrupt subclasses, so that a bare "except Exception" never swallows them

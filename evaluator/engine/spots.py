@@ -11,7 +11,14 @@ import re
 import numpy as np
 
 from ..cards import format_cards, parse_cards
-from ..errors import ArgumentTypeError, CardError, EvaluatorError, HandError, RangeError
+from ..errors import (
+    ArgumentTypeError,
+    CardError,
+    EvaluatorError,
+    HandError,
+    RangeError,
+    optional_integer,
+)
 from ..games import Game
 from ..games import game as _game
 from ..ranges import Range
@@ -146,12 +153,8 @@ def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
 
 def check_options(exact, trials, target_stderr, seed) -> bool:
     """Validate the sampling options; True when sampling was asked for."""
-    if trials is not None and (isinstance(trials, bool)
-                               or not isinstance(trials, (int, np.integer))):
-        raise ArgumentTypeError(f"trials must be a positive integer, got "
-                                f"{type(trials).__name__} {trials!r}", trials)
-    if trials is not None and trials < 1:
-        raise EvaluatorError(f"trials must be a positive integer, got {trials!r}", trials)
+    trials = optional_integer(trials, "trials", 1, expected="a positive integer",
+                              bounds="a positive integer")
     if trials is not None and trials > MAX_TRIALS:
         raise EvaluatorError(f"trials {trials:,} is more than {MAX_TRIALS:.0e}, which would take "
                              "months at 100 M deals a second; ask for exact=True or fewer",
@@ -171,11 +174,7 @@ def check_options(exact, trials, target_stderr, seed) -> bool:
         raise EvaluatorError(f"target_stderr {target_stderr:g} is below {MIN_STDERR:g}, which "
                              f"could take {0.25 / MIN_STDERR ** 2:.1e} deals or more; ask for "
                              "exact=True or trials=", target_stderr)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-        raise ArgumentTypeError(f"seed must be an integer, got {type(seed).__name__} "
-                                f"{seed!r}", seed)
-    if seed is not None and seed < 0:
-        raise EvaluatorError(f"seed must be a non-negative integer, got {seed}", seed)
+    optional_integer(seed, "seed", 0, bounds="a non-negative integer")
     sampling = trials is not None or target_stderr is not None
     if exact and sampling:
         raise EvaluatorError("exact=True cannot be combined with trials or target_stderr",

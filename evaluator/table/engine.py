@@ -3,24 +3,22 @@
 ``Table`` is the base of every engine (``TeenPattiTable`` directly, ``TheTable``
 and ``HoldemTable`` through ``LimitTable``).  ``act()`` checks its arguments,
 runs the engine's ``_act()`` and puts the table back as it was if that raises;
-``history()`` records the deck and every action for ``replay()``.  The
-argument checks ``integer`` and ``optional_integer`` are shared by the engines,
-the session and the simulator.
+``history()`` records the deck and every action for ``replay()``.
 """
 from __future__ import annotations
 
 import copy
 import json
 from dataclasses import dataclass, field
-from typing import Any, Required, TypedDict, cast
+from typing import Any, Required, TypedDict
 
 import numpy as np
 
 from ..cards import DECK_SIZE, CardsLike, format_cards, parse_cards
 from ..engine import equity
-from ..errors import EvaluatorError, IllegalAction, check_type
+from ..errors import EvaluatorError, IllegalAction, check_type, integer, optional_integer
 
-__all__ = ["IllegalAction", "LegalAction", "integer", "optional_integer", "Seat", "Table"]
+__all__ = ["IllegalAction", "LegalAction", "Seat", "Table"]
 
 
 class LegalAction(TypedDict, total=False):
@@ -33,24 +31,6 @@ class LegalAction(TypedDict, total=False):
     cost: int
     asks: str
     cards: str
-
-
-def integer(value: object, argument: str, low: int | None = None,
-            high: int | None = None) -> int:
-    """``value`` as an int: ``ArgumentTypeError`` unless it is an integer (never a bool),
-    ``EvaluatorError`` outside ``low..high``."""
-    check_type(value, (int, np.integer), argument, "an integer")
-    number = int(cast("int | np.integer", value))      # checked just above
-    if (low is not None and number < low) or (high is not None and number > high):
-        bounds = f"at least {low}" if high is None else f"{low} to {high}"
-        raise EvaluatorError(f"{argument} must be {bounds}, got {number}", number)
-    return number
-
-
-def optional_integer(value: object, argument: str, low: int | None = None,
-                     high: int | None = None) -> int | None:
-    """``integer`` that lets ``None`` through."""
-    return None if value is None else integer(value, argument, low, high)
 
 
 @dataclass

@@ -8,11 +8,11 @@ from typing import Any, TypedDict, Unpack
 import numpy as np
 
 from ..cards import DECK_SIZE, CardsLike, format_cards, parse_cards
-from ..errors import EvaluatorError, check_type
+from ..errors import EvaluatorError, check_type, integer
 from ..evaluate import evaluate
 from ..games import Game
 from ..games import game as get_game
-from .engine import IllegalAction, LegalAction, integer
+from .engine import IllegalAction, LegalAction
 from .limits import LimitTable
 
 __all__ = ["HoldemTable", "HoldemSession"]

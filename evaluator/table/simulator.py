@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 
 from ..cards import DECK_SIZE, format_cards
-from ..errors import EvaluatorError, check_type
+from ..errors import EvaluatorError, check_type, integer
 from ..games import game as get_game
-from .engine import Table, integer
+from .engine import Table
 from .holdem import HoldemSession, HoldemTable
 from .teen_patti import TeenPattiTable
 from .the import TheTable

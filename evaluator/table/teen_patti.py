@@ -4,8 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import CardsLike, format_cards
+from ..errors import integer, optional_integer
 from ..evaluate import evaluate
-from .engine import IllegalAction, LegalAction, Table, integer, optional_integer
+from .engine import IllegalAction, LegalAction, Table
 
 __all__ = ["TeenPattiTable"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import CardsLike, format_cards
+from ..errors import integer
 from ..evaluate import evaluate
-from .engine import integer
 from .limits import LimitTable
 
 __all__ = ["TheTable"]
