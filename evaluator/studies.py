@@ -21,6 +21,7 @@ from ._suits import canonical_classes, stabilizer
 from .cards import CardsLike, format_cards, parse_cards
 from .classes import CLASS_INDEX, CLASS_NAMES, class_combos
 from .engine.exact import deal_counts, multiset_tables, rank_multisets
+from .engine.spots import check_street
 from .errors import ArgumentTypeError, CardError, HandError, RangeError
 from .games import Game, Rule
 from .games import game as _game
@@ -112,9 +113,7 @@ def _heads_up(g: Game, first: np.ndarray, second: np.ndarray, board: np.ndarray,
     the first, twice the deals)."""
     if g.rule is not Rule.BEST5 or g.hole != 2 or g.hilo:
         raise HandError(f"this study is for hold'em; {g.name} is not supported", g.name)
-    if len(board) not in g.streets:
-        cards = f"{len(board)} card" + ("" if len(board) == 1 else "s")
-        raise HandError(f"a board of {cards} is not a street of {g.name}", len(board))
+    check_street(g, board)
     for c in set(board.tolist()) & set(dead.tolist()):
         name = format_cards([c])
         raise CardError(f"duplicate card {name!r} in the board and the dead cards", name)

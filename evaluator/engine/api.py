@@ -35,12 +35,11 @@ from .ranged import range_equity
 from .results import Counts, EquityResult, make_result
 from .sample import DEFAULT_TRIALS, sample_until, sampled_best5
 from .spots import (
-    cards_text,
     check_options,
     check_spot,
+    check_street,
     completion_text,
     parse_hands,
-    quoted,
     resolve_seed,
 )
 
@@ -164,11 +163,8 @@ def equity_by_street(game: str | Game, hands, board="", dead="", **options) -> l
     """
     g = _game(game)
     board_ids = parse_cards(board, what="the board")
+    check_street(g, board_ids)
     streets = [s for s in g.streets if s <= len(board_ids)]
-    if len(board_ids) not in g.streets:
-        raise HandError(f"a board of {cards_text(len(board_ids))} is not a street of "
-                        f"{quoted(g)} (board sizes: {', '.join(map(str, g.streets))})",
-                        len(board_ids))
     return [equity(g, hands, board_ids[:s], dead, **options) for s in streets]
 
 

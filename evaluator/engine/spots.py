@@ -124,13 +124,19 @@ def cards_text(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
-                dead: np.ndarray) -> np.ndarray:
-    """Check the spot fits the game and the deck; return the live cards."""
+def check_street(g: Game, board: np.ndarray) -> None:
+    """Refuse a board that is not one of the game's streets: the equity functions and
+    the studies all ask it of a board before dealing the rest."""
     if len(board) not in g.streets:
         streets = ", ".join(map(str, g.streets))
         raise HandError(f"a board of {cards_text(len(board))} is not a street of "
                         f"{quoted(g)} (board sizes: {streets})", len(board))
+
+
+def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
+                dead: np.ndarray) -> np.ndarray:
+    """Check the spot fits the game and the deck; return the live cards."""
+    check_street(g, board)
     final = max(g.streets)
     # every player is dealt ``g.dealt`` cards; the discards are out of the deck too, and the
     # dead cards may be some of them (``discard_equity`` passes the hero's discard as dead)
