@@ -19,7 +19,7 @@ import numpy as np
 
 from .._parallel import resolve_threads
 from ..cards import format_cards, parse_cards
-from ..errors import ArgumentTypeError, CardError, EvaluatorError, HandError
+from ..errors import ArgumentTypeError, EvaluatorError, HandError
 from ..games import Game, Rule
 from ..games import game as _game
 from .exact import (
@@ -35,6 +35,8 @@ from .ranged import range_equity
 from .results import Counts, EquityResult, make_result
 from .sample import DEFAULT_TRIALS, sample_until, sampled_best5
 from .spots import (
+    check_deck,
+    check_distinct,
     check_options,
     check_spot,
     check_street,
@@ -191,21 +193,26 @@ def discard_equity(game: str | Game, hero, opponents, board="", dead="",
         raise HandError(f"{g.name} discards with {g.discard_at} board cards, "
                         f"got {len(board_ids)}", len(board_ids))
     dead_ids = parse_cards(dead, what="the dead cards")
-    # the hero's three cards against everything else, before any is taken as a discard
-    others = parse_hands(g, [cards[:g.hole], *opponents])[0][1:]
-    hero_cards = {int(c): format_cards([c]) for c in cards.tolist()}
-    for where, known in [*((f"hand {i}", h) for i, h in enumerate(others, start=2)),
-                         ("the board", board_ids), ("the dead cards", dead_ids)]:
-        for c in known.tolist():
-            if c in hero_cards:
-                raise CardError(f"duplicate card {hero_cards[c]!r} in the hero's hand and "
-                                f"{where}", hero_cards[c])
+    others = _checked_opponents(g, cards, opponents, board_ids, dead_ids)
     results = []
     for drop in range(len(cards)):
         keep = np.delete(cards, drop)
         thrown = cards[drop:drop + 1]
-        result = equity(g, [keep, *opponents], board_ids, np.concatenate([dead_ids, thrown]),
+        result = equity(g, [keep, *others], board_ids, np.concatenate([dead_ids, thrown]),
                         **options)
         results.append((format_cards(keep), format_cards(thrown), result))
     results.sort(key=lambda r: -r[2].players[0].equity)
     return results
+
+
+def _checked_opponents(g: Game, cards: np.ndarray, opponents, board: np.ndarray,
+                       dead: np.ndarray) -> list:
+    """The opponents, checked once against the hero's cards before the discard (which is
+    dead for every keep); ranges come back as ``Range`` objects, so that no keep reads
+    their text again."""
+    parsed, _, ranges = parse_hands(g, [cards[:g.hole], *opponents])
+    groups = [(f"hand {i}", h) for i, h in enumerate(parsed[1:], start=2)]
+    check_distinct([("the hero's hand", cards), *groups, ("the board", board),
+                    ("the dead cards", dead)])
+    check_deck(g, len(parsed), len(dead) + 1)
+    return [hand if rng is None else rng for hand, rng in zip(opponents, ranges[1:])]

@@ -133,21 +133,20 @@ def check_street(g: Game, board: np.ndarray) -> None:
                         f"{quoted(g)} (board sizes: {streets})", len(board))
 
 
-def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
-                dead: np.ndarray) -> np.ndarray:
-    """Check the spot fits the game and the deck; return the live cards."""
-    check_street(g, board)
-    final = max(g.streets)
+def check_deck(g: Game, players: int, dead: int) -> None:
+    """Refuse more players than the deck can deal, with ``dead`` cards out besides theirs."""
     # every player is dealt ``g.dealt`` cards; the discards are out of the deck too, and the
-    # dead cards may be some of them (``discard_equity`` passes the hero's discard as dead)
-    discards = len(hands) * (g.dealt - g.hole)
-    needed = len(hands) * g.hole + final + max(len(dead), discards)
+    # dead cards may be some of them (``discard_equity`` counts the hero's discard as dead)
+    discards = players * (g.dealt - g.hole)
+    needed = players * g.hole + max(g.streets) + max(dead, discards)
     if needed > 52:
-        raise HandError(f"{len(hands)} players need {needed} cards in {quoted(g)}; "
-                        "the deck has 52", len(hands))
+        raise HandError(f"{players} players need {needed} cards in {quoted(g)}; "
+                        "the deck has 52", players)
+
+
+def check_distinct(groups: list[tuple[str, np.ndarray]]) -> np.ndarray:
+    """Refuse a card given twice, naming the two places; return the cards none holds."""
     seen: dict[int, str] = {}
-    groups = [(f"hand {i}", h) for i, h in enumerate(hands, start=1)]
-    groups += [("the board", board), ("the dead cards", dead)]
     for where, cards in groups:
         for c in cards.tolist():
             if c in seen:
@@ -155,6 +154,15 @@ def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
                 raise CardError(f"duplicate card {name!r} in {seen[c]} and {where}", name)
             seen[c] = where
     return np.array([c for c in range(52) if c not in seen], np.uint8)
+
+
+def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
+                dead: np.ndarray) -> np.ndarray:
+    """Check the spot fits the game and the deck; return the live cards."""
+    check_street(g, board)
+    check_deck(g, len(hands), len(dead))
+    groups = [(f"hand {i}", h) for i, h in enumerate(hands, start=1)]
+    return check_distinct([*groups, ("the board", board), ("the dead cards", dead)])
 
 
 def check_options(exact, trials, target_stderr, seed) -> bool:
