@@ -11,7 +11,7 @@ Architecture
 Layers, lowest first; each imports only from those below it (``tests/test_layers.py``
 checks it)::
 
-    base      errors  cards  games  names  _layout  _tables  _jit  _parallel  progress
+    base      errors  cards  games  names  _layout  _tables  _cache_dirs  _jit  _parallel  progress
     kernels   kernels/high  omaha  teen_patti        evaluation, one module per family
               kernels/counting  dealing  multisets  walks  sampling  ranges   equity
     dispatch  dispatch.py: which kernel and tables serve a game and a row width

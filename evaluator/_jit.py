@@ -12,6 +12,7 @@ The cache never stops a kernel from running:
   in the temporary directory, ``evaluator-numba-<uid>`` (created with mode
   0700, used only when it belongs to the user and no one else may write to
   it); with none of these the kernels compile on every run, uncached.
+  ``_cache_dirs`` finds these folders without importing Numba.
 * A damaged cache file (truncated, garbage, from a crash) is reported with a
   ``RuntimeWarning`` naming it; the kernel then compiles afresh and rewrites
   the entry.  A cache that cannot be written only costs the time to compile.
@@ -19,8 +20,6 @@ The cache never stops a kernel from running:
 from __future__ import annotations
 
 import os
-import stat
-import tempfile
 import warnings
 from collections.abc import Callable
 from functools import cache
@@ -30,23 +29,15 @@ import numba
 from numba.core import caching
 from numba.core.dispatcher import Dispatcher
 
+from ._cache_dirs import private_temp_dir
+
 __all__ = ["kernel", "numba"]
 
 
 @cache
 def _private_temp_dir() -> str | None:
-    """A cache folder only this user can write, in the temporary directory (None: none)."""
-    uid = os.getuid() if hasattr(os, "getuid") else None
-    try:
-        path = os.path.join(tempfile.gettempdir(),
-                            "evaluator-numba" + ("" if uid is None else f"-{uid}"))
-        os.makedirs(path, mode=0o700, exist_ok=True)
-        info = os.lstat(path)
-    except OSError:
-        return None
-    # another user's folder, or one others may write to, could feed us pickles
-    private = stat.S_ISDIR(info.st_mode) and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-    return path if private and (uid is None or info.st_uid == uid) else None
+    """``private_temp_dir``, made if missing; once, as the locator asks for every kernel."""
+    return private_temp_dir(create=True)
 
 
 class _PrivateTempLocator(caching.InTreeCacheLocator):

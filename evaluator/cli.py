@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from ._cache_dirs import cache_dir_for
 from .errors import ArgumentTypeError, EvaluatorError, RangeError
 
 EXAMPLES = """examples:
@@ -90,70 +91,6 @@ _KERNELS = {"best5": _HOLDEM_KERNELS, "tahoe": _HOLDEM_KERNELS,
 _KERNEL_DIR = Path(os.path.abspath(__file__)).parent / "kernels"
 
 
-def _writable(folder: str) -> bool:
-    """Whether Numba could keep a cache in ``folder``: it is a writable folder, or the
-    nearest folder above that exists is writable (Numba creates the rest)."""
-    path = os.path.abspath(folder)
-    while not os.path.exists(path):
-        parent = os.path.dirname(path)
-        if parent == path:
-            return False
-        path = parent
-    return os.path.isdir(path) and os.access(path, os.W_OK | os.X_OK)
-
-
-def _subpath(source: Path) -> str:
-    """Numba's folder for a source file's kernels inside a shared cache folder."""
-    import hashlib
-    folder = os.path.dirname(os.path.abspath(source))
-    return f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
-
-
-def _user_cache() -> str:
-    """Numba's user-wide cache folder (``appdirs.user_cache_dir('numba')``)."""
-    if sys.platform == "darwin":
-        return os.path.expanduser("~/Library/Caches/numba")
-    if sys.platform == "win32":
-        return os.path.join(os.environ.get("LOCALAPPDATA", os.path.expanduser("~")), "numba",
-                            "Cache")
-    return os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
-                        "numba")
-
-
-def _private_temp() -> str | None:
-    """``evaluator._jit``'s last resort, if it exists and only this user can write it."""
-    import stat
-    import tempfile
-    uid = os.getuid() if hasattr(os, "getuid") else None
-    path = os.path.join(tempfile.gettempdir(),
-                        "evaluator-numba" + ("" if uid is None else f"-{uid}"))
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return None
-    private = stat.S_ISDIR(info.st_mode) and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-    return path if private and (uid is None or info.st_uid == uid) else None
-
-
-def _cache_folder(source: Path) -> str | None:
-    """Where Numba keeps the kernels of ``source``, found without importing Numba.
-
-    The first usable of the locations ``evaluator._jit`` gives Numba, in its order:
-    ``NUMBA_CACHE_DIR``, the ``__pycache__`` beside the source, the user's cache
-    folder, the package's private temporary folder; None when there is none.
-    """
-    candidates = []
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        candidates.append(os.path.join(os.environ["NUMBA_CACHE_DIR"], _subpath(source)))
-    candidates += [str(source.parent / "__pycache__"),
-                   os.path.join(_user_cache(), _subpath(source))]
-    for folder in candidates:
-        if _writable(folder):
-            return folder
-    private = _private_temp()
-    return None if private is None else os.path.join(private, _subpath(source))
-
-
 @functools.cache
 def _numba_version() -> str | None:
     """The installed Numba's version, read from its ``_version.py`` (None: unknown)."""
@@ -187,7 +124,7 @@ def _cached(module: str) -> bool:
     changed since).  Compiled entries are not opened: this costs no Numba import.
     """
     source = _KERNEL_DIR / f"{module}.py"
-    folder = _cache_folder(source)
+    folder = cache_dir_for(source)
     if folder is None:                           # no cache anywhere: compiles each run
         return False
     try:

@@ -383,21 +383,21 @@ def test_the_compile_note_imports_no_numba():
 def test_the_compile_note_looks_where_numba_keeps_each_kernel(tmp_path, monkeypatch):
     import os
 
-    from evaluator import _jit, cli
+    from evaluator import _cache_dirs, _jit, cli
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     modules = sorted({name for names in cli._KERNELS.values() for name in names})
     for name in modules:                         # this session's locations
         module, kernels = _kernels(name)
         source = Path(module.__file__)
         for k in kernels:
-            assert cli._cache_folder(source) == k._cache._cache_path, (name, k)
+            assert _cache_dirs.cache_dir_for(source) == k._cache._cache_path, (name, k)
         # the last resort, where neither the source's folder nor the user's is writable
         with monkeypatch.context() as patch:
-            patch.setattr(cli, "_writable", lambda folder: False)
+            patch.setattr(_cache_dirs, "_writable", lambda folder: False)
             if _jit._private_temp_dir() is not None:
                 expected = _jit._PrivateTempLocator(kernels[0].py_func,
                                                     str(source)).get_cache_path()
-                assert cli._cache_folder(source) == expected
+                assert _cache_dirs.cache_dir_for(source) == expected
     # NUMBA_CACHE_DIR: as the kernels see it in a process started with it
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     script = ("import importlib\nfrom numba.core.dispatcher import Dispatcher\n"
@@ -412,7 +412,7 @@ def test_the_compile_note_looks_where_numba_keeps_each_kernel(tmp_path, monkeypa
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     for line in done.stdout.splitlines():
         name, folder = line.split(" ", 1)
-        assert cli._cache_folder(cli._KERNEL_DIR / f"{name}.py") == folder
+        assert _cache_dirs.cache_dir_for(cli._KERNEL_DIR / f"{name}.py") == folder
         assert Path(folder).is_relative_to(tmp_path / "numba")
 
 
@@ -425,9 +425,10 @@ def test_only_a_current_index_counts_as_cached(tmp_path, monkeypatch):
     import numba
 
     from evaluator import cli
+    from evaluator._cache_dirs import cache_dir_for
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     source = cli._KERNEL_DIR / "high.py"
-    folder = Path(cli._cache_folder(source))
+    folder = Path(cache_dir_for(source))
     assert folder.is_relative_to(tmp_path)
     assert not cli._cached("high")               # nothing there
     folder.mkdir(parents=True)

@@ -3,8 +3,8 @@ name used outside the module that defines it.
 
 Layers, lowest first (a module imports only from its own layer or those below):
 
-    base       errors, cards, games, names, _layout, _jit, _tables, _parallel, _suits,
-               progress
+    base       errors, cards, games, names, _layout, _cache_dirs, _jit, _tables, _parallel,
+               _suits, progress
     kernels    kernels/*: pure Numba functions over uint8 arrays
     dispatch   which kernel and tables serve a game
     hands      evaluate (one hand, batches), _exact_numpy, classes, ranges
@@ -22,8 +22,8 @@ import evaluator
 
 PACKAGE = Path(evaluator.__file__).parent
 LAYERS = {
-    "base": ["errors", "cards", "games", "names", "_layout", "_jit", "_tables", "_parallel",
-             "_suits", "progress"],
+    "base": ["errors", "cards", "games", "names", "_layout", "_cache_dirs", "_jit", "_tables",
+             "_parallel", "_suits", "progress"],
     "kernels": ["kernels"],
     "dispatch": ["dispatch"],
     "hands": ["evaluate", "_exact_numpy", "classes", "ranges"],

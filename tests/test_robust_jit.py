@@ -7,6 +7,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -103,7 +104,7 @@ def test_a_damaged_cache_file_is_recompiled(root, damage, suffix):
 
 def test_the_private_temp_folder_must_be_private(tmp_path, monkeypatch):
     """A folder others may write to could hold planted pickles: it is never used."""
-    monkeypatch.setattr(_jit.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
     _jit._private_temp_dir.cache_clear()
     try:
         folder = Path(_jit._private_temp_dir())
