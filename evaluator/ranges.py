@@ -25,12 +25,26 @@ beside the largest that their ratio underflows to 0, is refused naming its part.
 The pre-flop ordering ranks the 169 classes by their exact heads-up equity
 against a random hand (``preflop_order``), computed by this package.
 
-Every other game takes exact hands and *patterns*: one
-entry per hole card, each a rank (``A`` ... ``2``) or ``*`` for any rank,
-followed by an optional suit: ``s``, ``h``, ``d``, ``c``, or a suit variable
-``w``, ``x``, ``y``, ``z`` (different variables are different suits).  A
-variable alone is any rank of that suit.  ``AA**`` is every Omaha hand with
-two aces, ``AxAyxy`` the double-suited aces, ``KK`` in Omaha means ``KK**``.
+Every other game (Omaha 4/5/6 and hi-lo, Tahoe, "The", Teen Patti) takes exact hands
+and the generic pattern syntax of Omaha players (``patterns`` has it in full):
+
+======================  ===================================================
+``AA``                  at least two aces (6,961 Omaha hands); ``AA**`` too
+``RROO``                two pairs (2,808), ``RR`` a pair or better
+``[K-T][K-T]**``        two cards from K down to T (spans; ``[AK8]`` lists)
+``AxAyxy``, ``xxyy``    double-suited aces (864); any double-suited hand
+``AA$ds``               macros: ``$ds`` double-suited, ``$ss`` single-suited,
+                        ``$r`` rainbow, ``$np`` no pair (``AA$ds``: 864)
+``KK!KKK:$r``           ``!`` exclusion and ``:`` intersection, left to right:
+                        exactly two kings, rainbow (864)
+``15%``, ``5%-10%``     the best 15%, or the hands between the 5% and the
+                        10% boundaries, by the game's shipped ranking
+``AA$ds:0.5``,          weights, as in hold'em; ``@50`` is 50%
+``AA$ds@50``
+======================  ===================================================
+
+``:`` and ``!`` (and percentages inside them: ``15%:$ds``, ``20%!10%``) work in
+hold'em ranges too.
 
 A range holds at most ``RANGE_LIMIT`` (3,000,000) combos.  A pattern is counted
 before it is listed (its hands, counting those it matches more than one way, may
@@ -45,16 +59,14 @@ repeats of larger parts included.
 >>> Range("AKx")
 Traceback (most recent call last):
 ...
-evaluator.errors.RangeError: bad range part 'AKx' in 'AKx': ...
+evaluator.errors.RangeError: bad range part 'AKx': use classes like 'AKs', ...
 """
 from __future__ import annotations
 
-import itertools
 import math
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import TypeAlias
 
 import numpy as np
@@ -73,22 +85,32 @@ from .classes import (
 from .errors import CardError, RangeError, check_type
 from .games import Game, Rule
 from .games import game as _game
+from .patterns import (
+    group_listing,
+    listing_bound,
+    macro_filter,
+    macro_possible,
+    padding,
+    parse_pattern,
+    why_empty,
+)
+from .rankings import ranked_classes, suit_classes
 
 __all__ = ["Range", "RangeLike", "RangeError", "CLASS_NAMES", "RANGE_LIMIT", "class_combos",
            "class_of", "preflop_order"]
 
-SUITS = "cdhs"
-VARIABLES = "wxyz"
-
-_WEIGHT_SUFFIX = re.compile(r"^(.*?):\s*(\S+)$")
+_FLOAT = r"[+-]?(?:[0-9]+\.?[0-9]*(?:e[+-]?[0-9]+)?|\.[0-9]+(?:e[+-]?[0-9]+)?|inf(?:inity)?|nan)"
+_WEIGHT_SUFFIX = re.compile(rf"^(.*):\s*({_FLOAT})\s*$", re.IGNORECASE)
 _WEIGHT_PREFIX = re.compile(r"^([0-9.eE+-]+)\s*\((.*)\)$")
-_PERCENT = re.compile(r"^([0-9]+\.?[0-9]*|\.[0-9]+)\s*%$")
-_PATTERN_ENTRY = re.compile(r"([2-9TJQKA*])([cdhswxyz]?)|([wxyz])", re.IGNORECASE | re.ASCII)
+_WEIGHT_AT = re.compile(r"^(.*?)\s*@\s*([^@]*)$")
+_NUMBER = r"([0-9]+\.?[0-9]*|\.[0-9]+)\s*%"
+_PERCENT = re.compile(rf"^{_NUMBER}$")
+_PERCENT_SPAN = re.compile(rf"^{_NUMBER}\s*-\s*{_NUMBER}$")
+_TERMS = re.compile(r"([:!])")
 
 
-def _top_percent(percent: float, part: str) -> list[tuple[int, int]]:
-    if not 0 < percent <= 100:
-        raise RangeError(f"bad range part {part!r}: a percentage must be in (0, 100]", part)
+def _top_percent(percent: float) -> list[tuple[int, int]]:
+    """The hold'em combos of the best classes whose combos come closest to ``percent``."""
     target = percent / 100 * 1326
     combos: list[tuple[int, int]] = []
     for name in preflop_order():
@@ -100,6 +122,30 @@ def _top_percent(percent: float, part: str) -> list[tuple[int, int]]:
             break
         combos += more
     return combos
+
+
+def _top_percent_masks(game: Game, low: float, high: float, part: str,
+                       macros: tuple[str, ...] = ()) -> np.ndarray:
+    """``N%`` (low = 0) or ``N%-M%``: the hands ranked from ``low`` to ``high`` percent
+    of the game's hands by its shipped ranking (``rankings``).  ``macros`` (``15%:$ds``)
+    filter the suit classes before they are listed, so a wide percentage of 6-card
+    hands narrowed by a macro need not be listed whole."""
+    if not (0 < high <= 100 and 0 <= low < 100):
+        raise RangeError(f"bad range part {_short(part)!r}: a percentage must be in "
+                         "(0, 100]", part)
+    if high <= low:
+        raise RangeError(f"bad range part {_short(part)!r}: a span of percentages goes from "
+                         "the lower to the higher, like '5%-10%'", part)
+    if game.hole == 2 and game.rule is Rule.BEST5:
+        top = _pair_masks(_top_percent(high))
+        return np.setdiff1d(top, _pair_masks(_top_percent(low))) if low else top
+    classes, sizes = ranked_classes(game, low, high)
+    if macros:                  # suit and rank counts are the same across a class
+        keep = np.isin(classes, macro_filter(macros, classes))
+        classes, sizes = classes[keep], sizes[keep]
+    if sizes.sum() > RANGE_LIMIT:
+        raise _too_many(part, int(sizes.sum()), game)
+    return suit_classes(classes)
 
 
 def _holdem_part(text: str, part: str) -> list[tuple[int, int]] | None:
@@ -219,67 +265,123 @@ def _too_many(part: str, hands: int, game: Game, counting: str = "") -> RangeErr
                       part)
 
 
-def _pattern_entries(text: str, hole: int, part: str) -> list[tuple[int | None, str | None]]:
-    """A pattern's entries, (rank or None, suit letter or None), padded with any card."""
-    entries: list[tuple[int | None, str | None]] = []
-    pos = 0
-    plain = text.replace(" ", "")
-    while pos < len(plain):
-        match = _PATTERN_ENTRY.match(plain, pos)
-        if match is None:
-            raise RangeError(f"bad range part {_short(part)!r}: {_short(plain[pos:], 20)!r} "
-                             "is not a card pattern", part)
-        if match[3]:
-            entries.append((None, match[3].lower()))
-        else:
-            rank = None if match[1] == "*" else RANKS.index(match[1].upper())
-            entries.append((rank, match[2].lower() or None))
-        pos = match.end()
-        if len(entries) > hole:
-            raise RangeError(f"bad range part {_short(part)!r}: more than {hole} cards, "
-                             f"the game has {hole}", part)
-    return entries + [(None, None)] * (hole - len(entries))
-
-
 def _pattern(text: str, game: Game, part: str) -> np.ndarray:
-    """Card masks of every hand that fits a pattern such as ``AxAyxy`` or ``AA**``, each
-    once, in increasing order.
+    """Card masks of every hand that fits a pattern of the generic syntax (``AA$ds``,
+    ``RROO``, ``[K-T][K-T]**``; see ``patterns``), each once, in increasing order.
 
-    Equal entries choose their cards together (``AA`` picks 2 of the 4 aces), each suit
-    binding of the variables adds its choices, and the free entries take every subset of
-    the cards left.  The hands listed that way, repeats included, are counted first: a
-    pattern that could list more than ``LISTING_LIMIT`` is refused before any is listed.
-    """
-    entries = _pattern_entries(text, game.hole, part)
-    groups = Counter(e for e in entries if e != (None, None))
-    fixed = sum(groups.values())
-    free = game.hole - fixed
-    variables = sorted({s for _, s in groups if s is not None and s in VARIABLES})
-    bindings = list(itertools.permutations(range(4), len(variables)))
-    bound = len(bindings) * math.comb(52 - fixed, free)
-    for (rank, suit), count in groups.items():
-        bound *= math.comb((13 if rank is None else 1) * (4 if suit is None else 1), count)
-    if bound > LISTING_LIMIT:
-        raise _too_many(part, bound, game, " counting those it matches more than one way")
-    blocks = [np.empty(0, np.uint64)]
-    for binding in bindings if bound else ():
-        suit_of = dict(zip(variables, binding))
-        block = np.zeros(1, np.uint64)
-        for (rank, suit), count in groups.items():
-            ranks = range(13) if rank is None else (rank,)
-            suits = (range(4) if suit is None else
-                     (suit_of[suit] if suit in suit_of else SUITS.index(suit),))
-            cards = [4 * r + s for r in ranks for s in suits]
-            block = _join(block, _subsets(_CARD_BITS[cards], count))
-        if free:
-            block = _join(block, _subset_masks(free))
-        blocks.append(block)
-    hands = _distinct(np.concatenate(blocks))
+    Under each binding of its variables, the pattern's groups of equal elements choose
+    their cards together (``AA`` picks 2 of the 4 aces), and the padding takes every
+    subset of the cards left.  The hands listed that way, repeats included, are counted
+    first: a pattern that could list more than ``LISTING_LIMIT`` is refused before any
+    is listed.  Macros then filter the hands (a macro alone filters every hand)."""
+    pattern = parse_pattern(text, game.hole, part)
+    for name in pattern.macros:
+        if not macro_possible(name, game.hole):
+            raise RangeError(f"range part {_short(part)!r} matches no hand: no {game.hole}-card "
+                             f"hand passes ${name} (see the macros in the range syntax)", part)
+    if all(e.padding for e in pattern.elements):
+        hands = _every_hand(game, part)
+    else:
+        why = why_empty(pattern)
+        if why:
+            raise RangeError(f"range part {_short(part)!r} matches no hand: {why}", part)
+        bound = listing_bound(pattern, game.hole)
+        if bound > LISTING_LIMIT:
+            raise _too_many(part, bound, game, " counting those it matches more than one way")
+        free = padding(pattern)
+        blocks = [np.empty(0, np.uint64)]
+        for groups in group_listing(pattern):
+            block = np.zeros(1, np.uint64)
+            for cards, count in groups:
+                block = _join(block, _subsets(_CARD_BITS[list(cards)], count))
+            if free:
+                block = _join(block, _subset_masks(free))
+            blocks.append(block)
+        hands = _distinct(np.concatenate(blocks))
+    hands = macro_filter(pattern.macros, hands)
     if not len(hands):
-        raise RangeError(f"range part {_short(part)!r} matches no hand", part)
+        macros = "".join("$" + m for m in pattern.macros)
+        raise RangeError(f"range part {_short(part)!r} matches no hand: no hand of "
+                         f"{_short(text.replace(macros, '') or '*', 30)!r} passes {macros}",
+                         part)
     if len(hands) > RANGE_LIMIT:
         raise _too_many(part, len(hands), game)
     return hands
+
+
+def _every_hand(game: Game, part: str) -> np.ndarray:
+    every = math.comb(52, game.hole)
+    if every > LISTING_LIMIT:
+        raise _too_many(part, every, game)
+    return _subset_masks(game.hole)
+
+
+def _member(hands: np.ndarray, sorted_masks: np.ndarray) -> np.ndarray:
+    """Which of ``hands`` are in ``sorted_masks`` (sorted, distinct)."""
+    if not len(sorted_masks):
+        return np.zeros(len(hands), bool)
+    at = np.minimum(np.searchsorted(sorted_masks, hands), len(sorted_masks) - 1)
+    return sorted_masks[at] == hands
+
+
+@lru_cache(maxsize=64)
+def _cached_term(game: Game, body: str, macros: tuple[str, ...]) -> np.ndarray:
+    masks = _distinct(_list_term(game, body, body, macros))
+    masks.flags.writeable = False
+    return masks
+
+
+def _term_masks(game: Game, body: str, part: str, macros: tuple[str, ...] = ()) -> np.ndarray:
+    """The sorted, distinct card masks of one term, cached by game and text (a term's
+    hands do not depend on the part around it; only error messages name the part, and
+    errors are not cached).  ``macros`` the part intersects the term with may narrow a
+    percentage before it is listed."""
+    if not (_PERCENT.match(body) or _PERCENT_SPAN.match(body)):
+        macros = ()
+    try:
+        return _cached_term(game, body, macros)
+    except RangeError as error:
+        if part == body:
+            raise
+        # name the whole part, as every other message does
+        raise RangeError(str(error).replace(repr(_short(body)), repr(_short(part)), 1),
+                         part) from None
+
+
+def _list_term(game: Game, body: str, part: str, macros: tuple[str, ...] = ()) -> np.ndarray:
+    """The card masks of one term (a hand, a hold'em class or span, a pattern, a
+    percentage, or every hand)."""
+    hole = game.hole
+    if body.lower() in ("random", "any", "*"):
+        every = math.comb(52, hole)
+        if every > RANGE_LIMIT:
+            raise _too_many(part, every, game)
+        return _subset_masks(hole)
+    holdem = hole == 2 and game.rule is Rule.BEST5
+    percent, span = _PERCENT.match(body), _PERCENT_SPAN.match(body)
+    if percent:
+        return _top_percent_masks(game, 0.0, float(percent[1]), part, macros)
+    if span:
+        return _top_percent_masks(game, float(span[1]), float(span[2]), part, macros)
+    if "?" not in body:
+        try:      # an exact hand
+            cards = parse_cards(body, allow_duplicates=True)
+        except CardError:
+            pass
+        else:
+            cards = parse_cards(body, what=f"range part {_short(part)!r}")
+            if len(cards) != hole:
+                raise RangeError(f"range part {_short(part)!r} has {len(cards)} cards; "
+                                 f"{game.name} hands have {hole}", part)
+            return card_masks(cards[None, :])
+    if holdem:
+        combos = _holdem_part(body, part)
+        if combos is None:
+            raise RangeError(f"bad range part {_short(part)!r}: use classes like 'AKs', "
+                             "'QQ+', '22-55', 'T9s-65s', combos like 'AhKh', 'random' or "
+                             "'N%'", part)
+        return _pair_masks(combos)
+    return _pattern(body, game, part)
 
 
 def _pair_masks(combos: list[tuple[int, int]]) -> np.ndarray:
@@ -287,12 +389,15 @@ def _pair_masks(combos: list[tuple[int, int]]) -> np.ndarray:
 
 
 def _split_weight(part: str) -> tuple[str, float]:
-    """A part's body and weight (``AKs:0.5``, ``0.5(AKs)``; 1 when none is given)."""
-    for regex, text_group, weight_group in ((_WEIGHT_SUFFIX, 1, 2), (_WEIGHT_PREFIX, 2, 1)):
+    """A part's body and weight (``AKs:0.5``, ``0.5(AKs)``, ``AA@50`` for 50%; 1 when
+    none is given).  A ``:`` followed by anything but a number is an intersection."""
+    for regex, text_group, weight_group, scale in ((_WEIGHT_SUFFIX, 1, 2, 1.0),
+                                                   (_WEIGHT_PREFIX, 2, 1, 1.0),
+                                                   (_WEIGHT_AT, 1, 2, 0.01)):
         match = regex.match(part)
         if match:
             try:
-                weight = float(match[weight_group])
+                weight = float(match[weight_group]) * scale
             except ValueError:
                 raise RangeError(f"bad weight in range part {_short(part)!r}: "
                                  f"{_short(match[weight_group], 20)!r} is not a number",
@@ -455,39 +560,35 @@ class Range:
         return masks[keep], owner[keep]
 
     def _part(self, body: str, part: str) -> np.ndarray:
-        """The card masks of one part's hands, each once."""
-        game, hole = self.game, self.game.hole
-        if body.lower() in ("random", "any", "*"):
-            every = math.comb(52, hole)
-            if every > RANGE_LIMIT:
-                raise _too_many(part, every, game)
-            return _subset_masks(hole)
-        holdem = hole == 2 and game.rule is Rule.BEST5
-        percent = _PERCENT.match(body)
-        if percent:
-            if not holdem:
-                raise RangeError(f"range part {_short(part)!r}: top-percent ranges are for "
-                                 "hold'em", part)
-            return _pair_masks(_top_percent(float(percent[1]), part))
-        if "?" not in body:
-            try:      # an exact hand
-                cards = parse_cards(body, allow_duplicates=True)
-            except CardError:
-                pass
+        """The card masks of one part's hands, each once, in increasing order: its terms
+        joined left to right by ``:`` (intersection) and ``!`` (exclusion).  A term that
+        is only macros (``$ds``) filters what comes before it, without listing."""
+        pieces = _TERMS.split(body)
+        terms = [t.strip() for t in pieces[0::2]]
+        for term in terms:
+            if not term:
+                raise RangeError(f"bad range part {_short(part)!r}: an empty term beside "
+                                 "':' or '!'", part)
+        ops = pieces[1::2]
+        narrowing = tuple(m for op, term in zip(ops, terms[1:]) if op == ":" and
+                          term.startswith("$")
+                          for m in parse_pattern(term, self.game.hole, part).macros)
+        hands = _term_masks(self.game, terms[0], part, narrowing)
+        for op, term in zip(ops, terms[1:]):
+            if term.startswith("$"):
+                kept = macro_filter(parse_pattern(term, self.game.hole, part).macros, hands)
+                inside = np.isin(hands, kept, assume_unique=True)
             else:
-                cards = parse_cards(body, what=f"range part {_short(part)!r}")
-                if len(cards) != hole:
-                    raise RangeError(f"range part {_short(part)!r} has {len(cards)} cards; "
-                                     f"{game.name} hands have {hole}", part)
-                return card_masks(cards[None, :])
-        if holdem:
-            combos = _holdem_part(body, part)
-            if combos is None:
-                raise RangeError(f"bad range part {_short(part)!r} in {_short(self.text)!r}: "
-                                 "use classes like 'AKs', 'QQ+', '22-55', 'T9s-65s', combos "
-                                 "like 'AhKh', 'random' or 'N%'", part)
-            return _pair_masks(combos)
-        return _pattern(body, game, part)
+                inside = _member(hands, _term_masks(self.game, term, part))
+            before = len(hands)
+            hands = hands[inside] if op == ":" else hands[~inside]
+            if not len(hands) and before:
+                left = _short(body[:body.find(op + term) if op + term in body else len(body)],
+                              30)
+                how = "is in" if op == ":" else "is outside"
+                raise RangeError(f"range part {_short(part)!r} matches no hand: no hand of "
+                                 f"{left!r} {how} {_short(term, 30)!r}", part)
+        return hands
 
     def _set(self, rows: np.ndarray, weights: np.ndarray) -> None:
         """Keep rows (each sorted) and weights, the rows put in increasing order."""

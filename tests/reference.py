@@ -202,3 +202,102 @@ def brute_force_equity_unknown(game: str, hands, unknown, board, dead, final_boa
 
     deal(0, [list(h) for h in hands], live)
     return [t / deals for t in total], deals
+
+
+# --- Omaha range patterns (the generic syntax), matched one hand at a time ---------------
+
+PATTERN_RANKS = "23456789TJQKA"
+
+
+def parse_range_pattern(text: str, hole: int):
+    """(elements, macros) of a pattern; each element is (ranks or None or a rank variable
+    letter, suit index or None or a suit variable letter).  Written apart from the
+    package, for the tests."""
+    elements, macros, i = [], [], 0
+    text = text.replace(" ", "")
+    while i < len(text):
+        c = text[i]
+        if c == "$":
+            j = i + 1
+            while j < len(text) and text[j].isalpha():
+                j += 1
+            macros.append(text[i + 1:j])
+            i = j
+            continue
+        if c in "cdhswxyz":
+            suit = "cdhs".index(c) if c in "cdhs" else c
+            if elements and elements[-1][2]:
+                elements[-1] = (elements[-1][0], suit, False)
+            else:
+                elements.append((None, suit, False))
+            i += 1
+            continue
+        if c == "[":
+            j = text.index("]", i)
+            inside, ranks = text[i + 1:j], set()
+            k = 0
+            while k < len(inside):
+                if k + 2 < len(inside) and inside[k + 1] == "-":
+                    lo, hi = PATTERN_RANKS.index(inside[k + 2]), PATTERN_RANKS.index(inside[k])
+                    ranks |= set(range(lo, hi + 1))
+                    k += 3
+                else:
+                    ranks.add(PATTERN_RANKS.index(inside[k]))
+                    k += 1
+            elements.append((frozenset(ranks), None, True))
+            i = j + 1
+            continue
+        if c == "*":
+            elements.append((None, None, True))
+        elif c in PATTERN_RANKS:
+            elements.append((frozenset([PATTERN_RANKS.index(c)]), None, True))
+        else:                                   # a rank variable
+            elements.append((c, None, True))
+        i += 1
+    elements = [(r, s) for r, s, _ in elements]
+    return elements + [(None, None)] * (hole - len(elements)), macros
+
+
+def pattern_matches(elements, macros, hand) -> bool:
+    """Whether ``hand`` (card ids) matches: some order of its cards satisfies every element
+    with one consistent, injective binding of the variables, avoiding the ranks and suits
+    written out; then every macro holds."""
+    from itertools import permutations
+    explicit_ranks = {next(iter(r)) for r, _ in elements
+                      if isinstance(r, frozenset) and len(r) == 1}
+    explicit_suits = {s for _, s in elements if isinstance(s, int)}
+    found = False
+    for order in permutations(hand):
+        ranks_of, suits_of = {}, {}
+        ok = True
+        for (r, s), card in zip(elements, order):
+            cr, cs = rank(card), suit(card)
+            if isinstance(r, frozenset) and cr not in r:
+                ok = False
+            elif isinstance(r, str):
+                if r in ranks_of:
+                    ok = ranks_of[r] == cr
+                else:
+                    ok = cr not in explicit_ranks and cr not in ranks_of.values()
+                    ranks_of[r] = cr
+            if ok and isinstance(s, int):
+                ok = cs == s
+            elif ok and isinstance(s, str):
+                if s in suits_of:
+                    ok = suits_of[s] == cs
+                else:
+                    ok = cs not in explicit_suits and cs not in suits_of.values()
+                    suits_of[s] = cs
+            if not ok:
+                break
+        if ok:
+            found = True
+            break
+    if not found:
+        return False
+    suits = sorted(Counter(suit(c) for c in hand).values(), reverse=True)
+    ranks = Counter(rank(c) for c in hand).values()
+    tests = {"ds": suits.count(2) == 2 and suits[0] == 2,
+             "ss": suits.count(2) == 1 and suits[0] == 2,
+             "r": suits[0] == 1, "np": max(ranks) == 1}
+    return all(tests[m] for m in macros)

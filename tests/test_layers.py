@@ -26,7 +26,7 @@ LAYERS = {
              "_parallel", "_suits", "progress"],
     "kernels": ["kernels"],
     "dispatch": ["dispatch"],
-    "hands": ["evaluate", "_exact_numpy", "classes", "ranges"],
+    "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "ranges"],
     "engine": ["engine"],
     "studies": ["studies"],
     "apps": ["batch", "warmup", "plots", "table", "bench", "cli", "__main__", "__init__"],

@@ -352,33 +352,16 @@ def test_ranges_from_arrays_scale_their_weights_too():
             Range._from_combos(game("holdem"), "x", combos, bad)
 
 
-def _fits(hand, entries):
-    """Brute force: some order of the cards meets the entries, variables on distinct suits."""
-    from itertools import permutations
-    for order in permutations(hand):
-        binding = {}
-        for card, (rank, suit) in zip(order, entries):
-            if rank is not None and card >> 2 != rank:
-                break
-            if suit in ("w", "x", "y", "z"):
-                if binding.setdefault(suit, card & 3) != card & 3 or \
-                        list(binding.values()).count(card & 3) > 1:
-                    break
-            elif suit is not None and "cdhs".index(suit) != card & 3:
-                break
-        else:
-            return True
-    return False
-
-
 @pytest.mark.parametrize("pattern", ["Ax*", "xxy", "AxKx", "xyz", "Axy", "xx", "Asx", "KK",
                                      "*s*", "xKx", "Ax Ay", "*xx", "xxx", "A"])
 def test_patterns_match_a_brute_force(pattern):
     """Equal entries choosing together and the variables' suit bindings list exactly the
-    hands that fit, checked against every three-card hand."""
+    hands that fit, checked against every three-card hand (the brute-force matcher of
+    tests/reference.py; tests/test_omaha_ranges.py checks the whole syntax)."""
     from itertools import combinations
 
-    from evaluator.ranges import _pattern_entries
-    entries = _pattern_entries(pattern, 3, pattern)
-    expect = [h for h in combinations(range(52), 3) if _fits(h, entries)]
+    import reference
+    elements, macros = reference.parse_range_pattern(pattern, 3)
+    expect = [h for h in combinations(range(52), 3)
+              if reference.pattern_matches(elements, macros, h)]
     assert Range(pattern, "tahoe").combos.tolist() == [list(h) for h in expect]

@@ -1,0 +1,396 @@
+"""The generic hand-pattern language of Omaha players (ProPokerTools style), for every game
+that is not hold'em.
+
+A **pattern** has one *element* per hole card; a shorter one is padded with ``*``.
+An element is a rank (``A K Q J T 9 ... 2``), ``*`` (any rank), a span ``[K-T]``
+(any rank from K down to T; the ace is high; ``[AKQ]`` lists ranks) or a rank
+variable (a capital letter that is not a rank: ``R``, ``O``, ``N``, ...), optionally
+followed by a suit (``s h d c``) or a suit variable (``w x y z``).  A suit letter
+directly after an element belongs to it; one on its own is a card of any rank.
+
+One letter is one rank (suit); different letters are different ranks (suits); a
+variable never takes a rank (suit) written explicitly in the same pattern.  A hand
+matches when its cards can be given to the elements one each so that every element
+is satisfied: ``AA`` is "at least two aces", ``RR`` at least a pair, ``RROO`` two
+pairs, ``AxAyxy`` double-suited aces, ``xxyy`` double-suited.
+
+**Macros** test the whole hand's suit and rank counts, for any number of hole cards:
+``$ds`` exactly two suits hold exactly two cards each and no suit more (4 cards:
+2+2, 5: 2+2+1, 6: 2+2+1+1); ``$ss`` exactly one suit holds two cards and no suit
+more (2+1+1, 2+1+1+1; no 6-card hand); ``$r`` no two cards share a suit (4 cards
+only); ``$np`` no two cards share a rank.  A macro after a pattern is intersected with
+it: ``AA$ds`` is ``AA:$ds``.
+
+Terms combine with ``:`` (intersection) and ``!`` (exclusion), of equal precedence,
+left to right: ``KK!KKK:$r`` is ``(KK!KKK):$r``.  ``,`` (union, lowest) and weights
+(``:0.5`` or ``@50``, i.e. 50%, at the end of a part) belong to ``ranges.Range``.
+
+Each term is listed as a sorted array of 52-bit card masks (``compile_term``), never by
+looping over hands: a pattern's hands come from joining, element group by element
+group, the subsets of the cards each group may take (``ranges`` does the joining), and
+a macro is a vectorized test of suit and rank counts.  Listings are cached.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from .errors import RangeError
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+SUIT_VARIABLES = "wxyz"
+MACROS = ("ds", "ss", "r", "np")
+_RANK_VARIABLES = frozenset("BCDEFGHILMNOPRSUVWXYZ")
+_LOWER_RANKS = {"a": "A", "k": "K", "q": "Q", "j": "J", "t": "T"}
+_CARD_BITS = np.uint64(1) << np.arange(52, dtype=np.uint64)
+_SUIT_MASKS = [int(sum(1 << (4 * r + s) for r in range(13))) for s in range(4)]
+_RANK_MASKS = [int(0xF << (4 * r)) for r in range(13)]
+
+
+@dataclass(frozen=True)
+class Element:
+    """One hole card of a pattern: the ranks it may take (None: any, or a rank variable's
+    binding) and its suit (a suit index, a suit variable letter, or None: any)."""
+    ranks: tuple[int, ...] | None
+    rank_variable: str | None
+    suit: int | str | None
+
+    @property
+    def padding(self) -> bool:
+        return self.ranks is None and self.rank_variable is None and self.suit is None
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A parsed pattern: its elements (padded to the hole size) and its macros."""
+    text: str
+    elements: tuple[Element, ...]
+    macros: tuple[str, ...]
+
+    @property
+    def rank_variables(self) -> list[str]:
+        return sorted({e.rank_variable for e in self.elements if e.rank_variable})
+
+    @property
+    def suit_variables(self) -> list[str]:
+        return sorted({e.suit for e in self.elements if isinstance(e.suit, str)})
+
+
+def _bad(part: str, why: str) -> RangeError:
+    return RangeError(f"bad range part {_short(part)!r}: {why}", part)
+
+
+def _short(text: str, room: int = 60) -> str:
+    return text if len(text) <= room else text[:room - 3] + "..."
+
+
+def _span(body: str, part: str) -> tuple[int, ...]:
+    """The ranks of a span's inside: ``K-T``, ``AKQ``, or both (``AK-T``)."""
+    ranks: set[int] = set()
+    text = body.replace(" ", "")
+    if not text:
+        raise _bad(part, "an empty span '[]'")
+    pos = 0
+    while pos < len(text):
+        a = _LOWER_RANKS.get(text[pos], text[pos])
+        if a not in RANKS:
+            raise _bad(part, f"{text[pos]!r} in the span '[{body}]' is not a rank")
+        if pos + 1 < len(text) and text[pos + 1] == "-":
+            if pos + 2 >= len(text):
+                raise _bad(part, f"the span '[{body}]' has no rank after '-'")
+            b = _LOWER_RANKS.get(text[pos + 2], text[pos + 2])
+            if b not in RANKS:
+                raise _bad(part, f"{text[pos + 2]!r} in the span '[{body}]' is not a rank")
+            hi, lo = RANKS.index(a), RANKS.index(b)
+            if hi < lo:
+                raise _bad(part, f"the span '[{a}-{b}]' has its ends swapped: write "
+                                 f"'[{b}-{a}]' (high rank first; the ace is high)")
+            ranks.update(range(lo, hi + 1))
+            pos += 3
+        else:
+            ranks.add(RANKS.index(a))
+            pos += 1
+    return tuple(sorted(ranks))
+
+
+def parse_pattern(text: str, hole: int, part: str | None = None) -> Pattern:
+    """``text`` as a pattern of ``hole`` cards; ``RangeError`` names the bad token."""
+    part = text if part is None else part
+    plain = text.replace(" ", "")
+    elements: list[Element] = []
+    macros: list[str] = []
+    takes_suit = False                # the last element may still take a suit letter
+    pos = 0
+    while pos < len(plain):
+        c = plain[pos]
+        if c == "$":
+            match = re.match(r"\$([A-Za-z]*)", plain[pos:])
+            word = match[1] if match else ""
+            name = next((m for m in ("ds", "ss", "np", "r") if word.lower().startswith(m)), "")
+            if not name or (word[len(name):] and word[len(name):].islower()):
+                raise _bad(part, f"unknown macro {'$' + word!r} (macros: $ds, $ss, $r, $np)")
+            macros.append(name)
+            pos += 1 + len(name)
+            takes_suit = False
+            continue
+        if macros:
+            raise _bad(part, f"{plain[pos:]!r} after a macro: a macro ends its pattern "
+                             "(write 'AA$ds', or 'AA:$ds')")
+        if c in SUITS or c in SUIT_VARIABLES:
+            suit: int | str = SUITS.index(c) if c in SUITS else c
+            if takes_suit:
+                last = elements[-1]
+                elements[-1] = Element(last.ranks, last.rank_variable, suit)
+            else:
+                elements.append(Element(None, None, suit))
+            takes_suit = False
+            pos += 1
+        elif c == "[":
+            end = plain.find("]", pos)
+            if end < 0:
+                raise _bad(part, f"the span {plain[pos:pos + 8]!r} has no closing ']'")
+            elements.append(Element(_span(plain[pos + 1:end], part), None, None))
+            takes_suit = True
+            pos = end + 1
+        elif c == "]":
+            raise _bad(part, "a ']' with no '[' before it")
+        elif c == "*":
+            elements.append(Element(None, None, None))
+            takes_suit = True
+            pos += 1
+        elif c in RANKS or c in _LOWER_RANKS:
+            elements.append(Element((RANKS.index(_LOWER_RANKS.get(c, c)),), None, None))
+            takes_suit = True
+            pos += 1
+        elif c in _RANK_VARIABLES:
+            elements.append(Element(None, c, None))
+            takes_suit = True
+            pos += 1
+        else:
+            raise _bad(part, f"{_short(plain[pos:], 20)!r} is not a card pattern")
+        if len(elements) > hole:
+            raise _bad(part, f"more than {hole} cards, the game has {hole}")
+    if not elements and not macros:
+        raise _bad(part, "an empty pattern")
+    elements += [Element(None, None, None)] * (hole - len(elements))
+    return Pattern(text, tuple(elements), tuple(macros))
+
+
+# --- listing a pattern's hands -------------------------------------------------------------
+
+def _groups(pattern: Pattern, ranks: dict[str, int], suits: dict[str, int]
+            ) -> list[tuple[tuple[int, ...], int]]:
+    """The pattern's non-padding elements under one binding of its variables, as groups
+    of equal elements: (the card ids each may take, how many elements)."""
+    counts: dict[tuple[int, ...], int] = {}
+    for e in pattern.elements:
+        if e.padding:
+            continue
+        if e.rank_variable:
+            rank_set: tuple[int, ...] = (ranks[e.rank_variable],)
+        else:
+            rank_set = e.ranks if e.ranks is not None else tuple(range(13))
+        if e.suit is None:
+            suit_set: tuple[int, ...] = (0, 1, 2, 3)
+        else:
+            suit_set = (suits[e.suit] if isinstance(e.suit, str) else e.suit,)
+        cards = tuple(4 * r + s for r in rank_set for s in suit_set)
+        counts[cards] = counts.get(cards, 0) + 1
+    return list(counts.items())
+
+
+def _free_values(pattern: Pattern) -> tuple[list[int], list[int]]:
+    """The ranks and suits the variables may take: those not written explicitly."""
+    explicit_ranks = {e.ranks[0] for e in pattern.elements
+                      if e.ranks is not None and len(e.ranks) == 1}
+    explicit_suits = {e.suit for e in pattern.elements if isinstance(e.suit, int)}
+    return ([r for r in range(13) if r not in explicit_ranks],
+            [s for s in range(4) if s not in explicit_suits])
+
+
+def _symmetric_groups(pattern: Pattern) -> tuple[list[list[str]], list[list[str]]]:
+    """The rank variables, and the suit variables, grouped by their role: two variables
+    whose elements are alike (the same suits, or the same ranks) can swap values without
+    changing the hands matched, so ``bindings`` gives each group its values in one order
+    only (``RROO`` lists each two-pair hand once, not twice)."""
+    def role(letter: str, rank_side: bool) -> tuple:
+        if rank_side:
+            return tuple(sorted(repr(e.suit) for e in pattern.elements
+                                if e.rank_variable == letter))
+        return tuple(sorted(repr((e.ranks, e.rank_variable)) for e in pattern.elements
+                            if e.suit == letter))
+    groups: list[list[list[str]]] = []
+    for names, rank_side in ((pattern.rank_variables, True), (pattern.suit_variables, False)):
+        by_role: dict[tuple, list[str]] = {}
+        for name in names:
+            by_role.setdefault(role(name, rank_side), []).append(name)
+        groups.append(list(by_role.values()))
+    return groups[0], groups[1]
+
+
+def binding_count(pattern: Pattern) -> int:
+    """How many assignments of the variables ``bindings`` makes."""
+    ranks, suits = _free_values(pattern)
+    rank_groups, suit_groups = _symmetric_groups(pattern)
+    count = (math.perm(len(ranks), len(pattern.rank_variables))
+             * math.perm(len(suits), len(pattern.suit_variables)))
+    for group in rank_groups + suit_groups:
+        count //= math.factorial(len(group))
+    return count
+
+
+def bindings(pattern: Pattern) -> Iterator[tuple[dict[str, int], dict[str, int]]]:
+    """Every assignment of the rank and suit variables that lists different hands:
+    distinct values, none written explicitly elsewhere in the pattern, and variables of
+    one role (``_symmetric_groups``) in increasing order."""
+    free_ranks, free_suits = _free_values(pattern)
+    rank_groups, suit_groups = _symmetric_groups(pattern)
+    rank_names = [n for g in rank_groups for n in g]
+    suit_names = [n for g in suit_groups for n in g]
+
+    def ordered(values: tuple[int, ...], groups: list[list[str]]) -> bool:
+        at = 0
+        for group in groups:
+            chunk = values[at:at + len(group)]
+            if any(a > b for a, b in zip(chunk, chunk[1:])):
+                return False
+            at += len(group)
+        return True
+
+    for rs in itertools.permutations(free_ranks, len(rank_names)):
+        if not ordered(rs, rank_groups):
+            continue
+        for ss in itertools.permutations(free_suits, len(suit_names)):
+            if ordered(ss, suit_groups):
+                yield dict(zip(rank_names, rs)), dict(zip(suit_names, ss))
+
+
+def listing_bound(pattern: Pattern, hole: int) -> int:
+    """How many hands listing the pattern makes, counting those it reaches more than one
+    way (an upper bound on its hands, known before listing any).  Every binding lists
+    as many (variables never take a value written out, so no two groups merge)."""
+    count = binding_count(pattern)
+    if not count:
+        return 0
+    free = sum(e.padding for e in pattern.elements)
+    ways = math.comb(52 - (hole - free), free)
+    for cards, n in _groups(pattern, *next(bindings(pattern))):
+        ways *= math.comb(len(cards), n)
+    return count * ways
+
+
+def why_empty(pattern: Pattern) -> str | None:
+    """Why no hand can match the pattern's elements, or None if some can."""
+    free_ranks, free_suits = _free_values(pattern)
+    if len(pattern.rank_variables) > len(free_ranks):
+        return (f"{len(pattern.rank_variables)} rank variables need as many different ranks "
+                f"besides those written out, and only {len(free_ranks)} are left")
+    if len(pattern.suit_variables) > len(free_suits):
+        written = ", ".join(SUITS[s] for s in range(4) if s not in free_suits)
+        return (f"{len(pattern.suit_variables)} suit variables need as many different suits "
+                f"besides {written}, and only {len(free_suits)} are left")
+    alike: dict[Element, int] = {}
+    for e in pattern.elements:
+        if not e.padding:
+            alike[e] = alike.get(e, 0) + 1
+    for e, count in alike.items():
+        ranks = 1 if e.rank_variable else 13 if e.ranks is None else len(e.ranks)
+        size = ranks * (4 if e.suit is None else 1)
+        if count > size:
+            return (f"it needs {count} different cards that are each {_element_text(e)!r}, "
+                    f"and there {'is' if size == 1 else 'are'} only {size}")
+    return None
+
+
+def _element_text(e: Element) -> str:
+    if e.rank_variable:
+        rank = e.rank_variable
+    elif e.ranks is None:
+        rank = "*" if e.suit is None else ""
+    elif len(e.ranks) == 1:
+        rank = RANKS[e.ranks[0]]
+    else:
+        rank = "[" + "".join(RANKS[r] for r in reversed(e.ranks)) + "]"
+    suit = "" if e.suit is None else SUITS[e.suit] if isinstance(e.suit, int) else e.suit
+    return rank + suit
+
+
+def group_listing(pattern: Pattern) -> Iterator[list[tuple[tuple[int, ...], int]]]:
+    """For each binding: the element groups, which ``ranges`` joins into card masks
+    (then with every subset of the padding's size of the cards left)."""
+    for ranks, suits in bindings(pattern):
+        yield _groups(pattern, ranks, suits)
+
+
+def padding(pattern: Pattern) -> int:
+    """The pattern's padding elements (any card)."""
+    return sum(e.padding for e in pattern.elements)
+
+
+# --- macros: vectorized tests of suit and rank counts ---------------------------------------
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(x) if hasattr(np, "bitwise_count") else _popcount_slow(x)
+
+
+def _popcount_slow(x: np.ndarray) -> np.ndarray:
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return ((x * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.uint8)
+
+
+def suit_counts(masks: np.ndarray) -> np.ndarray:
+    """(n, 4) the cards of each suit in each hand."""
+    return np.stack([_popcount(masks & np.uint64(m)) for m in _SUIT_MASKS], axis=1)
+
+
+def _macro_test(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    def ds(masks: np.ndarray) -> np.ndarray:
+        counts = suit_counts(masks)
+        return ((counts == 2).sum(axis=1) == 2) & (counts.max(axis=1) == 2)
+
+    def ss(masks: np.ndarray) -> np.ndarray:
+        counts = suit_counts(masks)
+        return ((counts == 2).sum(axis=1) == 1) & (counts.max(axis=1) == 2)
+
+    def rainbow(masks: np.ndarray) -> np.ndarray:
+        return suit_counts(masks).max(axis=1) <= 1
+
+    def no_pair(masks: np.ndarray) -> np.ndarray:
+        most = np.zeros(len(masks), np.uint8)
+        for m in _RANK_MASKS:
+            most = np.maximum(most, _popcount(masks & np.uint64(m)))
+        return most <= 1
+
+    return {"ds": ds, "ss": ss, "r": rainbow, "np": no_pair}[name]
+
+
+def macro_filter(names: tuple[str, ...] | list[str], masks: np.ndarray) -> np.ndarray:
+    """The masks that pass every macro in ``names``."""
+    for name in names:
+        if not len(masks):
+            break
+        masks = masks[_macro_test(name)(masks)]
+    return masks
+
+
+@cache
+def macro_possible(name: str, hole: int) -> bool:
+    """Whether any hand of ``hole`` cards passes the macro (``$r`` has none past 4 cards)."""
+    shapes = [c for c in itertools.product(range(hole + 1), repeat=4) if sum(c) == hole]
+    example = []
+    for shape in shapes:
+        cards = [4 * r + s for s in range(4) for r in range(shape[s])]
+        example.append(sum(1 << c for c in cards))
+    masks = np.array(example, np.uint64)
+    if name == "np":
+        return hole <= 13
+    return bool(_macro_test(name)(masks).any())

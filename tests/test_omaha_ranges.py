@@ -1,0 +1,164 @@
+"""The generic (ProPokerTools-style) range syntax of Omaha and the other non-hold'em games,
+checked against the brute-force matcher of ``tests/reference.py``."""
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+import numpy as np
+import pytest
+
+from evaluator import Range, equity
+from evaluator.errors import RangeError
+from evaluator.rankings import PERMUTATIONS
+
+import reference
+
+FOUR_CARD = list(itertools.combinations(range(52), 4))
+
+
+def _hands(r: Range) -> set[tuple[int, ...]]:
+    return {tuple(c) for c in r.combos.tolist()}
+
+
+def _reference(text: str, hole: int, hands) -> set[tuple[int, ...]]:
+    """The hands matching a part of patterns joined by ':' and '!', left to right."""
+    pieces = re.split(r"([:!])", text)
+    out = _reference_term(pieces[0], hole, hands)
+    for op, term in zip(pieces[1::2], pieces[2::2]):
+        other = _reference_term(term, hole, out)
+        out = out & other if op == ":" else out - other
+    return out
+
+
+def _reference_term(text: str, hole: int, hands) -> set[tuple[int, ...]]:
+    elements, macros = reference.parse_range_pattern(text, hole)
+    return {h for h in hands if reference.pattern_matches(elements, macros, h)}
+
+
+@pytest.mark.parametrize("text, count", [("AA", 6_961), ("RROO", 2_808), ("AA$ds", 864),
+                                         ("KK!KKK:$r", 864), ("AA**", 6_961),
+                                         ("AxAyxy", 864)])
+def test_the_counts_players_quote(text, count):
+    assert len(Range(text, "omaha")) == count
+
+
+# each construct alone, and several together, over every 4-card hand
+@pytest.mark.parametrize("text", [
+    "A", "RROO", "[K-T][K-T]", "[AK8]s", "xxyy", "AxKx", "s*h", "AA$ds", "$ss", "$r",
+    "RO$np", "[Q-9]R$ds", "AsRxRy", "KK!KKK:$r",
+])
+def test_every_four_card_hand_against_the_brute_force(text):
+    assert _hands(Range(text, "omaha")) == _reference(text, 4, FOUR_CARD), text
+
+
+@pytest.mark.parametrize("game, hole", [("omaha5", 5), ("omaha6", 6)])
+@pytest.mark.parametrize("text", ["AA$ds", "RROO", "KK!KKK", "[K-T]s[K-T]s", "AxKxQy$np",
+                                  "xxyy", "$ds"])
+def test_five_and_six_card_hands_against_the_brute_force(game, hole, text):
+    """Membership of random hands (and of hands built to match) against the brute force."""
+    if game == "omaha6" and text in ("xxyy", "$ds"):
+        with pytest.raises(RangeError, match="too many hands"):
+            Range(text, game)
+        return
+    listed = _hands(Range(text, game))
+    rng = random.Random(hole * 1000 + len(text))
+    sample = [tuple(sorted(rng.sample(range(52), hole))) for _ in range(600)]
+    sample += rng.sample(sorted(listed), min(200, len(listed)))
+    expect = _reference(text, hole, sample)
+    assert {h for h in sample if h in listed} == expect
+
+
+def _set_of(text: str, game: str = "omaha") -> set[tuple[int, ...]]:
+    return _hands(Range(text, game))
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("AA:$ds", lambda s: s("AA") & s("$ds")),
+    ("KK!KKK", lambda s: s("KK") - s("KKK")),
+    ("KK!KKK:$r", lambda s: (s("KK") - s("KKK")) & s("$r")),
+    ("KK:$r!KKK", lambda s: (s("KK") & s("$r")) - s("KKK")),
+    ("RR!RROO:$ss", lambda s: (s("RR") - s("RROO")) & s("$ss")),
+    ("AA,KK!KKK", lambda s: s("AA") | (s("KK") - s("KKK"))),
+])
+def test_intersection_and_exclusion_go_left_to_right(text, expect):
+    assert _set_of(text) == expect(_set_of)
+
+
+@pytest.mark.parametrize("text", ["AxAyxy", "xxyy", "RxOxNy", "AxKyQzJw", "$ds", "RROO$ss"])
+def test_suit_variable_patterns_do_not_depend_on_suit_names(text):
+    combos = Range(text, "omaha").combos
+    listed = {tuple(c) for c in combos.tolist()}
+    for perm in PERMUTATIONS:
+        renamed = np.sort(4 * (combos >> 2) + np.array(perm, np.uint8)[combos & 3], axis=1)
+        assert {tuple(c) for c in renamed.tolist()} == listed, perm
+
+
+def test_weights_on_generic_parts():
+    r = Range("AA$ds:0.5,KK!KKK:$r", "omaha")
+    weights = dict(zip(map(tuple, r.combos.tolist()), r.weights.tolist()))
+    aa, kk = _set_of("AA$ds"), _set_of("KK!KKK:$r")
+    assert {weights[h] for h in aa} == {0.5} and {weights[h] for h in kk} == {1.0}
+    at = Range("AA$ds@50,KK!KKK:$r", "omaha")
+    assert at == r
+
+
+@pytest.mark.parametrize("text, message", [
+    ("AA$dx", "bad range part 'AA$dx': unknown macro '$dx'"),
+    ("[K-T**", "has no closing ']'"),
+    ("[T-K]**", "ends swapped"),
+    ("AxAx", "2 different cards that are each 'Ax', and there is only 1"),
+    ("AA$dsx", "unknown macro '$dsx'"),
+    ("KsKx", None),                       # x cannot be s: a valid pattern
+    ("RRRRR", "more than 4 cards"),
+    ("AAA$ds", "matches no hand"),
+    ("AA:$xx", "unknown macro '$xx'"),
+    ("AA!", "empty term"),
+    ("AA$dsKK", "after a macro"),
+    ("A%", "is not a card pattern"),
+    ("RSTUVWXYZBCDEF", "more than 4 cards"),
+])
+def test_errors_name_the_token(text, message):
+    if message is None:
+        assert _hands(Range(text, "omaha")) == _reference(text, 4, FOUR_CARD)
+        return
+    with pytest.raises(RangeError, match=message.replace("$", r"\$").replace("[", r"\[")):
+        Range(text, "omaha")
+
+
+def test_rainbow_needs_four_cards_or_fewer():
+    with pytest.raises(RangeError, match=r"no 5-card hand passes \$r"):
+        Range("AA$r", "omaha5")
+
+
+@pytest.mark.parametrize("game", ["omaha", "omaha5", "omaha8", "tahoe", "the", "teen_patti"])
+def test_percentages_take_the_shipped_ranking(game):
+    top = Range("15%", game)
+    share = len(top) / {3: 22_100, 4: 270_725, 5: 2_598_960}[top.combos.shape[1]]
+    assert abs(share - 0.15) < 0.01
+    assert _hands(Range("10%", game)) <= _hands(top)
+    assert _hands(Range("10%-15%", game)) == _hands(top) - _hands(Range("10%", game))
+
+
+def test_percentages_nest_in_set_operations():
+    ds = _set_of("15%:$ds")
+    assert ds == _set_of("15%") & _set_of("$ds")
+    assert _set_of("20%!10%") == _set_of("10%-20%")
+    assert _set_of("AA:15%") == _set_of("AA") & _set_of("15%")
+    assert len(Range("15%:$ds", "omaha6")) > 0          # narrowed before listing
+
+
+def test_the_rankings_put_aces_first_and_trash_last():
+    for game in ("omaha", "omaha8", "omaha5", "tahoe", "the"):
+        best = Range("0.2%", game)
+        aces = [sum(c >> 2 == 12 for c in h) for h in best.combos.tolist()]
+        assert np.mean(aces) >= 1.5 if game != "the" else True, game
+        top_vs_bottom = equity(game, ["1%", "99%-100%"], trials=20_000, seed=2)
+        assert top_vs_bottom.players[0].equity > 0.7, game
+    assert Range("0.01%", "teen_patti") == Range("AAA", "teen_patti")       # trails first
+
+
+def test_generic_ranges_work_in_equity():
+    r = equity("omaha", ["AA$ds", "15%"], trials=20_000, seed=1)
+    assert 0.6 < r.players[0].equity < 0.8
