@@ -7,7 +7,9 @@ Targets beside the peers measured on this machine: QQ+,AKs vs random pre-flop ex
 (OMPEval 19 ms); QQ+,AKs vs random Monte Carlo >= 40 M deals/s per thread (OMPEval
 42 M/s); the full 169 x 169 exact pre-flop matrix <= 2 minutes on 2 cores.
 """
-from evaluator import equity, preflop_matrix
+import pytest
+
+from evaluator import Range, equity, preflop_matrix
 
 from conftest import sample
 
@@ -30,3 +32,36 @@ def test_preflop_matrix_two_threads(benchmark):
     benchmark.pedantic(preflop_matrix, kwargs={"recompute": True, "threads": 2,
                                                "progress": False},
                        rounds=1, warmup_rounds=0)
+
+
+# --- the Omaha range language (issue: step 10) --------------------------------------------
+# Targets: each listing well under a second, first call and cached; AA$ds vs 15% in PLO,
+# Monte Carlo 2 M deals, as fast as AA** vs random.
+
+OMAHA_RANGES = ["AA$ds", "RROO", "[K-T][K-T]**,AA!AAA", "15%"]
+
+
+@pytest.mark.parametrize("game", ["omaha", "omaha5", "omaha6"])
+@pytest.mark.parametrize("text", OMAHA_RANGES)
+def test_omaha_range_first_call(benchmark, game, text):
+    """Parsing and listing with the listing cache cleared before each round."""
+    from evaluator import ranges
+    if game == "omaha6" and text == "[K-T][K-T]**,AA!AAA":
+        text = "[K-T][K-T][K-T][K-T],AA!AAA"      # the 4-card one pads to too many hands
+
+    def first_call():
+        ranges._cached_term.cache_clear()
+        return Range(text, game)
+    benchmark.pedantic(first_call, rounds=3, warmup_rounds=1)
+
+
+@pytest.mark.parametrize("game", ["omaha", "omaha6"])
+@pytest.mark.parametrize("text", ["AA$ds", "15%"])
+def test_omaha_range_cached(benchmark, game, text):
+    Range(text, game)
+    benchmark.pedantic(Range, args=(text, game), rounds=10, warmup_rounds=1)
+
+
+@pytest.mark.parametrize("hands", [["AA$ds", "15%"], ["AA**", "random"]])
+def test_plo_range_monte_carlo(benchmark, hands):
+    sample(benchmark, "omaha", hands, 2_000_000)

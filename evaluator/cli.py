@@ -424,20 +424,26 @@ def _cmd_range(args: argparse.Namespace) -> int:
         if not len(r):
             raise RangeError(f"the range {_short(r.text)!r} has no live combos once the dead "
                              "cards are out", r.text)
+    holdem = r.game.hole == 2 and r.game.rule == "best5"
+    breakdown = None if holdem else r.breakdown()
     if args.json:
         print(json.dumps({"range": r.text, "game": r.game.name, "combos": len(r),
-                          "total_weight": r.total_weight,
+                          "share": r.share, "total_weight": r.total_weight,
+                          **({"breakdown": breakdown} if breakdown else {}),
                           "hands": [{"hand": h, "weight": w} for h, w in r]}))
         return 0
     console = _console()
     console.print(f"[bold]{escape(_short(r.text))}[/bold]: {len(r):,} combos, "
-                  f"weight {r.total_weight:g}"
-                  + (f" ({len(r) / 1326:.1%} of all hands)" if r.game.hole == 2 else ""))
-    if r.game.hole == 2 and r.game.rule == "best5":
+                  f"weight {r.total_weight:g} ({r.share:.2%} of all {r.game.name} hands)")
+    if holdem:
         _print_grid(r.classes(), "share of each class in the range")
-    else:
-        shown = [h for h, _ in r][:40]
-        console.print(" ".join(shown) + (" ..." if len(r) > 40 else ""))
+        return 0
+    assert breakdown is not None
+    for title, counts in (("ranks", breakdown["ranks"]), ("suits", breakdown["suits"])):
+        console.print(f"{title}: " + ", ".join(f"{name} {n:,} ({n / max(len(r), 1):.0%})"
+                                               for name, n in counts.items() if n))
+    shown = [h for h, _ in r][:40]
+    console.print(" ".join(shown) + (" ..." if len(r) > 40 else ""))
     return 0
 
 
@@ -721,9 +727,12 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_matrix)
 
     p = sub.add_parser("range", help="list a range's combos", formatter_class=raw,
-                       description="Parse a range and show its combos (hold'em: as a grid).",
+                       description="Parse a range and show its combos, their share of all "
+                                   "hands and (hold'em) a grid or (other games) a breakdown "
+                                   "by pairing and suits.",
                        epilog="examples:\n  evaluator range 'QQ+,AKs:0.5'\n"
-                              "  evaluator range AxAyxy --game omaha --json")
+                              "  evaluator range 'AA$ds,KK!KKK:$r' --game omaha\n"
+                              "  evaluator range 15% --game omaha --json")
     p.add_argument("text", help="range text")
     p.add_argument("--game", default="holdem", help="game (default holdem)")
     p.add_argument("--dead", default="", help="remove combos holding these cards")

@@ -46,7 +46,7 @@ and the generic pattern syntax of Omaha players (``patterns`` has it in full):
 ``:`` and ``!`` (and percentages inside them: ``15%:$ds``, ``20%!10%``) work in
 hold'em ranges too.
 
-A range holds at most ``RANGE_LIMIT`` (3,000,000) combos.  A pattern is counted
+A range holds at most ``RANGE_LIMIT`` (4,000,000) combos.  A pattern is counted
 before it is listed (its hands, counting those it matches more than one way, may
 not pass ``LISTING_LIMIT``, twice that), so ``******`` or ``random`` in 6-card Omaha
 (20,358,520 hands) is refused at once; equity deals a ``random`` hand without
@@ -182,7 +182,7 @@ def _holdem_part(text: str, part: str) -> list[tuple[int, int]] | None:
     return None
 
 
-RANGE_LIMIT = 3_000_000               # combos one range may hold
+RANGE_LIMIT = 4_000_000               # combos one range may hold (15% of 6-card Omaha)
 LISTING_LIMIT = 2 * RANGE_LIMIT       # hands a pattern may list, counting repeats
 WORK_LIMIT = 10_000_000               # hands the parts of one range may list in all
 _SMALL_PART = 4096                    # parts this small are listed once per range text
@@ -454,7 +454,7 @@ class Range:
         with one weight has weight 1 everywhere).
 
     A combo listed more than once keeps the last weight given.  A range holds at most
-    ``RANGE_LIMIT`` (3,000,000) combos: wider ones are refused, counted before they are
+    ``RANGE_LIMIT`` (4,000,000) combos: wider ones are refused, counted before they are
     listed where they can be.  ``RangeError`` names the part that cannot be read;
     ``ArgumentTypeError`` a ``text`` that is not text, a ``Range`` or a list of hands.
     """
@@ -576,7 +576,12 @@ class Range:
         hands = _term_masks(self.game, terms[0], part, narrowing)
         for op, term in zip(ops, terms[1:]):
             if term.startswith("$"):
-                kept = macro_filter(parse_pattern(term, self.game.hole, part).macros, hands)
+                macros = parse_pattern(term, self.game.hole, part).macros
+                for name in macros:
+                    if not macro_possible(name, self.game.hole):
+                        raise RangeError(f"range part {_short(part)!r} matches no hand: no "
+                                         f"{self.game.hole}-card hand passes ${name}", part)
+                kept = macro_filter(macros, hands)
                 inside = np.isin(hands, kept, assume_unique=True)
             else:
                 inside = _member(hands, _term_masks(self.game, term, part))
@@ -652,6 +657,33 @@ class Range:
     def total_weight(self) -> float:
         """The sum of the (relative) weights: the number of combos if all weigh 1."""
         return float(self.weights.sum())
+
+    @property
+    def share(self) -> float:
+        """The combos' share of all the game's starting hands."""
+        return len(self) / math.comb(52, self.game.hole)
+
+    def breakdown(self) -> dict[str, dict[str, int]]:
+        """The combos counted by pairing (most cards of one rank) and by suits (the
+        macros' shapes: double-suited, single-suited, rainbow, other)."""
+        masks = card_masks(self.combos) if len(self) else np.empty(0, np.uint64)
+        most_rank = np.zeros(len(masks), np.int64)
+        for r in range(13):
+            most_rank = np.maximum(most_rank, np.bitwise_count(
+                masks & np.uint64(0xF << (4 * r))).astype(np.int64))
+        ranks = {"no pair": int((most_rank == 1).sum()),
+                 "pair": 0, "two pair or more": 0,
+                 "three or four of a rank": int((most_rank >= 3).sum())}
+        pairs = np.zeros(len(masks), np.int64)
+        for r in range(13):
+            pairs += np.bitwise_count(masks & np.uint64(0xF << (4 * r))) == 2
+        ranks["pair"] = int(((most_rank == 2) & (pairs == 1)).sum())
+        ranks["two pair or more"] = int(((most_rank == 2) & (pairs >= 2)).sum())
+        suits = {"double-suited": len(macro_filter(("ds",), masks)),
+                 "single-suited": len(macro_filter(("ss",), masks)),
+                 "rainbow": len(macro_filter(("r",), masks))}
+        suits["other"] = len(masks) - sum(suits.values())
+        return {"ranks": ranks, "suits": suits}
 
     def classes(self) -> dict[str, float]:
         """Hold'em only: each class's share of its combos in the range (weighted), grid order."""

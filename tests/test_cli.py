@@ -83,6 +83,12 @@ def test_matrix_and_range(tmp_path):
     omaha = json.loads(ok("range", "AxAyxy", "--game", "omaha", "--json").stdout)
     assert omaha["combos"] == 864
     assert "AKs" in ok("range", "QQ+,AKs").stdout
+    top = json.loads(ok("range", "15%:$ds", "--game", "omaha", "--json").stdout)
+    assert top["breakdown"]["suits"] == {"double-suited": top["combos"], "single-suited": 0,
+                                         "rainbow": 0, "other": 0}
+    assert 0.02 < top["share"] < 0.05
+    shown = ok("range", "KK!KKK:$r", "--game", "omaha").stdout
+    assert "864 combos" in shown and "rainbow 864 (100%)" in shown
 
 
 def _image_is_drawn(path, width_at_least=600):

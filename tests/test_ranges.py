@@ -298,7 +298,7 @@ def test_repeated_wide_parts_are_listed_once():
     mixed = Range("AA**:0.5, KK**, AA**", "omaha")
     assert len(mixed) == len(Range("AA**,KK**", "omaha"))
     assert (mixed.weights[(mixed.combos >> 2 == 12).sum(axis=1) >= 2] == 1).all()
-    assert ranges.RANGE_LIMIT == 3_000_000
+    assert ranges.RANGE_LIMIT == 4_000_000
 
 
 def test_too_wide_patterns_are_refused_before_listing(monkeypatch):
@@ -315,12 +315,12 @@ def test_too_wide_patterns_are_refused_before_listing(monkeypatch):
                        ("AsAhAdAcKsKh,******", "omaha6")]:
         with pytest.raises(RangeError, match="too many hands") as info:
             Range(text, game)
-        assert "3,000,000" in str(info.value)
+        assert "4,000,000" in str(info.value)
 
 
 def test_unions_beyond_the_limit_are_refused():
-    with pytest.raises(RangeError, match="more than 3,000,000"):
-        Range("AA****,KK****,QQ****", "omaha6")
+    with pytest.raises(RangeError, match="more than 4,000,000"):
+        Range("AA****,KK****,QQ****,JJ****", "omaha6")
     assert len(Range("random", "omaha5")) == 2_598_960     # the widest range listed
 
 
