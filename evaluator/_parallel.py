@@ -91,18 +91,23 @@ def _in_pool() -> bool:
     return getattr(_local, "in_pool", False)
 
 
-def imap_unordered(function: Callable, items: Iterable, threads: int,
-                   errors: bool = False) -> Generator[tuple[int, object], None, None]:
+def imap_unordered(function: Callable, items: Iterable, threads: int, errors: bool = False,
+                   idle: Callable[[], object] | None = None
+                   ) -> Generator[tuple[int, object], None, None]:
     """Yield ``(index, function(item))`` as items finish, at most ``threads`` at a time.
 
     With ``errors=True`` an ``Exception`` raised by ``function`` is yielded in
     place of its result; otherwise it stops the other items and is raised.
     Ctrl-C, or leaving the loop early, stops the items within one item.
+    ``idle`` is called when the next result may be a while: before each item
+    run in this thread, and whenever a quarter second passes with none finished.
     """
     items = list(items)
     if threads <= 1 or len(items) <= 1 or _in_pool():
         for i, item in enumerate(items):
             check_interrupt()
+            if idle is not None:
+                idle()
             try:
                 result = function(item)
             except Exception as error:
@@ -130,6 +135,8 @@ def imap_unordered(function: Callable, items: Iterable, threads: int,
             pending[_submit(threads, run, item)] = i
         while pending:
             done, _ = wait_futures(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            if not done and idle is not None:
+                idle()
             for future in done:
                 i = pending.pop(future)
                 failure = future.exception()

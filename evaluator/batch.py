@@ -13,8 +13,9 @@ many, and whatever the number of threads.
 
 Finished rows are never lost.  Every query is checked before any is
 computed (all the problems are listed in one error), and with ``out=`` the
-rows are written, in the input's order, as they finish, one flushed line
-each: an interrupted batch keeps its finished rows, and ``resume=True``
+rows are written, in the input's order, as they finish, one line each,
+flushed within a fraction of a second and before the batch waits for a slow
+query: an interrupted batch keeps its finished rows, and ``resume=True``
 computes only the missing ones, giving the file an uninterrupted run writes.
 
 >>> rows = batch_equity([{"hands": "AsKs vs QhQd", "board": "2c7d9h"}], progress=False)
@@ -29,7 +30,8 @@ import json
 import math
 import os
 import re
-from collections.abc import Generator, Iterable, Iterator, Mapping
+import time
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -56,6 +58,8 @@ JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
 OUT_SUFFIXES = (".csv", *JSON_SUFFIXES)
 ON_ERROR = ("stop", "record")
 MAX_LISTED = 20                 # problems listed in one validation error
+FLUSH_EVERY = 0.2               # seconds a written row may wait for its flush while rows come
+FLUSH_ROWS = 1000               # or this many rows, whichever comes first
 _SPLIT = re.compile(r"\s+vs\.?\s+|\s*[|;]\s*", re.IGNORECASE)
 
 
@@ -505,11 +509,15 @@ def _changed(item: dict, row: Mapping) -> tuple[str, str] | None:
 
 
 class _Sink:
-    """Rows in the input's order, written (one flushed line each) as they finish.
+    """Rows in the input's order, written as they finish.
 
     Rows that finish early wait in ``pending`` until the rows before them are
     in.  ``rows`` holds every row so far, those read back from a resumed file
-    first; ``done`` counts them.
+    first; ``done`` counts them.  A flush per row would cost a system call
+    each, so the lines are flushed once ``FLUSH_EVERY`` seconds or
+    ``FLUSH_ROWS`` rows have gone by, whenever the batch waits (``idle``) and
+    at the end; ``tail`` holds where each line written since ends in the file,
+    so that ``settle`` can tell which are in it.
     """
 
     def __init__(self, out, path: Path | None, header: list[str], items: list[dict],
@@ -518,9 +526,18 @@ class _Sink:
         self.csv = path is not None and path.suffix.lower() == ".csv"
         self.rows: list[dict] = []
         self.pending: dict[int, dict] = {}
-        self.writing: list | None = None          # [row, line, start, handed] mid-write
+        self.writing: list | None = None          # [row, start, end, handed] mid-write
         self.handle: IO[str] | None = None
         self.own = False
+        self.text = io.StringIO()
+        # "\r\n" so that a field holding a lone "\r" is quoted too (it would not be read
+        # back otherwise); _line then ends the line in "\n"
+        self.writer = csv.writer(self.text, lineterminator="\r\n")
+        self.unflushed = 0                        # lines written since the last flush
+        self.tail: list[int] = []                 # where each of them ends in the file
+        self.flushed_at = time.monotonic()
+        self.size: int | None = None              # the file's size once the tail is flushed
+        self.durable: int | None = None           # its size at the last flush
         if path is None:
             self.handle = out                     # a text stream, or None: rows kept only
             return
@@ -534,6 +551,7 @@ class _Sink:
         self.own = True
         if self.csv and not self.rows and self.handle.tell() == 0:
             self._write(self.header)
+        self.size = self.durable = self._size()
 
     @property
     def done(self) -> int:
@@ -629,11 +647,10 @@ class _Sink:
 
     def _line(self, fields) -> str:
         if self.csv:
-            # written with "\r\n" so that a field holding a lone "\r" is quoted too (it
-            # would not be read back otherwise); the line then ends in "\n"
-            text = io.StringIO()
-            csv.writer(text, lineterminator="\r\n").writerow(fields)
-            return text.getvalue()[:-2] + "\n"
+            self.text.seek(0)
+            self.text.truncate()
+            self.writer.writerow(fields)
+            return self.text.getvalue()[:-2] + "\n"
         return json.dumps(fields) + "\n"
 
     def _write(self, fields) -> None:
@@ -642,7 +659,7 @@ class _Sink:
         self.handle.flush()
 
     def _size(self) -> int | None:
-        """The output file's size (every line is flushed: where the next one starts)."""
+        """The output file's size (None for a stream)."""
         if not self.own or self.handle is None:
             return None
         return os.fstat(self.handle.fileno()).st_size
@@ -654,48 +671,90 @@ class _Sink:
         while len(self.rows) in self.pending:
             row = self.pending[len(self.rows)]
             if self.handle is not None:
-                line = self._line([row.get(name, "") for name in self.header] if self.csv
-                                  else row)
-                self.writing = [row, line, self._size(), False]
-                self.handle.write(line)
-                self.writing[3] = True
-                self.handle.flush()
+                self._put(row)
             self.rows.append(row)
             self.writing = None
             self.pending.pop(len(self.rows) - 1, None)
             written += 1
+        if self.unflushed and (self.unflushed >= FLUSH_ROWS
+                               or time.monotonic() - self.flushed_at >= FLUSH_EVERY):
+            self.flush()
         return written
 
+    def _put(self, row: dict) -> None:
+        """Hand one row's line to the output; ``writing`` says how far it got."""
+        assert self.handle is not None
+        line = self._line([row.get(name, "") for name in self.header] if self.csv else row)
+        end = None if self.size is None else self.size + len(line.encode("utf-8"))
+        self.writing = [row, self.size, end, False]
+        self.handle.write(line)
+        self.writing[3] = True
+        self.unflushed += 1
+        if end is not None:
+            self.tail.append(end)
+            self.size = end
+
+    def idle(self) -> None:
+        """The batch waits for its next row: flush what is written, so that no row waits
+        on a slow query.  A failure is left to the next flush, which raises it where the
+        batch runs, not inside the pool or the cluster that called this."""
+        try:
+            self.flush()
+        except OSError:
+            pass
+
+    def flush(self) -> None:
+        """Flush the lines written since the last flush."""
+        if self.unflushed:
+            assert self.handle is not None
+            self.handle.flush()
+            self.unflushed = 0
+            self.tail.clear()
+            self.durable = self.size
+            self.flushed_at = time.monotonic()
+
     def settle(self) -> None:
-        """After Ctrl-C: count the row being written if, and only if, its whole line is out.
+        """After Ctrl-C: count the rows whose whole line is in the output, and only those.
 
         Ctrl-C may land between writing a line and counting its row, so
         ``done`` (``BatchInterrupted.kept``) would miss a row that is in the
-        file; or in the middle of a line, whose start is then taken out again.
+        file; or in the middle of a line, or of a flush that wrote only some
+        lines, whose rows are then not counted and whose part is taken out
+        again.  A stream cannot be measured: its rows count once handed over.
         """
         writing, self.writing = self.writing, None
-        if writing is None or (self.rows and self.rows[-1] is writing[0]):
+        if self.handle is None:
             return
-        row, line, start, handed = writing
-        assert self.handle is not None               # a line was being written to it
+        if writing is not None and not (self.rows and self.rows[-1] is writing[0]):
+            row, start, end, handed = writing
+            if start is not None or handed:
+                self.rows.append(row)
+                self.pending.pop(len(self.rows) - 1, None)
+            if end is not None and (not self.tail or self.tail[-1] != end):
+                self.tail.append(end)
         try:
             self.handle.flush()
         except (OSError, ValueError):
             pass
-        if start is None:                         # a stream: counted once handed over
-            whole = handed
-        else:
-            size = self._size()
-            whole = size is not None and size >= start + len(line.encode("utf-8"))
-            if not whole and size is not None and size > start:
-                os.ftruncate(self.handle.fileno(), start)
-        if whole:
-            self.rows.append(row)
-            self.pending.pop(len(self.rows) - 1, None)
+        size = self._size()
+        if size is None:
+            return
+        while self.tail and self.tail[-1] > size:
+            self.tail.pop()
+            self.rows.pop()
+        whole = self.tail[-1] if self.tail else self.durable
+        if whole is not None and size > whole:
+            os.ftruncate(self.handle.fileno(), whole)
 
     def close(self) -> None:
+        """Close the file (which flushes it); flush a stream, which stays open."""
         if self.own and self.handle is not None:
             self.handle.close()
+        elif self.handle is not None:
+            try:
+                self.handle.flush()
+            except (OSError, ValueError):
+                pass
 
 
 def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
@@ -790,11 +849,12 @@ def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progres
         bar.advance(bar.task, sink.done)
     results: Generator[tuple[int, object], None, None]
     if scheduler is not None:
-        results = _on_cluster([items[i] for i in todo], scheduler, chunk_size)
+        results = _on_cluster([items[i] for i in todo], scheduler, chunk_size, sink.idle)
     else:
         from ._parallel import imap_unordered
         assert threads is not None                  # resolved by batch_equity
-        results = imap_unordered(run_query, [items[i] for i in todo], threads, errors=True)
+        results = imap_unordered(run_query, [items[i] for i in todo], threads, errors=True,
+                                 idle=sink.idle)
     failure: tuple[int, BaseException | str] | None = None
     lost: Exception | None = None
     try:
@@ -826,6 +886,7 @@ def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progres
                 bar.advance(bar.task, written)
             if failure is not None and sink.done >= failure[0]:
                 break
+        sink.flush()
     except KeyboardInterrupt:
         sink.settle()
         raise BatchInterrupted(sink.done, len(items), path) from None
@@ -937,9 +998,10 @@ def _client(scheduler):
         quiet.setLevel(level)
 
 
-def _on_cluster(items: list[dict], scheduler,
-                chunk_size: int | None) -> Generator[tuple[int, object], None, None]:
-    """Yield ``(index, row or failure reason)`` as chunks finish on a Dask cluster.
+def _on_cluster(items: list[dict], scheduler, chunk_size: int | None,
+                idle: Callable[[], None]) -> Generator[tuple[int, object], None, None]:
+    """Yield ``(index, row or failure reason)`` as chunks finish on a Dask cluster,
+    calling ``idle`` after each chunk (the wait for the next may be long).
 
     A task lost with its worker is run again; a task that still fails gives
     each of its queries that failure.  Closing the generator (Ctrl-C, or a
@@ -966,12 +1028,10 @@ def _on_cluster(items: list[dict], scheduler,
             except (Exception, asyncio.CancelledError) as error:    # noqa: BLE001
                 # the task failed past its retries (its worker died each time, its
                 # data would not load, ...): each of its queries failed that way
-                reason = f"its cluster task failed: {_reason(error)}"
-                for k in range(size):
-                    yield start + k, reason
-                continue
+                parts = [(None, f"its cluster task failed: {_reason(error)}")] * size
             for k, (row, reason) in enumerate(parts):
                 yield start + k, row if reason is None else reason
+            idle()
     finally:
         if futures:
             client.cancel(futures)

@@ -326,6 +326,91 @@ def test_ctrl_c_while_a_row_is_written_keeps_count_of_the_rows_in_the_file(
     assert out.read_bytes() == whole.read_bytes()
 
 
+class Buffered:
+    """An output that keeps the lines it is given until a flush, and takes Ctrl-C in the
+    first flush of several lines, once ``whole`` of them and part of the next are out;
+    with ``full``, every flush after that fails as on a full disk, so the rest never
+    reaches the file."""
+
+    def __init__(self, handle, full):
+        self.handle, self.full, self.held, self.broken = handle, full, "", False
+        self.whole = None
+
+    def write(self, text):
+        self.held += text
+
+    def flush(self):
+        if self.broken and self.full:
+            raise OSError(28, "No space left on device")
+        if not self.broken and self.held.count("\n") >= 3:
+            self.broken = True
+            cut = len(self.held) // 2
+            cut += self.held[cut - 1] == "\n"      # in the middle of a line
+            self.whole = self.held[:cut].count("\n")
+            self.handle.write(self.held[:cut])
+            self.held = self.held[cut:]
+            self.handle.flush()
+            raise KeyboardInterrupt
+        self.handle.write(self.held)
+        self.held = ""
+        self.handle.flush()
+
+    def __getattr__(self, name):
+        return getattr(self.handle, name)
+
+
+@pytest.mark.parametrize("full", [False, True], ids=["the flush stops", "the disk is full"])
+@pytest.mark.parametrize("name", ["r.csv", "r.jsonl"])
+def test_ctrl_c_in_a_flush_of_many_rows_keeps_count_of_the_rows_in_the_file(
+        tmp_path, monkeypatch, name, full):
+    queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h"}] * 12
+    whole = tmp_path / ("whole" + os.path.splitext(name)[1])
+    batch_equity(queries, out=whole, progress=False)
+    real = batch._Sink.__init__
+    outputs = []
+
+    def init(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        self.handle = Buffered(self.handle, full)
+        outputs.append(self.handle)
+    monkeypatch.setattr(batch._Sink, "__init__", init)
+    monkeypatch.setattr(batch._Sink, "idle", lambda self: None)     # one flush, at the end
+    monkeypatch.setattr(batch, "FLUSH_EVERY", 3600)
+    out = tmp_path / name
+    with pytest.raises(BatchInterrupted) as stop:
+        batch_equity(queries, out=out, threads=2, progress=False)
+    on_disk = out.read_bytes()
+    assert on_disk.endswith(b"\n")                  # a line cut short is taken out again
+    rows = len(on_disk.splitlines()) - name.endswith(".csv")
+    assert 0 < outputs[0].whole < 12
+    assert stop.value.kept == rows == (outputs[0].whole if full else 12)
+    monkeypatch.setattr(batch._Sink, "__init__", real)
+    batch_equity(queries, out=out, resume=True, progress=False)
+    assert out.read_bytes() == whole.read_bytes()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_finished_rows_are_in_the_file_while_a_slow_query_runs(tmp_path, monkeypatch, threads):
+    """Rows are flushed in bulk, but never left waiting on a query still running."""
+    out = tmp_path / "r.csv"
+    queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": f"q{i}"} for i in range(6)]
+    queries.append({"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": "slow"})
+    monkeypatch.setattr(batch, "FLUSH_EVERY", 3600)
+    seen = []
+    real = batch.run_query
+
+    def run_query(query):
+        if query["id"] == "slow":                    # waits for the other rows to be out
+            deadline = time.monotonic() + 20
+            while data_rows(out) < 6 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            seen.append(data_rows(out))
+        return real(query)
+    monkeypatch.setattr(batch, "run_query", run_query)
+    batch_equity(queries, out=out, threads=threads, progress=False)
+    assert seen == [6] and data_rows(out) == 7
+
+
 @pytest.mark.parametrize("trials", [10_000, 10_000.0, 1e4, "10000", "1e4", " 1E4 ", "10000.0"])
 def test_trials_may_be_a_float_or_in_scientific_notation(trials):
     rows = batch_equity([{"hands": "AsKs vs QQ", "trials": trials, "seed": 3}], progress=False)
