@@ -43,9 +43,10 @@ def _lookup(keys: np.ndarray, rank_offsets, rank_values) -> np.ndarray:
 
 
 def best5_exact(holes: np.ndarray, known: np.ndarray, live: np.ndarray,
-                multisets: np.ndarray, hi_full: np.ndarray) -> int:
-    """As ``kernels.multisets.best5_exact``: fills ``hi_full``; returns the boards, or -1."""
-    card_keys, rank_offsets, rank_values, flush_values = _tables.high()
+                multisets: np.ndarray, hi_full: np.ndarray, ranking: str = "standard") -> int:
+    """As ``kernels.multisets.best5_exact``: fills ``hi_full``; returns the boards, or -1.
+    ``ranking`` names the value tables (``_tables.VALUE_TABLES``)."""
+    card_keys, rank_offsets, rank_values, flush_values = _tables.high(ranking)
     players, hole = holes.shape
     rows, need = multisets.shape
     alive = np.zeros((13, 4), np.int64)

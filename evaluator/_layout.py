@@ -31,5 +31,12 @@ LAYOUT = {
 CATEGORIES = ("invalid", "high card", "pair", "two pair", "three of a kind", "straight",
               "flush", "full house", "four of a kind", "straight flush")
 
+SHORT_DECK_CATEGORIES = ("invalid", "high card", "pair", "two pair", "three of a kind",
+                         "straight", "full house", "flush", "four of a kind", "straight flush")
+
+SHORT_DECK_TRIPS_CATEGORIES = ("invalid", "high card", "pair", "two pair", "straight",
+                               "three of a kind", "full house", "flush", "four of a kind",
+                               "straight flush")
+
 TEEN_PATTI_CATEGORIES = ("invalid", "high card", "pair", "colour", "sequence", "pure sequence",
                          "trail")

@@ -192,9 +192,20 @@ class HighTables(NamedTuple):
     flush_values: np.ndarray   # uint16 (8192,)
 
 
+#: the value tables of each ranking of high hands (``Game.values``): the 52-card one, and
+#: the short deck's with a straight above three of a kind or below it.  All share the
+#: card keys and the rank hash; short-deck hands are a subset of its multisets.
+VALUE_TABLES = {"standard": ("rank_values", "flush_values"),
+                "short": ("short_rank_values", "short_flush_values"),
+                "short_trips": ("short_trips_rank_values", "short_flush_values")}
+
+
 @cache
-def high() -> HighTables:
-    return HighTables(*(load(name) for name in HighTables._fields))
+def high(values: str = "standard") -> HighTables:
+    """The high-hand tables of one ranking (``VALUE_TABLES``)."""
+    rank_values, flush_values = VALUE_TABLES[values]
+    return HighTables(load("card_keys"), load("rank_offsets"), load(rank_values),
+                      load(flush_values))
 
 
 @cache

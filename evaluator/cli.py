@@ -200,6 +200,7 @@ def _pct(x: float | None) -> str:
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     from .evaluate import evaluate
+    from .games import game as _game
     _compile_note(args.game)
     hand = evaluate(args.game, args.hole, args.board)
     if args.json:
@@ -211,7 +212,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                   f"  value:     {hand.value}")
     if hand.low is not None:
         console.print(f"  low:       {hand.low.name} ({' '.join(hand.low.best)})")
-    elif args.game in ("omaha8",):
+    elif _game(args.game).hilo:
         console.print("  low:       none")
     return 0
 

@@ -29,7 +29,10 @@ def batch_kernel(g: Game, low: bool, width: int
         return omaha.low_rows, (ndim_marker(g.hole),), (_tables.load("low_card_bits"),
                                                               _tables.load("omaha_low"))
     if g.rule is Rule.BEST5:
-        tables = _tables.high5() if width == 5 else _tables.high()
+        if g.values != "standard":
+            tables = _tables.high(g.values)
+        else:
+            tables = _tables.high5() if width == 5 else _tables.high()
         return high.evaluate_rows, (ndim_marker(width),), tuple(tables)
     if g.rule is Rule.OMAHA and width == g.hole + 5:
         # the (board, hole) table serves four hole cards; five and six read hole pairs

@@ -111,6 +111,8 @@ def _hand_cards(g: Game, hole: CardsLike, board: CardsLike) -> tuple[np.ndarray,
         sizes = ", ".join(map(str, g.boards[:-1])) + f" or {g.boards[-1]}"
         raise HandError(f"{g.name} evaluates a hand with {sizes} board cards, "
                         f"got {len(board_ids)}", len(board_ids))
+    g.check_in_deck(hole_ids.tolist(), "the hole cards")
+    g.check_in_deck(board_ids.tolist(), "the board")
     clash = set(hole_ids.tolist()) & set(board_ids.tolist())
     if clash:
         card = format_cards(sorted(clash)[:1])
@@ -134,10 +136,10 @@ def _five_card_choices(g: Game, hole: list[int], board: list[int]) -> Iterator[l
 
 
 def _high_value(g: Game, hole: list[int], board: list[int]) -> HandValue:
-    tables = _tables.high()
+    tables = _tables.high(g.values)
     value, five = max((_lookup(five, tables), five) for five in _five_card_choices(g, hole, board))
-    category = _layout.CATEGORIES[value >> _layout.CATEGORY_SHIFT]
-    return HandValue(value, category, tuple(format_cards(order_five(five)).split()),
+    category = g.categories[value >> _layout.CATEGORY_SHIFT]
+    return HandValue(value, category, tuple(format_cards(order_five(five, category)).split()),
                      describe(category, five))
 
 
@@ -295,6 +297,11 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
                 raise CardError(f"hands[{row}, {col}] = {card} is not a card id (0..51)", card)
             name = format_cards([card])
             raise CardError(f"duplicate card {name!r} in hands[{row}]", name)
+        if g.lowest_rank:
+            below = np.argwhere(hands < 4 * g.lowest_rank)
+            if len(below):
+                row, col = (int(x) for x in below[0])
+                g.check_in_deck([int(hands[row, col])], f"hands[{row}]")
     kernel, lead, tables = batch_kernel(g, low, hands.shape[1])
 
     def work(start: int, stop: int) -> None:

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
-from .errors import ArgumentTypeError, GameError
+from . import _layout
+from .errors import ArgumentTypeError, CardError, GameError
 
 __all__ = ["Game", "GAMES", "Rule", "Pot", "game"]
 
@@ -55,6 +56,11 @@ class Game:
         Hole cards dealt; more than ``hole`` when some are discarded.
     discard_at : int
         Board size at which the extra hole cards are discarded (-1: never).
+    lowest_rank : int
+        The lowest rank in the deck (0: deuces, the 52-card deck; 4: sixes, short deck).
+    values : str
+        Which value tables rank high hands (``_tables.VALUE_TABLES``): ``"standard"``,
+        or the short deck's ``"short"`` / ``"short_trips"``.
     pot : str
         ``"high"`` or ``"hilo"``.
     options : tuple of (str, object)
@@ -70,6 +76,8 @@ class Game:
     dealt: int = 0
     discard_at: int = -1
     title: str = ""
+    lowest_rank: int = 0
+    values: str = "standard"
 
     def __post_init__(self) -> None:
         if not self.dealt:
@@ -87,6 +95,32 @@ class Game:
         """Hands a player's hole cards make before the best is taken: Tahoe's three pairs
         of hole cards, else one."""
         return 3 if self.rule is Rule.TAHOE else 1
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The card ids of the game's deck: all 52, or from ``lowest_rank`` up (short deck:
+        the 36 cards from the sixes)."""
+        return tuple(range(4 * self.lowest_rank, 52))
+
+    @property
+    def removed(self) -> tuple[int, ...]:
+        """The 52-card ids the game's deck leaves out (the engine treats them as dead)."""
+        return tuple(range(4 * self.lowest_rank))
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        """High-hand category names by ``value >> 12``."""
+        return {"standard": _layout.CATEGORIES, "short": _layout.SHORT_DECK_CATEGORIES,
+                "short_trips": _layout.SHORT_DECK_TRIPS_CATEGORIES}[self.values]
+
+    def check_in_deck(self, ids, what: str) -> None:
+        """``CardError`` naming the first of ``ids`` (card ids) the deck leaves out."""
+        if self.lowest_rank:
+            for c in ids:
+                if c < 4 * self.lowest_rank:
+                    name = "23456789TJQKA"[c >> 2] + "cdhs"[c & 3]
+                    raise CardError(f"card {name!r} in {what} is not in the {self.name} deck "
+                                    f"({len(self.deck)} cards, sixes to aces)", name)
 
     def option(self, name: str, default: object = None) -> object:
         return dict(self.options).get(name, default)
@@ -115,9 +149,11 @@ def _omaha(hole: int, name: str, title: str) -> Callable[[], Game]:
     return make
 
 
-def _omaha8() -> Game:
-    return Game("omaha8", hole=4, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule=Rule.OMAHA,
-                pot=Pot.HILO, title="Omaha Hi-Lo 8-or-better")
+def _omaha_hilo(hole: int, name: str, title: str) -> Callable[[], Game]:
+    def make() -> Game:
+        return Game(name, hole=hole, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule=Rule.OMAHA,
+                    pot=Pot.HILO, title=title)
+    return make
 
 
 def _pineapple(name: str, title: str, discard_at: int) -> Callable[[], Game]:
@@ -125,6 +161,17 @@ def _pineapple(name: str, title: str, discard_at: int) -> Callable[[], Game]:
         return Game(name, hole=2, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule=Rule.BEST5,
                     dealt=3, discard_at=discard_at, title=title)
     return make
+
+
+def _short_deck(trips_beat_straight: bool = False) -> Game:
+    if not isinstance(trips_beat_straight, bool):
+        raise GameError("short_deck option trips_beat_straight must be True or False, got "
+                        f"{trips_beat_straight!r}", trips_beat_straight)
+    return Game("short_deck", hole=2, boards=HIGH_BOARDS, streets=HOLDEM_STREETS,
+                rule=Rule.BEST5, lowest_rank=4,
+                values="short_trips" if trips_beat_straight else "short",
+                options=(("trips_beat_straight", trips_beat_straight),),
+                title="Short deck hold'em (36 cards, sixes to aces)")
 
 
 def _tahoe() -> Game:
@@ -149,9 +196,12 @@ _REGISTRY = {
     "omaha": _omaha(4, "omaha", "Omaha"),
     "omaha5": _omaha(5, "omaha5", "5-card Omaha"),
     "omaha6": _omaha(6, "omaha6", "6-card Omaha"),
-    "omaha8": _omaha8,
+    "omaha8": _omaha_hilo(4, "omaha8", "Omaha Hi-Lo 8-or-better"),
+    "omaha5_8": _omaha_hilo(5, "omaha5_8", "5-card Omaha Hi-Lo 8-or-better (Big O)"),
+    "omaha6_8": _omaha_hilo(6, "omaha6_8", "6-card Omaha Hi-Lo 8-or-better"),
     "pineapple": _pineapple("pineapple", "Pineapple", 0),
     "crazy_pineapple": _pineapple("crazy_pineapple", "Crazy Pineapple", 3),
+    "short_deck": _short_deck,
     "tahoe": _tahoe,
     "the": _the,
     "teen_patti": _teen_patti,
@@ -159,7 +209,11 @@ _REGISTRY = {
 _ALIASES = {"hold'em": "holdem", "texas": "holdem", "nlhe": "holdem", "nlh": "holdem",
             "plo": "omaha", "plo4": "omaha", "plo5": "omaha5", "plo6": "omaha6",
             "omaha_hi_lo": "omaha8", "omaha_hilo": "omaha8", "o8": "omaha8",
-            "teenpatti": "teen_patti"}
+            "big_o": "omaha5_8", "bigo": "omaha5_8", "omaha5_hi_lo": "omaha5_8",
+            "omaha_five_hi_lo": "omaha5_8", "o5_8": "omaha5_8", "omaha6_hi_lo": "omaha6_8",
+            "o6_8": "omaha6_8",
+            "teenpatti": "teen_patti", "shortdeck": "short_deck", "six_plus": "short_deck",
+            "6plus": "short_deck", "6+": "short_deck"}
 
 GAMES: tuple[str, ...] = tuple(_REGISTRY)
 

@@ -20,14 +20,17 @@ def _groups(five: list[int]) -> list[tuple[int, int]]:
 
 
 def _is_wheel(five: list[int]) -> bool:
-    return sorted(c >> 2 for c in five) == [0, 1, 2, 3, 12]
+    """Five ranks that make a straight only with the ace low: A-2-3-4-5, or A-6-7-8-9 in the
+    short deck (only called for hands whose category is a straight)."""
+    return sorted(c >> 2 for c in five) in ([0, 1, 2, 3, 12], [4, 5, 6, 7, 12])
 
 
-def order_five(five: list[int]) -> list[int]:
-    """The five cards in reading order: groups first, high to low; a wheel ends with its ace."""
+def order_five(five: list[int], category: str = "") -> list[int]:
+    """The five cards in reading order: groups first, high to low; a straight whose ace
+    plays low ends with its ace."""
     rank_order = {r: i for i, (_, r) in enumerate(_groups(five))}
     ordered = sorted(five, key=lambda c: (rank_order[c >> 2], -(c & 3)))
-    if _is_wheel(five):
+    if category in ("straight", "straight flush") and _is_wheel(five):
         ordered = ordered[1:] + ordered[:1]
     return ordered
 
@@ -37,7 +40,7 @@ def describe(category: str, five: list[int]) -> str:
     groups = _groups(five)
     ranks = [r for _, r in groups]
     if category in ("straight", "straight flush"):
-        top = 3 if _is_wheel(five) else max(ranks)
+        top = sorted(ranks)[-2] if _is_wheel(five) else max(ranks)
         if category == "straight flush" and top == 12:
             return "royal flush"
         return f"{category}, {_WORDS[top]} high"

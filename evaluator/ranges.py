@@ -94,7 +94,7 @@ from .patterns import (
     parse_pattern,
     why_empty,
 )
-from .rankings import ranked_classes, suit_classes
+from .rankings import RANKED_GAMES, ranked_classes, suit_classes
 
 __all__ = ["Range", "RangeLike", "RangeError", "CLASS_NAMES", "RANGE_LIMIT", "class_combos",
            "class_of", "preflop_order"]
@@ -136,7 +136,7 @@ def _top_percent_masks(game: Game, low: float, high: float, part: str,
     if high <= low:
         raise RangeError(f"bad range part {_short(part)!r}: a span of percentages goes from "
                          "the lower to the higher, like '5%-10%'", part)
-    if game.hole == 2 and game.rule is Rule.BEST5:
+    if game.hole == 2 and game.rule is Rule.BEST5 and game.name not in RANKED_GAMES:
         top = _pair_masks(_top_percent(high))
         return np.setdiff1d(top, _pair_masks(_top_percent(low))) if low else top
     classes, sizes = ranked_classes(game, low, high)
@@ -491,6 +491,13 @@ class Range:
         scaled = np.zeros(len(weights))
         scaled[used] = _relative(np.array(weights)[used], [names[i] for i in used])
         weight = scaled[owner]
+        if self.game.lowest_rank:           # the short deck: its 36 cards only
+            inside = (masks & np.uint64((1 << (4 * self.game.lowest_rank)) - 1)) == 0
+            if not inside.any():
+                raise RangeError(f"range {_short(self.text)!r} has no hand in the "
+                                 f"{self.game.name} deck ({len(self.game.deck)} cards, "
+                                 "sixes to aces)", self.text)
+            masks, weight = masks[inside], weight[inside]
         self._set(_mask_rows(masks, self.game.hole), weight)
 
     def _merge_parts(self, parts: list[CardsLike]
@@ -584,7 +591,15 @@ class Range:
                 kept = macro_filter(macros, hands)
                 inside = np.isin(hands, kept, assume_unique=True)
             else:
-                inside = _member(hands, _term_masks(self.game, term, part))
+                try:
+                    listed = _term_masks(self.game, term, part)
+                except RangeError:
+                    if op != ":":
+                        raise
+                    raise RangeError(f"bad weight in range part {_short(part)!r}: "
+                                     f"{_short(term, 20)!r} is not a number, nor a range to "
+                                     "intersect with", part) from None
+                inside = _member(hands, listed)
             before = len(hands)
             hands = hands[inside] if op == ":" else hands[~inside]
             if not len(hands) and before:
@@ -661,7 +676,7 @@ class Range:
     @property
     def share(self) -> float:
         """The combos' share of all the game's starting hands."""
-        return len(self) / math.comb(52, self.game.hole)
+        return len(self) / math.comb(len(self.game.deck), self.game.hole)
 
     def breakdown(self) -> dict[str, dict[str, int]]:
         """The combos counted by pairing (most cards of one rank) and by suits (the

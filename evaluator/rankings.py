@@ -29,7 +29,8 @@ __all__ = ["RANKED_GAMES", "ranking", "ranked_classes", "suit_classes", "permute
            "canonical"]
 
 #: games with a shipped ranking table, each read as ``ranking_<name>``
-RANKED_GAMES = ("omaha", "omaha5", "omaha6", "omaha8", "tahoe", "the", "teen_patti")
+RANKED_GAMES = ("omaha", "omaha5", "omaha6", "omaha8", "omaha5_8", "omaha6_8", "tahoe", "the",
+                "teen_patti", "short_deck")
 
 _RANK_BITS = np.uint64(sum(1 << (4 * r) for r in range(13)))
 PERMUTATIONS = tuple(itertools.permutations(range(4)))

@@ -89,8 +89,8 @@ def _class_counts(g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarra
 
     def run(span: tuple[int, int]) -> None:
         a, b = span
-        multisets.best5_exact_batch(holes[a:b], board, dead, rank_multisets(need), *_tables.high(),
-                                  hi_full[a:b], boards[a:b])
+        multisets.best5_exact_batch(holes[a:b], board, dead, rank_multisets(need),
+                                    *_tables.high(g.values), hi_full[a:b], boards[a:b])
         if bar is not None:
             bar.advance(bar.task, b - a)
 

@@ -22,7 +22,7 @@ __all__ = ["warmup"]
 def _evaluate_game(name: str) -> None:
     g = _game(name)
     for width in g.row_sizes():
-        hands = np.arange(width, dtype=np.uint8).reshape(1, width)
+        hands = np.array(g.deck[:width], np.uint8).reshape(1, width)
         evaluate_batch(g, hands)
         if g.pot == "hilo":
             evaluate_batch(g, hands, low=True)
@@ -53,7 +53,8 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
               ("tahoe", ["AsKsQs", "random"], "", sampled),             # unknown cards
               ("omaha", ["AsAhKsKh", "QdQcJd?"], "2c7d9hTs4h", {}),
               ("teen_patti", ["AsKsQs", "random"], "", sampled),
-              ("teen_patti", ["AsKsQs", "random"], "", {})]
+              ("teen_patti", ["AsKsQs", "random"], "", {}),
+              ("short_deck", ["AsKs", "QhQd"], "", {})]
     return steps
 
 

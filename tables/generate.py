@@ -526,13 +526,103 @@ def omaha_flush_table(values5) -> np.ndarray:
     return table
 
 
-# --- 9. Assembly ------------------------------------------------------------
+# --- 9. Short deck: 36 cards, sixes to aces ------------------------------------
+# The same keys and hash as the 52-card tables: a short-deck hand's rank multiset is
+# one of the 52-card ones, so ``rank_offsets`` finds it and only the values differ.
+# ``short_rank_values`` (the length of ``rank_values``) and ``short_flush_values`` hold
+# them, 0 for multisets with a rank below six; ``short_trips_rank_values`` the same with
+# three of a kind above a straight (flushes rank the same either way).  Categories, low
+# to high, are ``SHORT_CATEGORIES``: a flush beats a full house, and A-6-7-8-9 is the
+# lowest straight.
+SHORT_LOWEST = 4                     # rank index of the six
+SHORT_CATEGORIES = ("invalid", "high card", "pair", "two pair", "three of a kind",
+                    "straight", "full house", "flush", "four of a kind", "straight flush")
+SHORT_TRIPS_CATEGORIES = ("invalid", "high card", "pair", "two pair", "straight",
+                          "three of a kind", "full house", "flush", "four of a kind",
+                          "straight flush")
+
+
+def short_straight_top(ranks) -> int:
+    """Top rank of the best short-deck straight in a set of ranks, or -1: T-J-Q-K-A
+    down to 6-7-8-9-T, then A-6-7-8-9 (the ace plays low, nine high)."""
+    present = set(ranks)
+    for top in range(12, SHORT_LOWEST + 3, -1):
+        if all(r in present for r in range(top - 4, top + 1)):
+            return top
+    if {12, 4, 5, 6, 7} <= present:
+        return 7
+    return -1
+
+
+def short_five_card_values(trips_beat_straight: bool) -> dict[tuple[tuple[int, ...], bool], int]:
+    """Value of every five-card short-deck class, keyed as ``five_card_values``."""
+    names = SHORT_TRIPS_CATEGORIES if trips_beat_straight else SHORT_CATEGORIES
+    number = {name: i for i, name in enumerate(names)}
+    classes = {}
+    for counts in rank_multisets(5, 5):
+        if any(counts[:SHORT_LOWEST]):
+            continue
+        for flush in (False, True) if max(counts) == 1 else (False,):
+            groups = sorted(((k, r) for r, k in enumerate(counts) if k), reverse=True)
+            shape = tuple(k for k, _ in groups)
+            ranks = tuple(r for _, r in groups)
+            if shape == (1, 1, 1, 1, 1):
+                top = short_straight_top(ranks)
+                if top >= 0:
+                    name, tiebreak = ("straight flush" if flush else "straight"), (top,)
+                else:
+                    name, tiebreak = ("flush" if flush else "high card"), ranks
+            else:
+                name = {(4, 1): "four of a kind", (3, 2): "full house",
+                        (3, 1, 1): "three of a kind", (2, 2, 1): "two pair",
+                        (2, 1, 1, 1): "pair"}[shape]
+                tiebreak = ranks
+            classes[(counts, flush)] = (number[name], tiebreak)
+    values = {}
+    for category in range(1, len(names)):
+        members = sorted((tb, key) for key, (cat, tb) in classes.items() if cat == category)
+        position = 0
+        previous = None
+        for tiebreak, key in members:
+            if tiebreak != previous:
+                position += 1
+                previous = tiebreak
+            values[key] = (category << CATEGORY_SHIFT) | position
+    return values
+
+
+def short_tables(slots, size: int, trips_beat_straight: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(rank values at the slots of ``rank_tables``, a table of ``size`` like
+    ``rank_values``; flush values) of the short deck."""
+    values5 = short_five_card_values(trips_beat_straight)
+    multisets = list(rank_multisets(5, MAX_CARDS))
+    table = np.zeros(size, np.uint16)
+    for counts, slot in zip(multisets, slots.tolist()):
+        if not any(counts[:SHORT_LOWEST]):
+            table[slot] = best_of_multiset(counts, values5)
+    flush = np.zeros(1 << NUM_RANKS, np.uint16)
+    for mask in range(1 << NUM_RANKS):
+        ranks = [r for r in range(NUM_RANKS) if mask >> r & 1]
+        if len(ranks) < 5 or mask & ((1 << SHORT_LOWEST) - 1):
+            continue
+        flush[mask] = max(values5[(tuple(int(r in sub) for r in range(NUM_RANKS)), True)]
+                          for sub in itertools.combinations(ranks, 5))
+    return table, flush
+
+
+# --- 10. Assembly ------------------------------------------------------------
 def build() -> dict[str, np.ndarray]:
     verify_rank_bases()
     values5 = five_card_values()
-    offsets, values, _ = rank_tables(values5)
+    offsets, values, slots = rank_tables(values5)
     offsets5, values5_only, slots5 = rank_tables(values5, (5, 5))
+    short_values, short_flush = short_tables(slots, values.size, False)
+    short_trips_values, short_trips_flush = short_tables(slots, values.size, True)
+    assert np.array_equal(short_flush, short_trips_flush)     # flushes rank the same
     return {
+        "short_rank_values": short_values,
+        "short_flush_values": short_flush,
+        "short_trips_rank_values": short_trips_values,
         "card_keys": card_keys(),
         "rank_offsets": offsets,
         "rank_values": values,
@@ -558,6 +648,8 @@ def manifest(tables: dict[str, np.ndarray]) -> dict:
         "layout": LAYOUT,
         "categories": list(CATEGORIES),
         "teen_patti_categories": list(TEEN_PATTI_CATEGORIES),
+        "short_deck_categories": list(SHORT_CATEGORIES),
+        "short_deck_trips_categories": list(SHORT_TRIPS_CATEGORIES),
         "tables": {
             name: {
                 "file": f"{name}.npy",

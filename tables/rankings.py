@@ -16,6 +16,8 @@ Scores, one method per game:
   50,000 (3-card games).  Exact enumeration is too long for a ranking of tens of
   thousands of classes against every hand (a 4-card class against a random hand is
   about 8e11 deals).
+* Short deck: the same against a random hand of the 36-card deck, 400,000 deals for each
+  of its 81 classes (standard error at most 0.08 points).
 * Teen Patti: hand strength (the evaluator's value), exactly.
 
 Like ``preflop.py`` the tables are computed with the package itself, so they are
@@ -42,31 +44,31 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 
-TRIALS = {"omaha": 20_000, "omaha8": 20_000, "omaha5": 4_000, "omaha6": 1_000,
-          "tahoe": 50_000, "the": 50_000}
+TRIALS = {"omaha": 20_000, "omaha8": 20_000, "omaha5": 4_000, "omaha5_8": 4_000,
+          "omaha6": 1_000, "omaha6_8": 1_000, "tahoe": 50_000, "the": 50_000,
+          "short_deck": 400_000}
 STRENGTH = ("teen_patti",)
 
 
-def all_hands(hole: int, chunk: int = 1 << 20):
-    """Card masks of every hand of ``hole`` cards, in chunks (6-card hands are 20 M)."""
-    bits = np.uint64(1) << np.arange(52, dtype=np.uint64)
+def all_hands(hole: int, deck: tuple[int, ...], chunk: int = 1 << 20):
+    """Card masks of every hand of ``hole`` cards from ``deck``, in chunks (6-card hands
+    are 20 M)."""
     out: list[int] = []
-    for combo in itertools.combinations(range(52), hole - 1):
+    for combo in itertools.combinations(deck, hole - 1):
         head = sum(1 << c for c in combo)
-        out.extend(head | (1 << c) for c in range(combo[-1] + 1, 52))
+        out.extend(head | (1 << c) for c in deck if c > combo[-1])
         if len(out) >= chunk:
             yield np.array(out, np.uint64)
             out = []
     if out:
         yield np.array(out, np.uint64)
-    del bits
 
 
-def classes(hole: int) -> tuple[np.ndarray, np.ndarray]:
+def classes(hole: int, deck: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Each suit class's name (smallest mask of the class) and its number of hands."""
     from evaluator.rankings import canonical
     names, counts = [], []
-    for masks in all_hands(hole):
+    for masks in all_hands(hole, deck):
         n, c = np.unique(canonical(masks), return_counts=True)
         names.append(n)
         counts.append(c)
@@ -117,15 +119,16 @@ def scores(game: str, rows: np.ndarray, workers: int) -> np.ndarray:
 
 def compute(game: str, workers: int) -> np.ndarray:
     from evaluator.games import game as get_game
-    hole = get_game(game).hole
-    names, counts = classes(hole)
+    g = get_game(game)
+    hole = g.hole
+    names, counts = classes(hole, g.deck)
     rows = rows_of(names, hole)
     score = scores(game, rows, workers)
     order = np.lexsort((names, -score))          # best first; ties by the class name
     table = np.empty((len(rows), hole + 1), np.uint8)
     table[:, :hole] = rows[order]
     table[:, hole] = counts[order]
-    assert int(counts.sum()) == math.comb(52, hole)
+    assert int(counts.sum()) == math.comb(len(g.deck), hole)
     return table
 
 

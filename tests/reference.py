@@ -127,12 +127,87 @@ def teen_patti_strength(cards, a23: str = "highest") -> tuple:
     return (0, *ranks)
 
 
+# --- Short deck: 36 cards, sixes to aces -----------------------------------------
+SHORT_DECK = tuple(range(16, 52))
+# category order, low to high, in the reference's own indices (see CATEGORY_NAMES)
+SHORT_ORDER = {False: (0, 1, 2, 3, 4, 6, 5, 7, 8),     # flush (5) above full house (6)
+               True: (0, 1, 2, 4, 3, 6, 5, 7, 8)}      # and trips (3) above straights (4)
+
+
+def short_five_card_strength(cards, trips_beat_straight: bool = False) -> tuple:
+    """(place of the category in the short-deck order, tie-breaks) of five cards: the
+    52-card shapes, A-6-7-8-9 the lowest straight, flush above full house."""
+    ranks = sorted((rank(c) for c in cards), reverse=True)
+    if sorted(set(ranks)) == [4, 5, 6, 7, 12]:              # A-6-7-8-9: nine high
+        flush = len({suit(c) for c in cards}) == 1
+        category, tiebreak = (8 if flush else 4), (7,)
+    else:
+        category, *tiebreak = five_card_strength(cards)
+    return (SHORT_ORDER[trips_beat_straight].index(category), *tiebreak)
+
+
+def short_deck_category(strength: tuple, trips_beat_straight: bool = False) -> str:
+    return CATEGORY_NAMES[SHORT_ORDER[trips_beat_straight][strength[0]]]
+
+
+def short_best_strength(cards, trips_beat_straight: bool = False) -> tuple:
+    return max(short_five_card_strength(list(five), trips_beat_straight)
+               for five in combinations(cards, 5))
+
+
+def short_deck_categories_7(hands) -> Counter:
+    """Counts of each short-deck category over 7-card hands given as a NumPy array of card
+    ids (n, 7), classified from rank and suit counts directly (no five-card search)."""
+    import numpy as np
+    hands = np.asarray(hands)
+    n = len(hands)
+    ranks, suits = hands >> 2, hands & 3
+    rank_counts = np.zeros((n, 13), np.int64)
+    suit_counts = np.zeros((n, 4), np.int64)
+    for j in range(7):
+        np.add.at(rank_counts, (np.arange(n), ranks[:, j]), 1)
+        np.add.at(suit_counts, (np.arange(n), suits[:, j]), 1)
+    flush_suit = suit_counts.argmax(axis=1)
+    flush = suit_counts.max(axis=1) >= 5
+
+    def has_straight(present):                               # present: (n, 13) bool
+        runs = np.zeros(len(present), bool)
+        for top in range(8, 13):                             # 6-7-8-9-T ... T-J-Q-K-A
+            runs |= present[:, top - 4:top + 1].all(axis=1)
+        return runs | present[:, [12, 4, 5, 6, 7]].all(axis=1)   # A-6-7-8-9
+
+    in_suit = np.zeros((n, 13), bool)
+    for j in range(7):
+        hit = suits[:, j] == flush_suit
+        in_suit[np.arange(n)[hit], ranks[hit, j]] = True
+    straight_flush = flush & has_straight(in_suit)
+    most = rank_counts.max(axis=1)
+    pairs_or_more = (rank_counts >= 2).sum(axis=1)
+    trips_count = (rank_counts >= 3).sum(axis=1)
+    quads = most == 4
+    full_house = (trips_count >= 1) & (pairs_or_more >= 2)
+    straight = has_straight(rank_counts > 0)
+    names = np.full(n, "high card", object)
+    names[most == 2] = "pair"
+    names[(most == 2) & (pairs_or_more >= 2)] = "two pair"
+    names[most == 3] = "three of a kind"
+    order = [(straight & ~flush & ~quads & ~full_house, "straight"),
+             (full_house & ~quads & ~flush, "full house"),
+             (flush & ~straight_flush, "flush"), (quads & ~straight_flush, "four of a kind"),
+             (straight_flush, "straight flush")]
+    for mask, name in order:
+        names[mask] = name
+    return Counter(names.tolist())
+
+
 # --- Equity by brute force ---------------------------------------------------------
 def hand_strength(game: str, hole, board):
     """Comparable strength of a hand in a game (high part)."""
+    if game == "short_deck":
+        return short_best_strength(list(hole) + list(board))
     if game in ("holdem", "pineapple", "crazy_pineapple", "the"):
         return best_strength(list(hole) + list(board))
-    if game in ("omaha", "omaha5", "omaha6", "omaha8"):
+    if game in ("omaha", "omaha5", "omaha6", "omaha8", "omaha5_8", "omaha6_8"):
         return omaha_high(hole, board)
     if game == "tahoe":
         return tahoe_high(hole, board)
@@ -145,7 +220,8 @@ def brute_force_equity(game: str, hands, board, dead, final_board: int):
     """Exact pot shares (Fractions) by enumerating every board completion."""
     from fractions import Fraction
     known = set(board) | set(dead) | {c for h in hands for c in h}
-    live = [c for c in range(52) if c not in known]
+    deck = SHORT_DECK if game == "short_deck" else range(52)
+    live = [c for c in deck if c not in known]
     shares = [Fraction(0)] * len(hands)
     boards = 0
     for rest in combinations(live, final_board - len(board)):
@@ -155,7 +231,7 @@ def brute_force_equity(game: str, hands, board, dead, final_board: int):
         best = max(highs)
         hi_winners = [p for p, s in enumerate(highs) if s == best]
         lo_winners = []
-        if game == "omaha8":
+        if game in ("omaha8", "omaha5_8", "omaha6_8"):
             lows = [omaha_low(h, full) for h in hands]
             qualifying = [x for x in lows if x is not None]
             if qualifying:

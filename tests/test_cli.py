@@ -317,7 +317,7 @@ def test_warmup_shows_each_step():
     done = ok("warmup")
     steps = done.stderr.splitlines()
     assert len(steps) > 20 and steps[0].startswith("1/") and "evaluate holdem" in steps[0]
-    assert "teen_patti" in steps[-1] and "kernels compiled" in done.stdout
+    assert "short_deck" in steps[-1] and "kernels compiled" in done.stdout
 
 
 class Terminal:

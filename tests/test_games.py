@@ -26,8 +26,9 @@ def assert_same_order(values, strengths):
 
 
 def test_all_games_registered():
-    assert set(GAMES) == {"holdem", "omaha", "omaha5", "omaha6", "omaha8", "pineapple",
-                          "crazy_pineapple", "tahoe", "the", "teen_patti"}
+    assert set(GAMES) == {"holdem", "omaha", "omaha5", "omaha6", "omaha8", "omaha5_8",
+                          "omaha6_8", "short_deck", "pineapple", "crazy_pineapple", "tahoe",
+                          "the", "teen_patti"}
 
 
 # --- Teen Patti ------------------------------------------------------------------

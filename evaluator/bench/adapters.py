@@ -15,6 +15,7 @@ import numpy as np
 
 from ..cards import format_cards
 from ..errors import EvaluatorError
+from ..games import game
 from .suite import Workload, workloads
 
 __all__ = ["Adapter", "Ours", "Treys", "PhEvaluator", "Eval7", "PkrBot", "PokerKit",
@@ -80,7 +81,7 @@ class Ours(Adapter):
             cards = workload.cards
             assert cards is not None            # an eval workload has its hands
             high = evaluate_batch(workload.game, cards, validate=False, threads=1)
-            if workload.game == "omaha8":
+            if game(workload.game).hilo:
                 low = evaluate_batch(workload.game, cards, low=True, validate=False,
                                      threads=1)
                 return high.astype(np.int64) * 65536 + low

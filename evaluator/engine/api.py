@@ -41,6 +41,7 @@ from .spots import (
     check_spot,
     check_street,
     completion_text,
+    engine_dead,
     parse_hands,
     resolve_seed,
 )
@@ -93,6 +94,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     board_ids = parse_cards(board, what="the board")
     dead_ids = parse_cards(dead, what="the dead cards")
     live = check_spot(g, parsed, board_ids, dead_ids)
+    dead_ids = engine_dead(g, dead_ids)
     sampling = check_options(exact, trials, target_stderr, seed)
     if any(r is not None for r in ranges):
         return range_equity(g, parsed, unknown, ranges, board_ids, dead_ids, exact, trials,

@@ -80,7 +80,7 @@ def fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.nd
                                          *omaha_tables(), counts.hi_full, counts.low_counts())
     else:
         counts.boards = walks.best5_equity(np.stack(hands), ndim_marker(g.sub_hands), board,
-                                           live, need, first_arr, *_tables.high(),
+                                           live, need, first_arr, *_tables.high(g.values),
                                            counts.hi_full)
     return counts
 
@@ -182,7 +182,8 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
         # a one-shot query (the command line): NumPy answers before Numba could load
         from .._exact_numpy import best5_exact
         counts = Counts(len(hands))
-        boards = best5_exact(np.stack(hands), board, live, rank_multisets(need), counts.hi_full)
+        boards = best5_exact(np.stack(hands), board, live, rank_multisets(need), counts.hi_full,
+                             g.values)
         if boards >= 0:
             counts.boards = boards
             return counts
@@ -190,7 +191,7 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
     if g.rule is Rule.BEST5 and has_fused_kernel(g) and need >= 1:
         counts = Counts(len(hands))
         boards = multisets.best5_exact(np.array(hands), board, live, rank_multisets(need),
-                                     *_tables.high(), counts.hi_full, multiset_tables())
+                                     *_tables.high(g.values), counts.hi_full, multiset_tables())
         if boards >= 0:
             counts.boards = boards
             return counts
@@ -251,7 +252,7 @@ def weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: np
                 *omaha_tables(), hi_full, joint, boards)
         else:
             multisets.best5_exact_batch(holes, board_ids, dead_ids, rank_multisets(need),
-                                      *_tables.high(), hi_full, boards)
+                                      *_tables.high(g.values), hi_full, boards)
         done = boards >= 0
         counts.hi_full += np.tensordot(weight[done], hi_full[done], axes=1)
         if counts.joint is not None:
@@ -266,7 +267,7 @@ def weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: np
         boards = np.zeros(k, np.int64)
         walks.best5_equity_batch(np.ascontiguousarray(holes[todo]),
                                    ndim_marker(g.sub_hands), board_ids,
-                                   dead_ids, need, *_tables.high(), hi_full, boards)
+                                   dead_ids, need, *_tables.high(g.values), hi_full, boards)
         counts.hi_full += np.tensordot(weight[todo], hi_full, axes=1)
         counts.boards += int(weight[todo] @ boards) if not weighted \
             else float(weight[todo] @ boards)

@@ -195,7 +195,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             range_kernels.best5_sample_ranges_hu(
                 sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
                 sampler.marker, sampler.masks, np.uint64(taken), board_ids, need, size,
-                state, *_tables.high(), part.hi_full)
+                state, *_tables.high(g.values), part.hi_full)
             part.boards = size
             return part
         holes, new = sampler.deal(size, hidden + need, state)
@@ -214,7 +214,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             part = Counts(players)
             range_kernels.tally_best5_deals(np.stack(hands) if dealt else holes,
                                       np.ascontiguousarray(new[:, hidden:]), board_ids,
-                                      *_tables.high(), part.hi_full)
+                                      *_tables.high(g.values), part.hi_full)
             part.boards = size
             return part
         full = np.empty((size, max(g.streets)), np.uint8)
@@ -377,7 +377,7 @@ def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
         first_w, second_w = weights
     range_kernels.best5_range_boards(np.ascontiguousarray(rows[0]), first_w,
                                np.ascontiguousarray(rows[1]), second_w, board_ids, live, need,
-                               *_tables.high(), out)
+                               *_tables.high(g.values), out)
     if not out[3]:
         first_masks, second_masks = card_masks(rows[0]), card_masks(rows[1])
         if np.any((first_masks[:, None] & second_masks[None, :]) == 0):

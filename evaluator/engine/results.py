@@ -182,5 +182,6 @@ def make_result(g: Game, names: list[str], board_ids: np.ndarray, dead_ids: np.n
         "hi_half": derived["hi_half"], "lo_half": derived["lo_half"],
         "share_squares": derived["share_squares"], "boards": counts.boards,
         "weighted": counts.weighted}
-    return EquityResult(g.name, format_cards(board_ids), format_cards(dead_ids), players,
+    shown_dead = [c for c in dead_ids.tolist() if c >= 4 * g.lowest_rank]   # not the deck's
+    return EquityResult(g.name, format_cards(board_ids), format_cards(shown_dead), players,
                         exact, counts.boards, method, used_seed, raw)

@@ -33,7 +33,7 @@ def sampled_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
         holes[p, :len(hand)] = hand
     unknown = unknown_cards([g.hole - len(hand) for hand in hands])
     sampling_kernels.best5_sample(holes, ndim_marker(g.sub_hands), unknown,
-                         board, live, need, samples, state, *_tables.high(), counts.hi_full)
+                         board, live, need, samples, state, *_tables.high(g.values), counts.hi_full)
     counts.boards = samples
     return counts
 

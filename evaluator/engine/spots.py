@@ -7,6 +7,7 @@ computing, for batches that check every row first.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -139,13 +140,15 @@ def check_deck(g: Game, players: int, dead: int) -> None:
     # dead cards may be some of them (``discard_equity`` counts the hero's discard as dead)
     discards = players * (g.dealt - g.hole)
     needed = players * g.hole + max(g.streets) + max(dead, discards)
-    if needed > 52:
+    if needed > len(g.deck):
         raise HandError(f"{players} players need {needed} cards in {quoted(g)}; "
-                        "the deck has 52", players)
+                        f"the deck has {len(g.deck)}", players)
 
 
-def check_distinct(groups: list[tuple[str, np.ndarray]]) -> np.ndarray:
-    """Refuse a card given twice, naming the two places; return the cards none holds."""
+def check_distinct(groups: list[tuple[str, np.ndarray]],
+                   deck: Sequence[int] = range(52)) -> np.ndarray:
+    """Refuse a card given twice, naming the two places; return the cards of ``deck``
+    none holds."""
     seen: dict[int, str] = {}
     for where, cards in groups:
         for c in cards.tolist():
@@ -153,7 +156,7 @@ def check_distinct(groups: list[tuple[str, np.ndarray]]) -> np.ndarray:
                 name = format_cards([c])
                 raise CardError(f"duplicate card {name!r} in {seen[c]} and {where}", name)
             seen[c] = where
-    return np.array([c for c in range(52) if c not in seen], np.uint8)
+    return np.array([c for c in deck if c not in seen], np.uint8)
 
 
 def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
@@ -162,7 +165,19 @@ def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
     check_street(g, board)
     check_deck(g, len(hands), len(dead))
     groups = [(f"hand {i}", h) for i, h in enumerate(hands, start=1)]
-    return check_distinct([*groups, ("the board", board), ("the dead cards", dead)])
+    groups += [("the board", board), ("the dead cards", dead)]
+    for where, cards in groups:
+        g.check_in_deck(cards.tolist(), where)
+    return check_distinct(groups, g.deck)
+
+
+def engine_dead(g: Game, dead: np.ndarray) -> np.ndarray:
+    """The dead cards the engine deals around: the user's, and the cards the game's deck
+    leaves out (the short deck's deuces to fives), so every kernel that lists the cards
+    left from 52 deals from the game's deck."""
+    if not g.lowest_rank:
+        return dead
+    return np.concatenate([dead, np.array(g.removed, np.uint8)]).astype(np.uint8)
 
 
 def check_options(exact, trials, target_stderr, seed) -> bool:
