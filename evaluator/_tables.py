@@ -30,7 +30,7 @@ from . import _layout
 from .errors import TableError, check_type
 
 __all__ = ["TableError", "tables_dir", "generator", "manifest", "verify", "load", "reset",
-           "high", "high5", "HighTables", "omaha_direct"]
+           "high", "high5", "HighTables", "omaha_direct", "load_many", "VALUE_TABLES"]
 
 REBUILD = ("rebuild the tables with 'evaluator tables build' (in a source checkout: "
            "python tables/generate.py) or reinstall the package")
@@ -177,10 +177,16 @@ def _load(name: str) -> np.ndarray:
     return array
 
 
+@cache
+def load_many(names: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+    """``load`` of each name, the tuple kept (a query asks for the same bundle every time)."""
+    return tuple(load(name) for name in names)
+
+
 def reset() -> None:
     """Forget the folder, manifest and tables found so far (after ``EVALUATOR_TABLES``
     changes)."""
-    for function in (tables_dir, manifest, _load, high, high5, omaha_direct):
+    for function in (tables_dir, manifest, _load, load_many, high, high5, omaha_direct):
         function.cache_clear()
 
 

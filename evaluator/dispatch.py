@@ -64,4 +64,4 @@ OMAHA_EQUITY = ("card_keys", "rank_offsets5", "omaha_board_index", "omaha_pairs"
 
 def omaha_tables() -> OmahaTables:
     """The Omaha equity kernels' tables (``_tables.load`` keeps each array loaded once)."""
-    return OmahaTables(*(_tables.load(name) for name in OMAHA_EQUITY))
+    return OmahaTables(*_tables.load_many(OMAHA_EQUITY))

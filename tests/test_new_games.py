@@ -178,3 +178,36 @@ def test_the_new_games_are_listed_and_have_ranges():
     cards = rng.sample(range(52), 11)
     hand = evaluate("omaha6_8", cards[:6], cards[6:])
     assert hand.low is None or hand.low.value > 0
+
+
+def test_short_deck_table_with_antes_and_a_button_blind():
+    from evaluator.table import HoldemTable, replay
+    t = HoldemTable(["a", "b", "c"], game="short_deck", ante=1, button_blind=2, seed=3)
+    assert len(t.deck) == 36 and min(t.deck) == 16                 # sixes to aces
+    assert t.pot == 5 and t.to_act == 1                            # left of the button
+    assert [a["kind"] for a in t.legal_actions()] == ["fold", "call", "raise"]
+    while not t.finished:
+        kinds = [a["kind"] for a in t.legal_actions()]
+        t.act("call" if "call" in kinds else "check")
+    assert sum(t.result()["put_in"].values()) == t.pot == 9
+    assert replay(t.history()).result() == t.result()
+    with pytest.raises(evaluator.EvaluatorError, match="leaves out"):
+        HoldemTable(["a", "b"], game="short_deck",
+                    deck=[c for c in range(52) if c >= 17] + [0])
+    with pytest.raises(evaluator.EvaluatorError, match="button blind"):
+        HoldemTable(["a", "b"], game="short_deck", button_blind=2, kill=0)
+
+
+def test_big_o_session_kills_after_a_scoop():
+    from evaluator.table import HoldemSession
+    session = HoldemSession(["a", "b", "c"], game="omaha5_8", seed=4)
+    for _ in range(40):
+        table = session.new_hand()
+        assert all(len(s.cards) == 5 for s in table.seats)
+        while not table.finished:
+            kinds = [a["kind"] for a in table.legal_actions()]
+            table.act("call" if "call" in kinds else "check")
+        scooped = len(table.winners) == 1 and (
+            not table.low_winners or table.low_winners == table.winners)
+        session.finish_hand(table)
+        assert (session.kill is not None) == scooped

@@ -199,13 +199,16 @@ class TextAdapter(Adapter):
 class PokerEquity(TextAdapter):
     name, module, bigger_is_better = "poker-equity", "poker_equity", False
     workloads = {"eval5", "eval6", "eval7", "eval7_seq", "hu_exact", "3way_exact",
-                 "hu_monte_carlo", "plo_exact"}
+                 "hu_monte_carlo", "plo_exact", "short_deck_exact", "big_o_exact",
+                 "big_o_flop_exact", "big_o_monte_carlo"}
+    VARIANTS = {"holdem": "holdem", "omaha": "omaha", "short_deck": "short_deck",
+                "omaha5_8": "omaha_five_hi_lo"}
 
     def run(self, workload, prepared):
         import poker_equity as pe
         if workload.kind == "eval":
             return pe.score_batch("high", prepared)
-        variant = {"holdem": "holdem", "omaha": "omaha"}[workload.game]
+        variant = self.VARIANTS[workload.game]
         if "trials" in prepared:
             result = pe.chunk_from_text(variant, prepared["hands"], prepared["board"],
                                         samples=prepared["trials"], seed=1, threads=1)

@@ -45,6 +45,14 @@ def _random_hands(n: int, k: int, seed: int) -> np.ndarray:
     return np.ascontiguousarray(np.argpartition(keys, k, axis=1)[:, :k].astype(np.uint8))
 
 
+def _random_hands_from(n: int, k: int, seed: int, lowest: int) -> np.ndarray:
+    """``_random_hands`` from the card ids ``lowest`` to 51 (the short deck: from 16)."""
+    rng = np.random.default_rng(seed)
+    keys = rng.random((n, 52 - lowest), dtype=np.float32)
+    picks = np.argpartition(keys, k, axis=1)[:, :k] + lowest
+    return np.ascontiguousarray(picks.astype(np.uint8))
+
+
 def _sequential(cards: int, k: int) -> np.ndarray:
     import itertools
     return np.array(list(itertools.combinations(range(cards), k)), np.uint8)
@@ -90,5 +98,21 @@ def workloads(quick: bool = False) -> list[Workload]:
         Workload("plo_exact", "equity", "omaha", "PLO AsAhKsKh vs QdQcJdTc pre-flop, exact",
                  1_086_008, "boards",
                  spot={"hands": ["AsAhKsKh", "QdQcJdTc"], "board": "", "exact": True}),
+        Workload("short_deck_eval7", "eval", "short_deck", "short deck 7-card hands, random",
+                 n, "hands", 2, _random_hands_from(n, 7, 12, 16)),
+        Workload("short_deck_exact", "equity", "short_deck",
+                 "short deck AsKs vs QhQd pre-flop, exact", 201_376, "boards",
+                 spot={"hands": ["AsKs", "QhQd"], "board": "", "exact": True}),
+        Workload("big_o_exact", "equity", "omaha5_8",
+                 "Big O As2s3dKcQh vs AdKdQcJc4h pre-flop, exact", 658_008, "boards",
+                 spot={"hands": ["As2s3dKcQh", "AdKdQcJc4h"], "board": "", "exact": True}),
+        Workload("big_o_flop_exact", "equity", "omaha5_8",
+                 "Big O As2s3dKcQh vs AdKdQcJc4h on 7c8h9s, exact", 741, "boards",
+                 spot={"hands": ["As2s3dKcQh", "AdKdQcJc4h"], "board": "7c8h9s",
+                       "exact": True}),
+        Workload("big_o_monte_carlo", "equity", "omaha5_8",
+                 "Big O As2s3dKcQh vs AdKdQcJc4h, Monte Carlo", 200_000 if quick else 2_000_000,
+                 "deals", spot={"hands": ["As2s3dKcQh", "AdKdQcJc4h"], "board": "",
+                                "trials": 200_000 if quick else 2_000_000}),
     ]
     return suite

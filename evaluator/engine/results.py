@@ -116,34 +116,35 @@ class Counts:
         if self.joint is None:
             return {"scoops": scoops, "splits": splits, "hi_half": zero, "lo_half": zero,
                     "share_squares": squares}
-        joint = self.joint
-        hi_half = joint.sum(axis=2)
-        lo_half = joint.sum(axis=1)
-        hi_half[:, 0] = 0
-        lo_half[:, 0] = 0
-        half = np.zeros(players + 1)
-        half[1:] = 0.5 / np.arange(1, players + 1)
-        share = half[:, None] + half[None, :]
-        wins = joint.sum(axis=(1, 2)) - joint[:, 1, 1]
-        for p in range(players):
-            scoops[p] += joint[p, 1, 1].item()
-            splits[p] += wins[p].item()
-            squares[p] += float((joint[p] * share * share).sum())
-        return {"scoops": scoops, "splits": splits, "hi_half": hi_half.tolist(),
-                "lo_half": lo_half.tolist(), "share_squares": squares}
+        # plain Python: a few players' arrays are tiny, and NumPy's per-call cost was
+        # most of a small hi-lo query's time
+        half = [0.0] + [0.5 / k for k in range(1, players + 1)]
+        hi_half, lo_half = [], []
+        for p, table in enumerate(self.joint.tolist()):
+            hi_half.append([0] + [sum(row) for row in table[1:]])
+            lo_half.append([0] + [sum(row[b] for row in table) for b in range(1, players + 1)])
+            scoops[p] += table[1][1]
+            splits[p] += sum(map(sum, table)) - table[1][1]
+            squares[p] += sum(count * (half[a] + half[b]) ** 2
+                              for a, row in enumerate(table) for b, count in enumerate(row)
+                              if count)
+        return {"scoops": scoops, "splits": splits, "hi_half": hi_half, "lo_half": lo_half,
+                "share_squares": squares}
 
-    def shares(self) -> tuple[list[float], list[float], list[float]]:
-        """(equity, hi, lo) pot shares per player, as floats over the deals.
+    def shares(self, derived: dict[str, list] | None = None
+               ) -> tuple[list[float], list[float], list[float]]:
+        """(equity, hi, lo) pot shares per player, as floats over the deals (``derived``:
+        what ``derived()`` returns, when already at hand).
 
-        Plain Python for high-only games: for a handful of players it is several times
-        quicker than NumPy on arrays this small, which matters to small queries.
+        Plain Python: for a handful of players it is several times quicker than NumPy on
+        arrays this small, which matters to small queries.
         """
         n = self.boards
         full = self.hi_full.tolist()
         if self.joint is None:
             his = [sum(row[k] / k for k in range(1, len(row))) for row in full]
             return [h / n for h in his], [h / n for h in his], [0.0] * len(his)
-        derived = self.derived()
+        derived = derived or self.derived()
         eq, his, los = [], [], []
         for row, half_hi, half_lo in zip(full, derived["hi_half"], derived["lo_half"]):
             hi = sum((row[k] + half_hi[k] / 2) / k for k in range(1, len(row)))
@@ -153,11 +154,12 @@ class Counts:
             los.append(lo / n)
         return eq, his, los
 
-    def stderr(self) -> list[float]:
+    def stderr(self, derived: dict[str, list] | None = None) -> list[float]:
         """Standard error of each sampled equity: sqrt(var(share) / deals)."""
         n = self.boards
+        derived = derived or self.derived()
         return [math.sqrt(max(sq / n - e * e, 0.0) / n)
-                for sq, e in zip(self.derived()["share_squares"], self.shares()[0])]
+                for sq, e in zip(derived["share_squares"], self.shares(derived)[0])]
 
 
 _NO_LOW = np.zeros((0, 0, 0), np.int64)     # empty: nothing can be written to it
@@ -165,11 +167,11 @@ _NO_LOW = np.zeros((0, 0, 0), np.int64)     # empty: nothing can be written to i
 
 def make_result(g: Game, names: list[str], board_ids: np.ndarray, dead_ids: np.ndarray,
             counts: Counts, exact: bool, method: str, used_seed: int | None) -> EquityResult:
-    eq, hi, lo = counts.shares()
-    errors = None if exact else counts.stderr()
+    derived = counts.derived()
+    eq, hi, lo = counts.shares(derived)
+    errors = None if exact else counts.stderr(derived)
     hilo = g.hilo
     n = counts.boards
-    derived = counts.derived()
     scoops, splits = derived["scoops"], derived["splits"]
     players = tuple(
         PlayerEquity(name, eq[p], scoops[p] / n, splits[p] / n,

@@ -56,9 +56,10 @@ class Table:
         for name in names:
             check_type(name, str, "names", "a list of seat names (str)")
         limit = self.seat_limit()
+        cards = self.deck_cards()
         if not 2 <= len(names) <= limit:
             why = "" if limit == self.max_players() else (
-                f" ({self.deals()} must come out of one {DECK_SIZE}-card deck)")
+                f" ({self.deals()} must come out of one {len(cards)}-card deck)")
             raise EvaluatorError(f"{self.game} seats 2 to {limit} players{why}, "
                                  f"got {len(names)}", len(names))
         for number, name in enumerate(names):
@@ -71,11 +72,17 @@ class Table:
         seed = optional_integer(seed, "seed", 0)
         order: list[int]
         if deck is None:
-            order = np.random.default_rng(seed).permutation(DECK_SIZE).tolist()
+            shuffled = np.random.default_rng(seed).permutation(len(cards))
+            order = np.array(cards)[shuffled].tolist()
         else:
             check_type(deck, (str, list, tuple, np.ndarray), "deck",
                        "card text, a list of cards or an array of card ids")
-            order = parse_cards(deck, count=DECK_SIZE, what="the deck").tolist()
+            order = parse_cards(deck, count=len(cards), what="the deck").tolist()
+            outside = [c for c in order if c not in set(cards)]
+            if outside:
+                name = format_cards(outside[:1])
+                raise EvaluatorError(f"the deck holds {name}, which this game's "
+                                     f"{len(cards)}-card deck leaves out", name)
         self.seats = [Seat(n) for n in names]
         self.dealer = dealer
         self.deck = order
@@ -96,6 +103,10 @@ class Table:
         """The cards a hand with ``players`` players can take from the deck."""
         raise NotImplementedError
 
+    def deck_cards(self) -> tuple[int, ...]:
+        """The card ids of the deck the table shuffles (the 52, unless the game has fewer)."""
+        return tuple(range(DECK_SIZE))
+
     def deals(self) -> str:
         """What the hand takes from the deck, in words."""
         raise NotImplementedError
@@ -103,7 +114,7 @@ class Table:
     def seat_limit(self) -> int:
         """The most players: ``max_players()``, fewer when their cards would not fit the deck."""
         players = self.max_players()
-        while self.cards_needed(players) > DECK_SIZE:
+        while self.cards_needed(players) > len(self.deck_cards()):
             players -= 1
         return players
 
@@ -131,6 +142,11 @@ class Table:
         s = self.seats[seat]
         s.put_in += amount
         s.round_bet += amount
+        self.pot += amount
+
+    def pay_dead(self, seat: int, amount: int) -> None:
+        """Chips into the pot that are no part of a bet (an ante)."""
+        self.seats[seat].put_in += amount
         self.pot += amount
 
     def name(self, seat: int) -> str:

@@ -7,8 +7,8 @@ from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
-from ..cards import DECK_SIZE, CardsLike, format_cards, parse_cards
-from ..errors import EvaluatorError, check_type, integer
+from ..cards import CardsLike, format_cards, parse_cards
+from ..errors import EvaluatorError, check_type, integer, optional_integer
 from ..evaluate import evaluate
 from ..games import Game
 from ..games import game as get_game
@@ -33,14 +33,20 @@ class HoldemTable(LimitTable):
     of twice the big blind and the limits double.  Hi-lo pots split in halves
     with the odd chip to the high half; a pot with no qualifying low goes
     whole to the high.
+
+    ``ante=N``: every player puts N in the pot before the deal (dead money, not
+    part of a bet).  ``button_blind=N``: the button posts a blind of N instead of
+    the small and big blinds, as most short deck games play; pre-flop action then
+    starts left of the button, which acts last.  The deck is the game's (36 cards
+    in short deck).
     """
 
-    OPTIONS = ("game", "small_blind", "big_blind", "small_bet", "kill")
+    OPTIONS = ("game", "small_blind", "big_blind", "small_bet", "kill", "ante", "button_blind")
 
     def __init__(self, names: list[str], *, game: str | Game = "holdem", dealer: int = 0,
                  small_blind: int = 1, big_blind: int = 2, small_bet: int | None = None,
-                 kill: int | None = None, seed: int | None = None,
-                 deck: CardsLike | None = None) -> None:
+                 kill: int | None = None, ante: int = 0, button_blind: int | None = None,
+                 seed: int | None = None, deck: CardsLike | None = None) -> None:
         check_type(game, (str, Game), "game", "a game name")
         self.rules = get_game(game)
         if self.rules.rule == "teen_patti" or self.rules.name == "the":
@@ -49,21 +55,36 @@ class HoldemTable(LimitTable):
         big_blind = integer(big_blind, "big_blind", 1)
         small_blind = integer(small_blind, "small_blind", 0, big_blind)
         small_bet = integer(big_blind if small_bet is None else small_bet, "small_bet", 1)
+        ante = integer(ante, "ante", 0)
+        button_blind = optional_integer(button_blind, "button_blind", 1)
+        if button_blind is not None and kill is not None:
+            raise EvaluatorError("a kill blind needs the small and big blinds; this table has "
+                                 "a button blind", kill)
         self.game = self.rules.name
         super().__init__(names, dealer=dealer, seed=seed, deck=deck)
         kill = None if kill is None else self._seat(kill, "kill")
         self.small_blind, self.big_blind, self.small_bet = small_blind, big_blind, small_bet
-        self.kill = kill
+        self.kill, self.ante, self.button_blind = kill, ante, button_blind
         stakes = 2 if kill is not None else 1
         n = len(self.seats)
-        if n == 2:
+        if ante:
+            for seat in range(n):
+                self.pay_dead(seat, ante)
+            self.events.append(f"everyone antes {ante}")
+        if button_blind is not None:
+            sb = bb = self.dealer
+            self.pay(self.dealer, button_blind)
+            self.events.append(f"{self.name(self.dealer)} posts the button blind of "
+                               f"{button_blind}")
+        elif n == 2:
             sb, bb = self.dealer, self.left_of(self.dealer)
         else:
             sb = self.left_of(self.dealer)
             bb = self.left_of(sb)
         self.sb_seat, self.bb_seat = sb, bb
-        self.pay(sb, small_blind)
-        self.pay(bb, big_blind)
+        if button_blind is None:
+            self.pay(sb, small_blind)
+            self.pay(bb, big_blind)
         blinds = [bb]
         if kill is not None:
             self.pay(kill, 2 * big_blind - self.seats[kill].round_bet)
@@ -80,8 +101,11 @@ class HoldemTable(LimitTable):
         self.street = 0                            # 0 pre-flop, 1 flop, 2 turn, 3 river
         self.discarding: list[int] = []            # seats still to discard, in order
         current = max(self.seats[b].round_bet for b in blinds)
-        first = self.left_of(max(blinds, key=lambda b: (b - self.dealer - 1) % n)) if n > 2 \
-            else self.dealer
+        if button_blind is not None:
+            first = self.left_of(self.dealer)
+        else:
+            first = self.left_of(max(blinds, key=lambda b: (b - self.dealer - 1) % n)) \
+                if n > 2 else self.dealer
         self._start_round(first, self.small_bet * stakes, current=current, blinds=True)
         self.stakes = stakes
 
@@ -95,8 +119,16 @@ class HoldemTable(LimitTable):
         return f"{self.rules.dealt} hole cards each, 5 board cards and 3 burns"
 
     def config(self) -> dict[str, Any]:
-        return {"small_blind": self.small_blind, "big_blind": self.big_blind,
-                "small_bet": self.small_bet, "kill": self.kill}
+        out = {"small_blind": self.small_blind, "big_blind": self.big_blind,
+               "small_bet": self.small_bet, "kill": self.kill}
+        if self.ante:
+            out["ante"] = self.ante
+        if self.button_blind is not None:
+            out["button_blind"] = self.button_blind
+        return out
+
+    def deck_cards(self) -> tuple[int, ...]:
+        return self.rules.deck
 
     def _extra_actions(self) -> list[LegalAction] | None:
         if self.discarding:
@@ -202,6 +234,8 @@ class Stakes(TypedDict, total=False):
     small_blind: int
     big_blind: int
     small_bet: int | None
+    ante: int
+    button_blind: int | None
 
 
 class HoldemSession:
@@ -212,10 +246,11 @@ class HoldemSession:
     def __init__(self, names: list[str], *, game: str | Game = "omaha", seed: int = 0,
                  **stakes: Unpack[Stakes]) -> None:
         seed = integer(seed, "seed", 0)
-        unknown = sorted(set(stakes) - {"small_blind", "big_blind", "small_bet"})
+        unknown = sorted(set(stakes) - {"small_blind", "big_blind", "small_bet", "ante",
+                                        "button_blind"})
         if unknown:
             raise EvaluatorError(f"unknown stake {unknown[0]!r} (small_blind, big_blind, "
-                                 "small_bet)", unknown[0])
+                                 "small_bet, ante, button_blind)", unknown[0])
         HoldemTable(names, game=game, seed=0, **stakes)     # every argument checked up front
         self.names, self.game, self.stakes = list(names), game, stakes
         self.rng = np.random.default_rng(seed)
@@ -226,7 +261,8 @@ class HoldemSession:
         self.kill: int | None = None
 
     def new_hand(self) -> HoldemTable:
-        deck = self.rng.permutation(DECK_SIZE).tolist()
+        cards = np.array(get_game(self.game).deck)
+        deck = cards[self.rng.permutation(len(cards))].tolist()
         table = HoldemTable(self.names, game=self.game, dealer=self.dealer, kill=self.kill,
                             deck=deck, **self.stakes)
         self.hands.append(table)
