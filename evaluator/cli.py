@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ._cache_dirs import cache_dir_for
 from .errors import ArgumentTypeError, EvaluatorError, RangeError
+from .games import GAMES
 
 EXAMPLES = """examples:
   evaluator equity holdem AsKs QhQd
@@ -655,7 +656,7 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("eval", help="evaluate one hand", formatter_class=raw,
                        description="Value, category, best five cards and name of one hand.",
                        epilog="example:\n  evaluator eval holdem AsKs 'Qs Js Ts 2d 3c'")
-    p.add_argument("game", help="game name, e.g. holdem")
+    p.add_argument("game", help="the game: " + ", ".join(GAMES))
     p.add_argument("hole", help="hole cards, e.g. AsKs")
     p.add_argument("board", nargs="?", default="", help="board cards, e.g. 'Qs Js Ts'")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -664,7 +665,7 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("equity", help="each hand's share of the pot", formatter_class=raw,
                        description="Exact or Monte Carlo equity of hands or ranges.",
                        epilog=EXAMPLES)
-    p.add_argument("game", help="game name, e.g. holdem")
+    p.add_argument("game", help="the game: " + ", ".join(GAMES))
     p.add_argument("hands", nargs="+",
                    help="one per player: cards (AsKs), partly known (As?), random, or a "
                         "range ('QQ+,AKs', 'AA**')")
