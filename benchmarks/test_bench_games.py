@@ -47,3 +47,37 @@ def test_teen_patti(benchmark):
                        kwargs={"validate": False, "threads": 1, "out": out},
                        rounds=5, warmup_rounds=1)
     rate(benchmark, n)
+
+
+# --- short deck and the 5/6-card hi-lo games (issue: step 11) ------------------------------
+# Targets: short deck random 7-card evaluation >= 0.9x hold'em's (the two run side by side
+# here); Big O heads-up exact pre-flop and on the flop >= 50x poker-equity (measured with
+# evaluator bench); Big O Monte Carlo >= 20 M deals/s per thread.
+
+@pytest.mark.parametrize("name", ["holdem", "short_deck"])
+def test_seven_card_short_deck_beside_holdem(benchmark, name):
+    rng = np.random.default_rng(4)
+    low = 16 if name == "short_deck" else 0
+    keys = rng.random((N, 52 - low), dtype=np.float32)
+    hands = np.ascontiguousarray((np.argpartition(keys, 7, axis=1)[:, :7] + low)
+                                 .astype(np.uint8))
+    out = np.empty(N, np.int32)
+    benchmark.pedantic(evaluate_batch, args=(name, hands),
+                       kwargs={"validate": False, "threads": 1, "out": out},
+                       rounds=5, warmup_rounds=1)
+    rate(benchmark, N)
+
+
+@pytest.mark.parametrize("board", ["", "7c8h9s"])
+def test_big_o_exact(benchmark, board):
+    from evaluator import equity
+    benchmark.pedantic(equity, args=("omaha5_8", ["As2s3dKcQh", "AdKdQcJc4h"], board),
+                       kwargs={"threads": 1}, rounds=20, warmup_rounds=2)
+
+
+@pytest.mark.parametrize("name, hands", [("omaha5_8", ["As2s3dKcQh", "AdKdQcJc4h"]),
+                                         ("omaha6_8", ["As2s3dKcQh5c", "AdKdQcJc4h6d"]),
+                                         ("short_deck", ["AsKs", "QhQd"])])
+def test_new_games_monte_carlo(benchmark, name, hands):
+    from conftest import sample
+    sample(benchmark, name, hands, 2_000_000)

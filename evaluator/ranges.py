@@ -487,7 +487,8 @@ class Range:
         if not len(masks):
             raise RangeError(f"range {_short(self.text)!r} has no combo with a positive "
                              "weight", self.text)
-        used = np.unique(owner)
+        used = np.flatnonzero(np.bincount(owner, minlength=len(weights)))   # not np.unique:
+        # its hashing took a second on a few million owners
         scaled = np.zeros(len(weights))
         scaled[used] = _relative(np.array(weights)[used], [names[i] for i in used])
         weight = scaled[owner]

@@ -54,8 +54,9 @@ def canonical(masks: np.ndarray) -> np.ndarray:
 
 def suit_classes(masks: np.ndarray) -> np.ndarray:
     """Every hand of each class's (sorted, distinct) masks ``masks``, sorted."""
-    every = np.concatenate([permute_suits(masks, perm) for perm in PERMUTATIONS])
-    return np.unique(every)
+    every = np.sort(np.concatenate([permute_suits(masks, perm) for perm in PERMUTATIONS]))
+    # sorted, then the first of each run: NumPy's hashing unique took 0.7 s a million here
+    return every[np.concatenate(([True], every[1:] != every[:-1]))] if len(every) else every
 
 
 def ranking(game: Game) -> np.ndarray:
