@@ -48,6 +48,9 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
+_THREAD_BOUNDS = f"between 1 and {MAX_THREADS}"
+
+
 def resolve_threads(threads: int | None, rows: int) -> int:
     """Threads to use: ``None`` means all cores for big batches, one for small ones."""
     if threads is None:
@@ -55,7 +58,7 @@ def resolve_threads(threads: int | None, rows: int) -> int:
     elif hasattr(threads, "__index__") and not isinstance(threads, (bool, float)):
         threads = int(threads.__index__())           # any integer type, as range() takes
     threads = integer(threads, "threads", 1, MAX_THREADS, expected="a positive integer",
-                      bounds=f"between 1 and {MAX_THREADS}")
+                      bounds=_THREAD_BOUNDS)
     return max(1, min(threads, rows // MIN_ROWS_PER_THREAD or 1))
 
 

@@ -102,6 +102,8 @@ def integer(value: object, argument: str, low: int | None = None, high: int | No
     ``expected`` and ``bounds`` word the two messages ("must be {expected}",
     "must be {bounds}") where an argument's messages say more than the bare numbers.
     """
+    if type(value) is int and (low is None or value >= low) and (high is None or value <= high):
+        return value                   # the common case, asked several times a query
     check_type(value, (int, np.integer), argument, expected)
     number = int(cast("int | np.integer", value))      # checked just above
     if (low is not None and number < low) or (high is not None and number > high):

@@ -100,12 +100,12 @@ class Game:
     def deck(self) -> tuple[int, ...]:
         """The card ids of the game's deck: all 52, or from ``lowest_rank`` up (short deck:
         the 36 cards from the sixes)."""
-        return tuple(range(4 * self.lowest_rank, 52))
+        return _DECKS[self.lowest_rank]
 
     @property
     def removed(self) -> tuple[int, ...]:
         """The 52-card ids the game's deck leaves out (the engine treats them as dead)."""
-        return tuple(range(4 * self.lowest_rank))
+        return _REMOVED[self.lowest_rank]
 
     @property
     def categories(self) -> tuple[str, ...]:
@@ -132,6 +132,10 @@ class Game:
     def __str__(self) -> str:
         return self.name
 
+
+# the decks a game may have, by lowest rank (asked several times a query: built once)
+_DECKS = {low: tuple(range(4 * low, 52)) for low in range(13)}
+_REMOVED = {low: tuple(range(4 * low)) for low in range(13)}
 
 HOLDEM_STREETS = (0, 3, 4, 5)
 HIGH_BOARDS = (3, 4, 5)
@@ -225,6 +229,10 @@ def game(name: str | Game, **options: object) -> Game:
             raise GameError("options are given with the game name, not with a Game object",
                             next(iter(options)))
         return name
+    if not options and isinstance(name, str):
+        known = _PLAIN.get(name)
+        if known is not None:
+            return known
     if not isinstance(name, str):
         raise ArgumentTypeError(f"game must be a name such as 'holdem' or a Game, got "
                                 f"{type(name).__name__} {name!r}", name)
@@ -232,10 +240,16 @@ def game(name: str | Game, **options: object) -> Game:
     key = _ALIASES.get(key, key)
     if key not in _REGISTRY:
         raise GameError(f"unknown game {name!r} (known: {', '.join(GAMES)})", name)
+    if not options and key == name:
+        _PLAIN[name] = _make(key, ())
+        return _PLAIN[name]
     try:
         return _make(key, tuple(sorted(options.items())))
     except TypeError:        # unhashable option values
         return _make.__wrapped__(key, tuple(sorted(options.items())))
+
+
+_PLAIN: dict[str, Game] = {}          # exact registry names without options, once made
 
 
 @lru_cache(maxsize=64)

@@ -166,8 +166,9 @@ def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
     check_deck(g, len(hands), len(dead))
     groups = [(f"hand {i}", h) for i, h in enumerate(hands, start=1)]
     groups += [("the board", board), ("the dead cards", dead)]
-    for where, cards in groups:
-        g.check_in_deck(cards.tolist(), where)
+    if g.lowest_rank:
+        for where, cards in groups:
+            g.check_in_deck(cards.tolist(), where)
     return check_distinct(groups, g.deck)
 
 
