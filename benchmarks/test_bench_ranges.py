@@ -65,3 +65,19 @@ def test_omaha_range_cached(benchmark, game, text):
 @pytest.mark.parametrize("hands", [["AA$ds", "15%"], ["AA**", "random"]])
 def test_plo_range_monte_carlo(benchmark, hands):
     sample(benchmark, "omaha", hands, 2_000_000)
+
+
+# --- studies (issue: step 12) ----------------------------------------------------------------
+# Targets: QQ+,AKs vs random on every flop, exact, at most 8 s on 2 cores; the equity
+# distribution of random against QQ+,AKs on a flop, exact, at most 1 s.
+
+def test_flop_study_two_threads(benchmark):
+    from evaluator import flop_study
+    benchmark.pedantic(flop_study, args=(["QQ+,AKs", "random"],),
+                       kwargs={"threads": 2, "progress": False}, rounds=1, warmup_rounds=0)
+
+
+def test_equity_distribution_on_a_flop(benchmark):
+    from evaluator import equity_distribution
+    benchmark.pedantic(equity_distribution, args=("random", "QQ+,AKs", "2c7d9h"),
+                       kwargs={"progress": False}, rounds=3, warmup_rounds=1)

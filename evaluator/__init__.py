@@ -52,9 +52,10 @@ from .errors import (
     TableError,
 )
 from .evaluate import HandValue, category_of, evaluate, evaluate_batch
+from .flops import FlopStudy, flop_study
 from .games import GAMES, Game, game
 from .ranges import Range
-from .studies import hand_vs_range, preflop_matrix
+from .studies import EquityDistribution, equity_distribution, hand_vs_range, preflop_matrix
 from .warmup import warmup
 
 __version__ = "0.1.0"
@@ -63,7 +64,8 @@ __all__ = [
     "GAMES", "Game", "game",
     "evaluate", "evaluate_batch", "HandValue", "category_of", "warmup",
     "equity", "equity_by_street", "discard_equity", "EquityResult", "PlayerEquity",
-    "Range", "batch_equity", "preflop_matrix", "hand_vs_range",
+    "Range", "batch_equity", "preflop_matrix", "hand_vs_range", "flop_study", "FlopStudy",
+    "equity_distribution", "EquityDistribution",
     "parse_cards", "format_cards", "card_id", "card_str",
     "EvaluatorError", "CardError", "GameError", "HandError", "RangeError", "TableError",
     "QueryFailed", "ArgumentTypeError", "BatchInterrupted",

@@ -394,6 +394,68 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- study ---------------------------------------------------------------------
+
+def _cmd_study(args: argparse.Namespace) -> int:
+    if args.kind == "flops":
+        return _study_flops(args)
+    return _study_distribution(args)
+
+
+def _study_flops(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+
+    from .flops import flop_study
+    if args.out:
+        _check_out(args.out, (".csv", ".jsonl", ".ndjson", ".json", ".parquet"), "--out")
+    study = flop_study(args.hands, args.game, dead=args.dead, trials=args.trials,
+                       seed=args.seed, scheduler=args.scheduler, threads=args.threads,
+                       progress=not args.no_progress)
+    if args.out:
+        study.write(args.out)
+        print(f"{len(study.rows):,} flop classes written to {args.out}", file=sys.stderr)
+    if args.json:
+        for row in study.rows:
+            print(json.dumps(row))
+        return 0
+    console = _console()
+    equities = study.equity()
+    console.print(f"[bold]{escape(' vs '.join(_short(h) for h in study.hands))}[/bold] "
+                  f"on {sum(r['flops'] for r in study.rows):,} flops "
+                  f"({len(study.rows):,} suit classes): "
+                  + ", ".join(f"{e:.2%}" for e in equities) + " pre-flop")
+    from rich.table import Table
+    table = Table("aspect", "texture", "flops", "share",
+                  *(f"p{p} equity" for p in range(1, study.players + 1)))
+    for row in study.by_texture():
+        table.add_row(row["aspect"], row["texture"], f"{row['flops']:,}", f"{row['share']:.1%}",
+                      *(f"{row[f'p{p}_equity']:.2%}" for p in range(1, study.players + 1)))
+    console.print(table)
+    return 0
+
+
+def _study_distribution(args: argparse.Namespace) -> int:
+    from .studies import equity_distribution
+    if len(args.hands) != 2:
+        raise EvaluatorError("a distribution takes two ranges: the one to spread, and the one "
+                             "it faces", len(args.hands))
+    d = equity_distribution(args.hands[0], args.hands[1], args.board, game=args.game,
+                            dead=args.dead, threads=args.threads, progress=not args.no_progress)
+    if args.json:
+        print(json.dumps({"mean": d.mean, "buckets": d.buckets(args.buckets),
+                          "combos": d.rows}))
+        return 0
+    console = _console()
+    console.print(f"{len(d.combos):,} combos of {_short(args.hands[0])} against "
+                  f"{_short(args.hands[1])}: mean {d.mean:.2%}, median {d.percentile(50):.2%}")
+    from rich.table import Table
+    table = Table("equity", "share of deals", "combos")
+    for b in d.buckets(args.buckets):
+        table.add_row(f"{b['low']:.0%}-{b['high']:.0%}", f"{b['share']:.1%}", str(b["combos"]))
+    console.print(table)
+    return 0
+
+
 def _print_grid(values: dict[str, float], title: str) -> None:
     from rich.table import Table
 
@@ -727,6 +789,29 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print each class's equity vs random")
     p.set_defaults(run=_cmd_matrix)
+
+    p = sub.add_parser("study", help="every flop, or an equity distribution",
+                       formatter_class=raw,
+                       description="flops: two or more hands or ranges on every flop, one row "
+                                   "per suit class of flops, by texture. distribution: each "
+                                   "combo of a range with its equity against another.",
+                       epilog="examples:\n  evaluator study flops 'QQ+,AKs' random --out "
+                              "flops.csv\n  evaluator study distribution 'QQ+,AKs' "
+                              "'22+,A2s+' --board 2c7d9h")
+    p.add_argument("kind", choices=("flops", "distribution"), help="the study")
+    p.add_argument("hands", nargs="+", help="hands or ranges, one per player")
+    p.add_argument("--game", default="holdem", help="the game: " + ", ".join(GAMES))
+    p.add_argument("--board", default="", help="distribution: the board")
+    p.add_argument("--dead", default="", help="dead cards")
+    p.add_argument("--trials", type=_whole, help="flops: Monte Carlo deals per flop")
+    p.add_argument("--seed", type=_whole, help="flops: seed of the sampled flops")
+    p.add_argument("--scheduler", help="flops: Dask scheduler address")
+    p.add_argument("--threads", type=_whole, help="threads (default: all cores)")
+    p.add_argument("--out", help="flops: write the rows to .csv, .jsonl or .parquet")
+    p.add_argument("--buckets", type=_whole, default=10, help="distribution: equity bins")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_study)
 
     p = sub.add_parser("range", help="list a range's combos", formatter_class=raw,
                        description="Parse a range and show its combos, their share of all "

@@ -1,4 +1,5 @@
-"""Built-in studies: the 169 x 169 pre-flop matrix and hand-vs-range over every class.
+"""Built-in studies: the 169 x 169 pre-flop matrix, hand-vs-range over every class, and
+the equity distribution of a range against another.
 
 Both list every heads-up deal they cover, group the deals by suit symmetry
 (``_suits``), compute one exact equity per group with the rank-multiset
@@ -28,7 +29,8 @@ from .games import game as _game
 from .progress import progress_bar
 from .ranges import Range, RangeLike, card_masks
 
-__all__ = ["PreflopMatrix", "preflop_matrix", "hand_vs_range"]
+__all__ = ["PreflopMatrix", "preflop_matrix", "hand_vs_range", "EquityDistribution",
+           "equity_distribution"]
 
 CHUNK = 256        # deals per kernel call (and per progress step)
 
@@ -200,3 +202,98 @@ def hand_vs_range(against: RangeLike, board: CardsLike = "", dead: CardsLike = "
     with np.errstate(invalid="ignore", divide="ignore"):
         eq = np.where(den > 0, num / np.maximum(den, 1e-300), np.nan)
     return dict(zip(CLASS_NAMES, eq.tolist()))
+
+
+@dataclass(frozen=True)
+class EquityDistribution:
+    """Each live combo of a range with its equity against another range, sorted by equity.
+
+    ``combos`` uint8 (n, hole); ``equities`` (n,) the combo's exact equity; ``weights`` (n,)
+    the weight of the deals it stands for (its range weight times the weighted number of
+    the other range's combos and boards it meets), so that the weighted mean of
+    ``equities`` is the range's equity (``mean``); ``range_weights`` the range's own.
+    """
+    game: str
+    board: str
+    combos: np.ndarray
+    equities: np.ndarray
+    weights: np.ndarray
+    range_weights: np.ndarray
+
+    @property
+    def mean(self) -> float:
+        """The weighted mean equity: the range's equity against the other."""
+        return float(self.equities @ self.weights / self.weights.sum())
+
+    def percentile(self, q: float) -> float:
+        """The equity below which ``q`` percent of the range's deals fall (weighted)."""
+        if not 0 <= q <= 100:
+            raise ArgumentTypeError(f"q must be a percentage from 0 to 100, got {q!r}", q)
+        cumulative = np.cumsum(self.weights) / self.weights.sum()
+        at = int(np.searchsorted(cumulative, q / 100, side="left"))
+        return float(self.equities[min(at, len(self.equities) - 1)])
+
+    def buckets(self, n: int = 10) -> list[dict]:
+        """The deals' weighted share in ``n`` equal equity bins from 0 to 1."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ArgumentTypeError(f"n must be a positive integer, got {n!r}", n)
+        edges = np.linspace(0.0, 1.0, n + 1)
+        where = np.minimum(np.searchsorted(edges, self.equities, side="right") - 1, n - 1)
+        share = np.bincount(where, weights=self.weights, minlength=n) / self.weights.sum()
+        combos = np.bincount(where, minlength=n)
+        return [{"low": float(edges[k]), "high": float(edges[k + 1]), "share": float(share[k]),
+                 "combos": int(combos[k])} for k in range(n)]
+
+    @property
+    def rows(self) -> list[dict]:
+        """One dict per combo: ``hand``, ``equity``, ``weight``, ``range_weight``."""
+        return [{"hand": format_cards(c, sep=""), "equity": e, "weight": w, "range_weight": r}
+                for c, e, w, r in zip(self.combos.tolist(), self.equities.tolist(),
+                                      self.weights.tolist(), self.range_weights.tolist())]
+
+
+def equity_distribution(hands: RangeLike, against: RangeLike, board: CardsLike = "", *,
+                        game: str | Game = "holdem", dead: CardsLike = "",
+                        threads: int | None = None, progress: bool = True
+                        ) -> EquityDistribution:
+    """Exact equity of every live combo of ``hands`` against the range ``against``.
+
+    Hold'em-family spots with two cards a hand go through the rank-multiset kernels in
+    one pass over every pair of combos (grouped by suit symmetry); other games ask
+    ``equity`` once per combo.  The weighted mean of the equities equals
+    ``equity(game, [hands, against], board, dead)`` for the first player.
+    """
+    from .engine import equity
+    g = _game(game)
+    first, second = Range(hands, g), Range(against, g)
+    board_ids = parse_cards(board, what="the board")
+    dead_ids = parse_cards(dead, what="the dead cards")
+    out = np.concatenate([board_ids, dead_ids])
+    first, second = first.live(out), second.live(out)
+    for r in (first, second):
+        if not len(r):
+            raise RangeError(f"the range {r.text!r} has no live combos once the board and "
+                             "dead cards are out", r.text)
+    combos = np.ascontiguousarray(first.combos)
+    if g.rule is Rule.BEST5 and g.hole == 2 and not g.hilo and not g.lowest_rank:
+        a, b, won, deals = _heads_up(g, combos, np.ascontiguousarray(second.combos), board_ids,
+                                     dead_ids, threads, progress,
+                                     f"{first.text} vs {second.text}, combo by combo")
+        w = second.weights[b]
+        num = np.bincount(a, weights=w * won, minlength=len(combos))
+        den = np.bincount(a, weights=w * deals, minlength=len(combos))
+        deal_weight = den / 2                         # _heads_up counts twice the deals
+    else:
+        def one(k: int) -> tuple[float, float]:
+            r = equity(g, [combos[k], second], board_ids, dead_ids, threads=1)
+            return r.players[0].equity * r.samples, float(r.samples)
+        parts = list(map_items(one, range(len(combos)), resolve_threads(threads, 1 << 30)))
+        num = np.array([p[0] for p in parts])
+        den = deal_weight = np.array([p[1] for p in parts])
+    keep = den > 0                                    # a combo every other one blocks
+    with np.errstate(invalid="ignore", divide="ignore"):
+        eq = num[keep] / den[keep]
+    weights = first.weights[keep] * deal_weight[keep]
+    order = np.argsort(eq, kind="stable")
+    return EquityDistribution(g.name, format_cards(board_ids), combos[keep][order], eq[order],
+                              weights[order], first.weights[keep][order])

@@ -29,7 +29,8 @@ LAYERS = {
     "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "ranges"],
     "engine": ["engine"],
     "studies": ["studies"],
-    "apps": ["batch", "warmup", "plots", "table", "bench", "cli", "__main__", "__init__"],
+    "apps": ["batch", "flops", "warmup", "plots", "table", "bench", "cli", "__main__",
+             "__init__"],
 }
 RANK = {name: rank for rank, names in enumerate(LAYERS.values()) for name in names}
 

@@ -1,0 +1,334 @@
+"""The flop study: two or more hands or ranges on every flop, one row per suit class of flops.
+
+``flop_study(["QQ+,AKs", "random"])`` lists the flops the deck allows, groups those that a
+renaming of suits maps onto each other while leaving every hand, range and dead card as it
+is (1,755 classes in hold'em with nothing fixed), and asks one equity query per class
+through ``batch_equity`` (so it runs on every local core, or on a Dask cluster with
+``scheduler=``, with identical rows either way, and can stream and resume its rows).
+
+Each row has the class's first flop (``flop``, as ``2c4c5h``), the number of flops it stands
+for (``flops``), the weight of the deals it stands for (``weight``: the flops times the
+weighted number of deals on one of them), and the batch's columns (``p1_equity``,
+``p1_win``, ``p1_tie``, ...; hi-lo: ``p1_scoop``, ``p1_hi``, ``p1_lo``).  The
+weight-weighted mean of a column over the rows is its pre-flop value; with exact rows and
+unweighted ranges, ``fractions()`` gives the pre-flop equities exactly.
+"""
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .batch import batch_equity
+from .cards import format_cards, parse_cards
+from .engine.spots import parse_hands
+from .errors import EvaluatorError, HandError
+from .games import Game
+from .games import game as _game
+from .ranges import Range, card_masks
+from .rankings import PERMUTATIONS as SUIT_PERMUTATIONS
+from .rankings import permute_suits
+
+__all__ = ["FlopStudy", "flop_study", "texture"]
+
+RANKS = "23456789TJQKA"
+
+
+def texture(flop: Sequence[int]) -> dict[str, str]:
+    """The flop's texture as players name it: suits (``rainbow``, ``two-tone``,
+    ``monotone``), pairing (``unpaired``, ``paired``, ``trips``), ``connected`` (all three
+    ranks within five consecutive ranks, the ace also low: a straight can use all three) or
+    ``disconnected``, and the high card's rank."""
+    ranks = sorted({c >> 2 for c in flop})
+    suits = len({c & 3 for c in flop})
+    windows = [ranks, sorted(-1 if r == 12 else r for r in ranks)]
+    connected = len(ranks) == 3 and any(w[-1] - w[0] <= 4 for w in windows)
+    return {"suits": {1: "monotone", 2: "two-tone", 3: "rainbow"}[suits],
+            "pairing": {3: "unpaired", 2: "paired", 1: "trips"}[len(ranks)],
+            "connectedness": "connected" if connected else "disconnected",
+            "high card": RANKS[max(c >> 2 for c in flop)]}
+
+
+@dataclass
+class FlopStudy:
+    """Rows of a flop study (see the module doc)."""
+    game: str
+    hands: list[str]
+    rows: list[dict[str, Any]]
+    exact: bool
+    players: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.players = len(self.hands)
+
+    def _column(self, name: str) -> np.ndarray:
+        return np.array([row[name] for row in self.rows], np.float64)
+
+    def stderr(self) -> list[float] | None:
+        """The standard error of each ``equity()`` from sampled rows (None when exact)."""
+        if self.exact:
+            return None
+        w = self._column("weight")
+        share = (w / w.sum()) ** 2
+        return [float(np.sqrt(share @ self._column(f"p{p}_stderr") ** 2))
+                for p in range(1, self.players + 1)]
+
+    def equity(self) -> list[float]:
+        """Each player's pre-flop equity: the weighted mean of ``pN_equity`` over the rows."""
+        w = self._column("weight")
+        return [float(self._column(f"p{p}_equity") @ w / w.sum())
+                for p in range(1, self.players + 1)]
+
+    def fractions(self) -> tuple[Fraction, ...] | None:
+        """The pre-flop equities as exact fractions (exact rows of unweighted hands only).
+
+        A row's pot won, equity times deals, is a multiple of 1 / lcm(1..2P); it is read
+        back from the row's float, which is exact to far better than that step."""
+        if not self.exact or any(isinstance(r["samples"], float) for r in self.rows):
+            return None
+        step = math.lcm(*range(1, 2 * self.players + 1))
+        total = sum(r["samples"] * r["flops"] for r in self.rows)
+        out = []
+        for p in range(1, self.players + 1):
+            won = Fraction(0)
+            for r in self.rows:
+                scaled = r[f"p{p}_equity"] * r["samples"] * step
+                if abs(scaled - round(scaled)) > 1e-3:
+                    return None
+                won += Fraction(round(scaled), step) * r["flops"]
+            out.append(won / total)
+        return tuple(out)
+
+    def by_texture(self) -> list[dict[str, Any]]:
+        """The rows grouped by each texture (``texture``): one dict per (aspect, value)
+        with the flops, the share of the deals and each player's weighted mean equity."""
+        w = self._column("weight")
+        equities = [self._column(f"p{p}_equity") for p in range(1, self.players + 1)]
+        kinds = [texture(parse_cards(r["flop"]).tolist()) for r in self.rows]
+        out = []
+        for aspect in ("suits", "pairing", "connectedness", "high card"):
+            values = sorted({k[aspect] for k in kinds},
+                            key=lambda v: RANKS.index(v) if aspect == "high card" else v)
+            for value in values:
+                mask = np.array([k[aspect] == value for k in kinds])
+                row: dict[str, Any] = {
+                    "aspect": aspect, "texture": value,
+                    "flops": int(sum(r["flops"] for r, m in zip(self.rows, mask) if m)),
+                    "share": float(w[mask].sum() / w.sum())}
+                for p, e in enumerate(equities, start=1):
+                    row[f"p{p}_equity"] = float(e[mask] @ w[mask] / w[mask].sum())
+                out.append(row)
+        return out
+
+    def to_frame(self):
+        """The rows as a pandas DataFrame (``pip install "evaluator[data]"``)."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise EvaluatorError("to_frame() needs pandas: pip install \"evaluator[data]\"",
+                                 "pandas") from None
+        return pd.DataFrame(self.rows)
+
+    def write(self, path: str | Path) -> None:
+        """Write the rows to ``.csv``, ``.jsonl`` or ``.parquet`` (pyarrow, the ``data``
+        extra), by the file's suffix."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix == ".parquet":
+            try:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+            except ImportError:
+                raise EvaluatorError("Parquet needs pyarrow: pip install \"evaluator[data]\"",
+                                     str(path)) from None
+            pq.write_table(pa.Table.from_pylist(self.rows), path)
+        elif suffix == ".csv":
+            with path.open("w", newline="", encoding="utf-8") as f:
+                writer = csv.DictWriter(f, fieldnames=list(self.rows[0]))
+                writer.writeheader()
+                writer.writerows(self.rows)
+        elif suffix in (".jsonl", ".ndjson", ".json"):
+            with path.open("w", encoding="utf-8") as f:
+                for row in self.rows:
+                    f.write(json.dumps(row) + "\n")
+        else:
+            raise EvaluatorError(f"write() takes a .csv, .jsonl or .parquet path, not "
+                                 f"{path.name!r}", str(path))
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{k}</th>" for k in self.rows[0])
+        body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in r.values()) + "</tr>"
+                       for r in self.rows[:20])
+        more = f"<p>{len(self.rows) - 20:,} more rows</p>" if len(self.rows) > 20 else ""
+        return f"<table><tr>{head}</tr>{body}</table>{more}"
+
+
+def _cell(value: object) -> str:
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def _hand_text(hand: object, g: Game) -> str:
+    if isinstance(hand, Range):
+        return hand.text
+    if isinstance(hand, str):
+        return hand
+    return format_cards(parse_cards(hand, what="a hand"), sep="")   # type: ignore[arg-type]
+
+
+def _symmetries(g: Game, parsed: list[np.ndarray], ranges: list[Range | None],
+                dead: np.ndarray) -> np.ndarray:
+    """The suit renamings (as uint8 (k, 52) card maps) that leave every known card, every
+    range (its combos and their weights) and the dead cards as they are."""
+    fixed = [set(h.tolist()) for h, r in zip(parsed, ranges) if r is None] + [set(dead.tolist())]
+    listed = []
+    for r in ranges:
+        if r is not None:
+            masks = card_masks(r.combos)
+            order = np.argsort(masks)
+            listed.append((masks[order], r.weights[order]))
+    keep = []
+    for perm in SUIT_PERMUTATIONS:
+        cards = np.array([4 * (c >> 2) + perm[c & 3] for c in range(52)], np.uint8)
+        if any({int(cards[c]) for c in group} != group for group in fixed):
+            continue
+        same = True
+        for masks, weights in listed:
+            image = permute_suits(masks, perm)
+            order = np.argsort(image)
+            if not (np.array_equal(image[order], masks)
+                    and np.array_equal(weights[order], weights)):
+                same = False
+                break
+        if same:
+            keep.append(cards)
+    return np.array(keep, np.uint8)
+
+
+def _flop_classes(live: list[int], perms: np.ndarray) -> list[tuple[tuple[int, ...], int]]:
+    """Each class of flops from ``live`` under ``perms``: (its first flop, its size)."""
+    flops = np.array(list(itertools.combinations(live, 3)), np.int64)
+    images = np.sort(perms.astype(np.int64)[:, flops], axis=2)          # (k, n, 3)
+    keys = (images[..., 0] << 12) | (images[..., 1] << 6) | images[..., 2]
+    names = keys.min(axis=0)
+    order = np.argsort(names, kind="stable")
+    names = names[order]
+    starts = np.flatnonzero(np.concatenate(([True], names[1:] != names[:-1])))
+    sizes = np.diff(np.append(starts, len(names)))
+    return [(((int(n) >> 12) & 63, (int(n) >> 6) & 63, int(n) & 63), int(size))
+            for n, size in zip(names[starts], sizes)]
+
+
+def _deal_weights(g: Game, ranges: list[Range], randoms: list[bool],
+                  flops: list[tuple[int, ...]], used: np.ndarray) -> list[float]:
+    """For Monte Carlo rows: the weighted number of deals of two hands on each flop (pairs
+    of combos sharing no card with each other, the flop or a dead card, times the turn
+    and river).  A ``random`` hand is counted, not listed: every combo of the cards left."""
+    if len(ranges) != 2:
+        raise EvaluatorError("a sampled flop study takes two hands or ranges (exact rows "
+                             "take any number)", len(ranges))
+    blocked = np.uint64(sum(1 << int(c) for c in used))
+    left = len(g.deck) - len(used) - 3
+    rest = math.comb(left - 2 * g.hole, max(g.streets) - 3)
+    a, b = (card_masks(r.combos) for r in ranges)
+    wa, wb = ranges[0].weights, ranges[1].weights
+    if randoms[1] or randoms[0]:
+        mine, weights = (a, wa) if randoms[1] else (b, wb)
+        alive = (mine & blocked) == 0
+        others = math.comb(left - g.hole, g.hole)
+        return [float(weights[alive & ((mine & np.uint64(sum(1 << c for c in flop))) == 0)]
+                      .sum()) * others * rest for flop in flops]
+    if len(a) * len(b) > 20_000_000:
+        raise EvaluatorError(f"a sampled flop study of two ranges of {len(a):,} and "
+                             f"{len(b):,} combos is too wide to weigh; narrow one, or make "
+                             "one 'random'", len(a) * len(b))
+    pair = (wa[:, None] * wb[None, :]) * (((a[:, None] & b[None, :]) == 0)
+                                        & ((a[:, None] & blocked) == 0)
+                                        & ((b[None, :] & blocked) == 0))
+    out = []
+    for flop in flops:
+        mask = np.uint64(sum(1 << c for c in flop))
+        out.append(float(((a & mask) == 0) @ pair @ ((b & mask) == 0)) * rest)
+    return out
+
+
+def _playable(ranges: list[Range | None], flops: list[tuple[int, ...]]) -> list[bool]:
+    """Whether every range keeps a combo clear of each flop (a flop a range cannot meet
+    has no deal: it is left out)."""
+    keep = np.ones(len(flops), bool)
+    flop_masks = np.array([sum(1 << c for c in f) for f in flops], np.uint64)
+    for r in ranges:
+        if r is None:
+            continue
+        masks = card_masks(r.combos)
+        clear = np.zeros(len(flops), bool)
+        for start in range(0, len(masks), 4096):          # a few MB at a time
+            block = masks[start:start + 4096]
+            clear |= ((block[None, :] & flop_masks[:, None]) == 0).any(axis=1)
+            if clear.all():
+                break
+        keep &= clear
+    return keep.tolist()
+
+
+def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: str = "",
+               exact: bool | None = True, trials: int | None = None, seed: int | None = None,
+               scheduler=None, threads: int | None = None, progress: bool = True,
+               out: str | Path | None = None, resume: bool = False) -> FlopStudy:
+    """Every flop of a spot, one row per suit class (see the module doc).
+
+    ``exact`` and ``trials`` are those of ``equity`` for each flop (give ``trials`` for
+    Omaha ranges, where exact is too slow: then ``exact`` is not asked for); ``seed``
+    seeds the batch, which gives each flop its own stream; ``scheduler``, ``threads``,
+    ``progress``, ``out`` and ``resume`` are those of ``batch_equity`` (``out`` streams the
+    per-flop batch rows; ``FlopStudy.write`` writes the study's rows).
+    """
+    g = _game(game)
+    if 3 not in g.streets:
+        raise HandError(f"{g.name} has no flop (its board sizes: "
+                        f"{', '.join(map(str, g.streets))})", g.name)
+    texts = [_hand_text(h, g) for h in hands]
+    parsed, unknown, ranges = parse_hands(g, texts)
+    for k, missing in enumerate(unknown):
+        if missing and missing < g.hole:
+            raise HandError("a flop study takes whole hands or ranges, not partly known "
+                            f"ones: {texts[k]!r}", texts[k])
+        if missing:                       # 'random': every combo, as a range
+            ranges[k] = Range("random", g)
+    dead_ids = parse_cards(dead, what="the dead cards")
+    fixed = [h for h, r in zip(parsed, ranges) if r is None]
+    used = np.concatenate([*fixed, dead_ids]).astype(np.int64) if fixed or len(dead_ids) \
+        else np.empty(0, np.int64)
+    live = [c for c in g.deck if c not in set(used.tolist())]
+    randoms = [bool(missing) for missing in unknown]
+    classes = _flop_classes(live, _symmetries(g, parsed, ranges, dead_ids))
+    classes = [c for c, ok in zip(classes, _playable(ranges, [f for f, _ in classes])) if ok]
+    dead_text = format_cards(dead_ids, sep="")
+    if trials is not None and exact is True:          # the default: trials ask for sampling
+        exact = None
+    queries = [{"game": g.name, "hands": texts, "board": format_cards(flop, sep=""),
+                "dead": dead_text, "exact": exact, "trials": trials} for flop, _ in classes]
+    # no seed in the queries: the batch seeds each from ``seed`` and its position, so the
+    # flops' samples are independent (one seed for all made their errors add up)
+    rows = batch_equity(queries, scheduler=scheduler, threads=threads, progress=progress,
+                        seed=0 if seed is None else seed, out=out, resume=resume)
+    sampled = any(not r["exact"] for r in rows)
+    weights = None
+    if sampled:
+        as_ranges = [Range([h], g) if r is None else r for h, r in zip(parsed, ranges)]
+        weights = _deal_weights(g, as_ranges, randoms, [f for f, _ in classes], dead_ids)
+    study_rows = []
+    for k, ((flop, size), row) in enumerate(zip(classes, rows)):
+        deals = weights[k] if weights is not None else row["samples"]
+        study_rows.append({"flop": format_cards(flop, sep=""), "flops": size,
+                           "weight": deals * size,
+                           **{key: v for key, v in row.items()
+                              if key not in ("id", "game", "hands", "board", "dead")}})
+    return FlopStudy(g.name, texts, study_rows, not sampled)

@@ -1,0 +1,103 @@
+"""The flop study and the equity distribution: their rows add back up to the pre-flop (or
+range) equity exactly, each row is the equity of its flops, and the rows do not depend on
+where they run."""
+from __future__ import annotations
+
+import importlib.util
+import random
+
+import numpy as np
+import pytest
+
+from evaluator import equity
+from evaluator.cards import format_cards, parse_cards
+from evaluator.flops import flop_study, texture
+from evaluator.studies import equity_distribution
+
+
+@pytest.mark.parametrize("hands, dead", [
+    (["AsKs", "QhQd"], ""),
+    (["AKs", "QQ"], ""),
+    (["AsKs", "QQ+"], "2c"),
+    (["AKs,QQ", "JJ", "T9s"], ""),
+])
+def test_the_rows_add_up_to_the_preflop_equity_exactly(hands, dead):
+    study = flop_study(hands, dead=dead, progress=False)
+    assert study.fractions() == equity("holdem", hands, dead=dead, exact=True).fractions
+
+
+def test_quads_and_ranges_leave_the_symmetry_classes_right():
+    study = flop_study(["AKs", "QQ"], progress=False)
+    assert sum(r["flops"] for r in study.rows) == 22_100 - 4     # QQ cannot meet QQQ flops
+    assert len(study.rows) == 1_754
+    assert len(flop_study(["QQ+,AKs", "random"], progress=False, threads=2).rows) == 1_755
+
+
+def test_every_row_is_the_equity_of_each_of_its_flops():
+    study = flop_study(["AKs", "QQ"], progress=False)
+    rng = random.Random(7)
+    for row in rng.sample(study.rows, 12):
+        flop = parse_cards(row["flop"]).tolist()
+        perm = rng.sample(range(4), 4)                            # any renaming of suits
+        other = format_cards(sorted(4 * (c >> 2) + perm[c & 3] for c in flop), sep="")
+        direct = equity("holdem", ["AKs", "QQ"], other)
+        assert direct.players[0].equity == pytest.approx(row["p1_equity"], abs=1e-12)
+        assert direct.samples * row["flops"] == row["weight"]
+
+
+def test_sampled_rows_do_not_depend_on_threads_and_land_near_exact():
+    one = flop_study(["AKs", "QQ"], trials=2_000, seed=3, progress=False, threads=1)
+    two = flop_study(["AKs", "QQ"], trials=2_000, seed=3, progress=False, threads=2)
+    assert one.rows == two.rows
+    exact = equity("holdem", ["AKs", "QQ"]).players[0].equity
+    w = np.array([r["weight"] for r in one.rows])
+    se = np.array([r["p1_stderr"] for r in one.rows])
+    error = float(np.sqrt(((w / w.sum()) ** 2 * se ** 2).sum()))
+    assert abs(one.equity()[0] - exact) < 4 * error
+
+
+def test_omaha_flops_are_sampled_with_their_deal_weights():
+    study = flop_study(["AA**", "random"], "omaha", trials=1_000, seed=1, progress=False)
+    assert not study.exact and len(study.rows) == 1_754          # AAA leaves AA** no combo
+    direct = equity("omaha", ["AA**", "random"], trials=1_000_000, seed=1).players[0]
+    assert abs(study.equity()[0] - direct.equity) < 0.004
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                    reason="needs dask.distributed (pip install '.[cluster]')")
+def test_a_cluster_gives_the_local_rows():
+    from distributed import LocalCluster
+    local = flop_study(["AKs", "QQ"], trials=500, seed=4, progress=False)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=":0", silence_logs=50) as cluster:
+        remote = flop_study(["AKs", "QQ"], trials=500, seed=4, progress=False,
+                            scheduler=cluster.scheduler_address)
+    assert remote.rows == local.rows
+
+
+def test_textures_and_writing(tmp_path):
+    assert texture(parse_cards("AsKs2s").tolist())["suits"] == "monotone"
+    assert texture(parse_cards("As2d3h").tolist())["connectedness"] == "connected"  # A-2-3
+    assert texture(parse_cards("7s7d7h").tolist())["pairing"] == "trips"
+    study = flop_study(["AsKs", "QhQd"], progress=False)
+    by = study.by_texture()
+    for aspect in ("suits", "pairing", "connectedness", "high card"):
+        assert sum(r["share"] for r in by if r["aspect"] == aspect) == pytest.approx(1.0)
+    study.write(tmp_path / "f.csv")
+    study.write(tmp_path / "f.jsonl")
+    assert len((tmp_path / "f.jsonl").read_text().splitlines()) == len(study.rows)
+    assert "<table>" in study._repr_html_()
+
+
+@pytest.mark.parametrize("game, hands, against, board", [
+    ("holdem", "random", "QQ+,AKs", "2c7d9h"),
+    ("holdem", "QQ+,AKs:0.5,T9s", "22+,A2s+", "Ah7d2c"),
+    ("omaha", "AA$ds", "KK**", "2c7d9hTs"),
+])
+def test_the_distribution_averages_to_the_range_equity(game, hands, against, board):
+    d = equity_distribution(hands, against, board, game=game, progress=False)
+    direct = equity(game, [hands, against], board, exact=True).players[0].equity
+    assert d.mean == pytest.approx(direct, abs=1e-12)
+    assert (np.diff(d.equities) >= 0).all()
+    assert sum(b["share"] for b in d.buckets(7)) == pytest.approx(1.0)
+    assert d.percentile(0) == d.equities[0] and d.percentile(100) == d.equities[-1]
