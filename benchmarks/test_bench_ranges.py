@@ -81,3 +81,10 @@ def test_equity_distribution_on_a_flop(benchmark):
     from evaluator import equity_distribution
     benchmark.pedantic(equity_distribution, args=("random", "QQ+,AKs", "2c7d9h"),
                        kwargs={"progress": False}, rounds=3, warmup_rounds=1)
+
+
+def test_breakdown_of_random_on_a_flop(benchmark):
+    """Target: at most 50 ms."""
+    from evaluator import range_breakdown
+    benchmark.pedantic(range_breakdown, args=("random", "Ah7d2c"), rounds=10,
+                       warmup_rounds=1)

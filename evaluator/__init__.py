@@ -39,6 +39,7 @@ The engine's planner (``engine/plan.py``) chooses between enumerating and sampli
 ``engine/exact.py``, ``engine/sample.py`` and ``engine/ranged.py`` call the kernels.
 """
 from .batch import batch_equity
+from .breakdown import RangeBreakdown, range_breakdown
 from .cards import CardError, card_id, card_str, format_cards, parse_cards
 from .engine import EquityResult, PlayerEquity, discard_equity, equity, equity_by_street
 from .errors import (
@@ -65,7 +66,7 @@ __all__ = [
     "evaluate", "evaluate_batch", "HandValue", "category_of", "warmup",
     "equity", "equity_by_street", "discard_equity", "EquityResult", "PlayerEquity",
     "Range", "batch_equity", "preflop_matrix", "hand_vs_range", "flop_study", "FlopStudy",
-    "equity_distribution", "EquityDistribution",
+    "equity_distribution", "EquityDistribution", "range_breakdown", "RangeBreakdown",
     "parse_cards", "format_cards", "card_id", "card_str",
     "EvaluatorError", "CardError", "GameError", "HandError", "RangeError", "TableError",
     "QueryFailed", "ArgumentTypeError", "BatchInterrupted",

@@ -399,7 +399,28 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
 def _cmd_study(args: argparse.Namespace) -> int:
     if args.kind == "flops":
         return _study_flops(args)
+    if args.kind == "breakdown":
+        return _study_breakdown(args)
     return _study_distribution(args)
+
+
+def _study_breakdown(args: argparse.Namespace) -> int:
+    from .breakdown import range_breakdown
+    if len(args.hands) != 1:
+        raise EvaluatorError("a breakdown takes one range", len(args.hands))
+    b = range_breakdown(args.hands[0], args.board, args.game, args.dead)
+    if args.json:
+        print(json.dumps({"board": b.board, "rows": b.rows,
+                          "combos": {k: b.combos(k) for k in b.members}}))
+        return 0
+    from rich.table import Table
+    table = Table("class", "kind", "combos", "share", title=f"{_short(args.hands[0])} on "
+                  f"{b.board}", title_justify="left")
+    for row in b.rows:
+        if row["kind"] != "category":
+            table.add_row(row["class"], row["kind"], f"{row['combos']:,}", f"{row['share']:.1%}")
+    _console().print(table)
+    return 0
 
 
 def _study_flops(args: argparse.Namespace) -> int:
@@ -790,18 +811,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print each class's equity vs random")
     p.set_defaults(run=_cmd_matrix)
 
-    p = sub.add_parser("study", help="every flop, or an equity distribution",
+    p = sub.add_parser("study", help="every flop, an equity distribution, a breakdown",
                        formatter_class=raw,
                        description="flops: two or more hands or ranges on every flop, one row "
                                    "per suit class of flops, by texture. distribution: each "
-                                   "combo of a range with its equity against another.",
+                                   "combo of a range with its equity against another. "
+                                   "breakdown: a range's made hands and draws on a board.",
                        epilog="examples:\n  evaluator study flops 'QQ+,AKs' random --out "
                               "flops.csv\n  evaluator study distribution 'QQ+,AKs' "
-                              "'22+,A2s+' --board 2c7d9h")
-    p.add_argument("kind", choices=("flops", "distribution"), help="the study")
+                              "'22+,A2s+' --board 2c7d9h\n  evaluator study breakdown "
+                              "'QQ+,AKs,T9s' --board Ah7d2c")
+    p.add_argument("kind", choices=("flops", "distribution", "breakdown"), help="the study")
     p.add_argument("hands", nargs="+", help="hands or ranges, one per player")
     p.add_argument("--game", default="holdem", help="the game: " + ", ".join(GAMES))
-    p.add_argument("--board", default="", help="distribution: the board")
+    p.add_argument("--board", default="", help="distribution and breakdown: the board")
     p.add_argument("--dead", default="", help="dead cards")
     p.add_argument("--trials", type=_whole, help="flops: Monte Carlo deals per flop")
     p.add_argument("--seed", type=_whole, help="flops: seed of the sampled flops")

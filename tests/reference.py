@@ -377,3 +377,80 @@ def pattern_matches(elements, macros, hand) -> bool:
              "ss": suits.count(2) == 1 and suits[0] == 2,
              "r": suits[0] == 1, "np": max(ranks) == 1}
     return all(tests[m] for m in macros)
+
+
+# --- The range breakdown's classes (hold'em), one combo at a time ------------------------
+
+def breakdown_made_class(hole, board) -> str:
+    """The made class of evaluator.breakdown, written from its definitions."""
+    category = category_name(best_strength(list(hole) + list(board)))
+    if category in ("straight flush", "four of a kind", "full house", "flush", "straight"):
+        return category
+    board_ranks = [rank(c) for c in board]
+    h = sorted((rank(c) for c in hole), reverse=True)
+    pocket = h[0] == h[1]
+    on_board = Counter(board_ranks)
+    if category == "three of a kind":
+        return "set" if pocket and on_board[h[0]] == 1 else "trips"
+    if category == "two pair":
+        if not pocket and h[0] in on_board and h[1] in on_board:
+            return "two pair"
+        if pocket and h[0] not in on_board and max(on_board.values()) >= 2:
+            return "pocket pair, paired board"
+        return "two pair, one card"
+    if category == "pair":
+        top = max(board_ranks)
+        if pocket:
+            return "overpair" if h[0] > top else "underpair"
+        paired = [r for r in h if r in on_board]
+        if not paired:
+            return "board pair"
+        pair = paired[0]
+        kicker = h[1] if pair == h[0] else h[0]
+        distinct = sorted(set(board_ranks), reverse=True)
+        if pair == top:
+            left = max(r for r in range(13) if r not in on_board and r != pair)
+            if kicker == left:
+                return "top pair, top kicker"
+            return "top pair, good kicker" if kicker >= 8 else "top pair, weak kicker"
+        return "second pair" if len(distinct) > 1 and pair == distinct[1] else "weak pair"
+    return "high card"
+
+
+def breakdown_draws(hole, board, dead=()) -> set:
+    """The draws of evaluator.breakdown, from every next card, written from its
+    definitions."""
+    if len(board) == 5:
+        return set()
+    now = category_name(best_strength(list(hole) + list(board)))
+    order = list(CATEGORY_NAMES)
+    seen = set(hole) | set(board) | set(dead)
+    flush_cards, straight_ranks = [], set()
+    for c in range(52):
+        if c in seen:
+            continue
+        after = category_name(best_strength(list(hole) + list(board) + [c]))
+        if after == "flush" and order.index(now) < order.index("flush"):
+            flush_cards.append(c)
+        if after == "straight" and order.index(now) < order.index("straight"):
+            straight_ranks.add(rank(c))
+    draws = set()
+    if flush_cards:
+        draws.add("flush draw")
+        suit_of = suit(flush_cards[0])
+        free = [c for c in range(51, -1, -1)
+                if suit(c) == suit_of and c not in set(board) | set(dead)]
+        if free and free[0] in hole:
+            draws.add("nut flush draw")
+    if len(straight_ranks) >= 2:
+        draws.add("open-ended")
+    elif straight_ranks:
+        draws.add("gutshot")
+    if flush_cards and straight_ranks:
+        draws.add("combo draw")
+    if len(board) == 3 and not flush_cards and order.index(now) < order.index("flush"):
+        for s in range(4):
+            mine = sum(1 for c in hole if suit(c) == s)
+            if mine and sum(1 for c in board if suit(c) == s) + mine == 3:
+                draws.add("backdoor flush")
+    return draws

@@ -28,7 +28,7 @@ LAYERS = {
     "dispatch": ["dispatch"],
     "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "ranges"],
     "engine": ["engine"],
-    "studies": ["studies"],
+    "studies": ["studies", "breakdown"],
     "apps": ["batch", "flops", "warmup", "plots", "table", "bench", "cli", "__main__",
              "__init__"],
 }

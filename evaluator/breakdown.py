@@ -1,0 +1,253 @@
+"""The range breakdown: a range's live combos on a board, by made hand and by draw.
+
+Every combo gets its hand's category (``kind="category"``: the names of
+``HandValue.category``; shares sum to 1) and one made-hand class (``kind="made"``, shares
+sum to 1), and each draw it has (``kind="draw"``; a combo may have several or none).
+Definitions, with "the board" the board's cards and "a hole card" one of the combo's:
+
+Made classes, in this order (the first that applies):
+
+* ``straight flush`` ... ``straight``: the hand's category, when it is one of these.
+* ``set``: three of a kind from a pocket pair and one board card; ``trips``: three of a
+  kind from one hole card and a board pair (or from the board).
+* ``two pair``: a hole card pairs a board card and the other hole card pairs another;
+  ``two pair, one card``: one hole card pairs the board and the board has a pair;
+  ``pocket pair, paired board``: a pocket pair beside a board pair.
+* ``overpair``: a pocket pair above every board card; ``underpair``: a pocket pair below
+  the board's top card.
+* ``top pair, top kicker``: a hole card pairs the board's top card and the other is the
+  highest rank left (not on the board, not the pair's); ``top pair, good kicker``: the
+  kicker is a ten or better; ``top pair, weak kicker``: otherwise.
+* ``second pair``: a hole card pairs the board's second rank; ``weak pair``: a lower one.
+* ``board pair``: the only pair is on the board; ``high card``: no pair at all.
+
+Draws (with a card or two still to come), from the cards that could come next:
+
+* ``flush draw``: some next card would give the hand a flush it does not have;
+  ``nut flush draw``: one of those flushes is the best flush that card allows.
+* ``open-ended``: cards of two or more ranks would each give a straight it does not
+  have (an open-ended or double-gutter draw, eight outs); ``gutshot``: one rank.
+* ``combo draw``: a flush draw and a straight draw together.
+* ``backdoor flush`` (on the flop): no flush draw, but two more cards of one suit would
+  make a flush.
+
+Omaha games use the same definitions through their own evaluation (exactly two hole cards
+and three board cards): a draw is a next card that makes the flush or straight with two
+hole cards; the pair classes look at the two hole cards that make the best hand.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import CardsLike, format_cards, parse_cards
+from .engine.spots import check_street
+from .errors import HandError, RangeError
+from .evaluate import evaluate, evaluate_batch
+from .games import Game, Rule
+from .games import game as _game
+from .ranges import Range, RangeLike
+
+__all__ = ["RangeBreakdown", "range_breakdown", "MADE_CLASSES", "DRAWS"]
+
+MADE_CLASSES = ("straight flush", "four of a kind", "full house", "flush", "straight", "set",
+                "trips", "two pair", "two pair, one card", "pocket pair, paired board",
+                "overpair", "top pair, top kicker", "top pair, good kicker",
+                "top pair, weak kicker", "underpair", "second pair", "weak pair",
+                "board pair", "high card")
+DRAWS = ("flush draw", "nut flush draw", "open-ended", "gutshot", "combo draw",
+         "backdoor flush")
+_STRONG = ("straight flush", "four of a kind", "full house", "flush", "straight")
+
+
+@dataclass(frozen=True)
+class RangeBreakdown:
+    """The breakdown of a range on a board (see the module doc)."""
+    game: str
+    board: str
+    rows: list[dict]
+    members: dict[str, np.ndarray]        # class name -> the combos in it (uint8 (n, hole))
+
+    def combos(self, name: str) -> list[str]:
+        """The combos of one class, as text."""
+        if name not in self.members:
+            raise RangeError(f"no class {name!r} (classes: "
+                             f"{', '.join(r['class'] for r in self.rows)})", name)
+        return [format_cards(c, sep="") for c in self.members[name].tolist()]
+
+    def _repr_html_(self) -> str:
+        body = "".join(f"<tr><td>{r['class']}</td><td>{r['kind']}</td><td>{r['combos']}</td>"
+                       f"<td>{r['share']:.1%}</td></tr>" for r in self.rows)
+        return ("<table><tr><th>class</th><th>kind</th><th>combos</th><th>share</th></tr>"
+                f"{body}</table>")
+
+
+def _made_class(category: str, hole: list[int], board: list[int]) -> str:
+    if category in _STRONG:
+        return category
+    ranks = Counter(c >> 2 for c in board)
+    board_ranks = sorted(ranks, reverse=True)
+    a, b = sorted((c >> 2 for c in hole), reverse=True)
+    pocket = a == b
+    paired_board = any(k >= 2 for k in ranks.values())
+    if category == "three of a kind":
+        return "set" if pocket and ranks[a] == 1 else "trips"
+    hits = [r for r in (a, b) if r in ranks]
+    if category == "two pair":
+        if not pocket and len(set(hits)) == 2:
+            return "two pair"
+        if pocket:
+            return "pocket pair, paired board" if paired_board and a not in ranks else \
+                "two pair, one card"
+        return "two pair, one card"
+    if category == "pair":
+        if pocket:
+            return "overpair" if a > board_ranks[0] else "underpair"
+        if not hits:
+            return "board pair"
+        pair = hits[0]
+        kicker = b if pair == a else a
+        if pair == board_ranks[0]:
+            best_left = max(r for r in range(13) if r not in ranks and r != pair)
+            if kicker == best_left:
+                return "top pair, top kicker"
+            return "top pair, good kicker" if kicker >= 8 else "top pair, weak kicker"
+        return "second pair" if len(board_ranks) > 1 and pair == board_ranks[1] \
+            else "weak pair"
+    return "high card"
+
+
+def range_breakdown(hands: RangeLike, board: CardsLike, game: str | Game = "holdem",
+                    dead: CardsLike = "") -> RangeBreakdown:
+    """The weighted share of a range's live combos in each made-hand class and draw on
+    a board of three to five cards (see the module doc for every definition)."""
+    g = _game(game)
+    if not (g.rule is Rule.OMAHA or (g.rule is Rule.BEST5 and g.hole == 2)):
+        raise HandError(f"the breakdown is for hold'em and Omaha games, not {g.name}", g.name)
+    board_ids = parse_cards(board, what="the board")
+    check_street(g, board_ids)
+    if not 3 <= len(board_ids) <= 5:
+        raise HandError("a breakdown takes a board of 3 to 5 cards", len(board_ids))
+    dead_ids = parse_cards(dead, what="the dead cards")
+    r = Range(hands, g).live(np.concatenate([board_ids, dead_ids]))
+    if not len(r):
+        raise RangeError(f"the range {r.text!r} has no live combos on this board", r.text)
+    combos, weights = r.combos, r.weights
+    n, hole = combos.shape
+    rows = np.concatenate([combos, np.broadcast_to(board_ids, (n, len(board_ids)))], axis=1)
+    values = evaluate_batch(g, np.ascontiguousarray(rows))
+    names = g.categories
+    categories = [names[v >> 12] for v in values.tolist()]
+    board_list = board_ids.tolist()
+    if g.rule is Rule.OMAHA:
+        made = [_omaha_made(g, c, board_list, cat) for c, cat in zip(combos.tolist(),
+                                                                     categories)]
+    else:
+        made = [_made_class(cat, c, board_list) for c, cat in zip(combos.tolist(), categories)]
+    draws = _draws(g, combos, board_ids, dead_ids, values) if len(board_ids) < 5 else \
+        [[] for _ in range(n)]
+    total = float(weights.sum())
+    out_rows, members = [], {}
+    for kind, labels, order in (("category", categories, [c for c in reversed(names[1:])]),
+                                ("made", made, MADE_CLASSES)):
+        for name in order:
+            mask = np.array([x == name for x in labels])
+            if kind == "category" or mask.any():
+                out_rows.append(_row(name, kind, mask, weights, total))
+                members[name if kind == "made" else f"category: {name}"] = combos[mask]
+    for name in DRAWS:
+        mask = np.array([name in d for d in draws])
+        if mask.any():
+            out_rows.append(_row(name, "draw", mask, weights, total))
+            members[name] = combos[mask]
+    return RangeBreakdown(g.name, format_cards(board_ids), out_rows, members)
+
+
+def _row(name: str, kind: str, mask: np.ndarray, weights: np.ndarray, total: float) -> dict:
+    w = float(weights[mask].sum())
+    return {"class": name, "kind": kind, "combos": int(mask.sum()), "weight": w,
+            "share": w / total}
+
+
+def _omaha_made(g: Game, hole: list[int], board: list[int], category: str) -> str:
+    """The made class of an Omaha hand: that of the two hole cards making its best hand."""
+    if category in _STRONG:
+        return category
+    best = evaluate(g, hole, board)
+    used = [parse_cards(c).tolist()[0] for c in best.best]
+    pair = [c for c in hole if c in used] or hole[:2]
+    return _made_class(category, pair[:2] if len(pair) >= 2 else hole[:2], board)
+
+
+def _draws(g: Game, combos: np.ndarray, board: np.ndarray, dead: np.ndarray,
+           values: np.ndarray) -> list[list[str]]:
+    """Each combo's draws, from every next card (see the module doc)."""
+    n, hole = combos.shape
+    seen = set(board.tolist()) | set(dead.tolist())
+    nexts = [c for c in g.deck if c not in seen]
+    names = g.categories
+    flush = names.index("flush")
+    straight = names.index("straight")
+    now = values >> 12
+    k = len(nexts)
+    rows = np.empty((n * k, hole + len(board) + 1), np.uint8)
+    rows[:, :hole] = np.repeat(combos, k, axis=0)
+    rows[:, hole:hole + len(board)] = board
+    rows[:, -1] = np.tile(np.array(nexts, np.uint8), n)
+    clash = (rows[:, :hole] == rows[:, -1:]).any(axis=1)
+    rows[clash, -1] = rows[clash, hole]        # a held card: evaluated, then ignored
+    after = (evaluate_batch(g, rows, validate=False) >> 12).reshape(n, k)
+    clash = clash.reshape(n, k)
+    next_ranks = np.array([c >> 2 for c in nexts])
+    # the best flush each next card allows on this board, for the nut flush draw
+    out = []
+    for i in range(n):
+        ok = ~clash[i]
+        makes_flush = ok & (after[i] == flush) & (now[i] < flush)
+        makes_straight = ok & (after[i] == straight) & (now[i] < straight)
+        mine = []
+        if makes_flush.any():
+            mine.append("flush draw")
+            if _nut_flush(combos[i].tolist(), board.tolist(), seen):
+                mine.append("nut flush draw")
+        ranks = len(set(next_ranks[makes_straight].tolist()))
+        if ranks >= 2:
+            mine.append("open-ended")
+        elif ranks == 1:
+            mine.append("gutshot")
+        if makes_flush.any() and ranks:
+            mine.append("combo draw")
+        if len(board) == 3 and not makes_flush.any() and now[i] < flush \
+                and _backdoor_flush(g, combos[i].tolist(), board.tolist()):
+            mine.append("backdoor flush")
+        out.append(mine)
+    return out
+
+
+def _nut_flush(hole: list[int], board: list[int], seen: set[int]) -> bool:
+    """The hand holds the highest card of its draw suit that is neither on the board nor
+    dead (so the flush it would make is the best one)."""
+    for suit in range(4):
+        on_board = sum(1 for c in board if c & 3 == suit)
+        mine = [c for c in hole if c & 3 == suit]
+        if not mine or on_board + len(mine) < 4:
+            continue
+        free = [c for c in range(51, -1, -1) if c & 3 == suit and c not in seen]
+        held = [c for c in free if c in hole]
+        if held and free and held[0] == free[0]:
+            return True
+    return False
+
+
+def _backdoor_flush(g: Game, hole: list[int], board: list[int]) -> bool:
+    for suit in range(4):
+        on_board = sum(1 for c in board if c & 3 == suit)
+        mine = sum(1 for c in hole if c & 3 == suit)
+        if g.rule is Rule.OMAHA:
+            if mine >= 2 and on_board == 1:
+                return True
+        elif mine >= 1 and on_board + min(mine, 2) == 3:
+            return True
+    return False

@@ -1,0 +1,60 @@
+"""The range breakdown against the slow classifier of tests/reference.py."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from evaluator import game
+from evaluator.breakdown import range_breakdown
+from evaluator.cards import format_cards, parse_cards
+
+import reference
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_class_against_the_reference_on_random_boards(seed):
+    rng = random.Random(seed)
+    board = rng.sample(range(52), rng.choice([3, 3, 4, 5]))
+    b = range_breakdown("random", board)
+    for row in b.rows:
+        if row["kind"] == "category":
+            continue
+        members = {tuple(parse_cards(c).tolist()) for c in b.combos(row["class"])}
+        for combo in rng.sample(sorted(members), min(25, len(members))):
+            if row["kind"] == "made":
+                assert reference.breakdown_made_class(combo, board) == row["class"], combo
+            else:
+                assert row["class"] in reference.breakdown_draws(combo, board), combo
+    # and the other way: random combos land where the reference puts them
+    live = [c for c in range(52) if c not in board]
+    for _ in range(40):
+        combo = tuple(sorted(rng.sample(live, 2)))
+        text = format_cards(combo, sep="")
+        made = [r["class"] for r in b.rows
+                if r["kind"] == "made" and text in b.combos(r["class"])]
+        assert made == [reference.breakdown_made_class(combo, board)]
+        draws = {r["class"] for r in b.rows
+                 if r["kind"] == "draw" and text in b.combos(r["class"])}
+        assert draws == reference.breakdown_draws(combo, board)
+
+
+def test_shares_sum_to_one_and_weights_count():
+    b = range_breakdown("QQ+:0.5,AKs,T9s", "Ts9h2s")
+    for kind in ("category", "made"):
+        assert sum(r["share"] for r in b.rows if r["kind"] == kind) == pytest.approx(1.0)
+    categories = {r["class"] for r in b.rows if r["kind"] == "category"}
+    assert categories == set(game("holdem").categories[1:])          # every one, even if 0
+    made = {r["class"]: r for r in b.rows if r["kind"] == "made"}
+    assert made["overpair"]["combos"] == 18 and made["overpair"]["weight"] == 9.0
+    assert made["two pair"]["combos"] == 2
+
+
+def test_omaha_breakdown_and_errors():
+    b = range_breakdown("AA$ds", "Ts9h2s", game="omaha")
+    assert sum(r["share"] for r in b.rows if r["kind"] == "made") == pytest.approx(1.0)
+    assert any(r["class"] == "nut flush draw" for r in b.rows)
+    with pytest.raises(Exception, match="breakdown is for hold'em and Omaha"):
+        range_breakdown("AsKsQs", "2c7d9h", game="teen_patti")
+    with pytest.raises(Exception, match="no class"):
+        b.combos("royal")
