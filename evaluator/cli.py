@@ -409,6 +409,9 @@ def _study_breakdown(args: argparse.Namespace) -> int:
     if len(args.hands) != 1:
         raise EvaluatorError("a breakdown takes one range", len(args.hands))
     b = range_breakdown(args.hands[0], args.board, args.game, args.dead)
+    if args.plot:
+        from . import plots
+        plots.breakdown(b, args.plot, title=f"{_short(args.hands[0])} on {b.board}")
     if args.json:
         print(json.dumps({"board": b.board, "rows": b.rows,
                           "combos": {k: b.combos(k) for k in b.members}}))
@@ -435,6 +438,9 @@ def _study_flops(args: argparse.Namespace) -> int:
     if args.out:
         study.write(args.out)
         print(f"{len(study.rows):,} flop classes written to {args.out}", file=sys.stderr)
+    if args.plot:
+        from . import plots
+        plots.flop_textures(study, args.plot)
     if args.json:
         for row in study.rows:
             print(json.dumps(row))
@@ -462,6 +468,12 @@ def _study_distribution(args: argparse.Namespace) -> int:
                              "it faces", len(args.hands))
     d = equity_distribution(args.hands[0], args.hands[1], args.board, game=args.game,
                             dead=args.dead, threads=args.threads, progress=not args.no_progress)
+    if args.plot:
+        from . import plots
+        other = equity_distribution(args.hands[1], args.hands[0], args.board, game=args.game,
+                                    dead=args.dead, threads=args.threads, progress=False)
+        plots.distributions([(args.hands[0], d), (args.hands[1], other)], args.plot,
+                            title=f"equity distribution on {d.board or 'no board'}")
     if args.json:
         print(json.dumps({"mean": d.mean, "buckets": d.buckets(args.buckets),
                           "combos": d.rows}))
@@ -832,6 +844,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=_whole, help="threads (default: all cores)")
     p.add_argument("--out", help="flops: write the rows to .csv, .jsonl or .parquet")
     p.add_argument("--buckets", type=_whole, default=10, help="distribution: equity bins")
+    p.add_argument("--plot", help="also draw the study to .png, .svg or .pdf (the plot extra)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_study)

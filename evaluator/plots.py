@@ -22,7 +22,10 @@ from .errors import EvaluatorError
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from .breakdown import RangeBreakdown
     from .engine import EquityResult
+    from .flops import FlopStudy
+    from .studies import EquityDistribution
 
 __all__ = ["grid", "streets", "pyplot", "save"]
 
@@ -100,3 +103,78 @@ def streets(results: Sequence[EquityResult], path: str | Path, *, title: str = "
 
 def _street_name(cards: int) -> str:
     return {0: "pre-flop", 3: "flop", 4: "turn", 5: "river"}.get(cards, f"{cards} cards")
+
+
+def distributions(items: Sequence[tuple[str, EquityDistribution]], path: str | Path, *,
+                  title: str = "") -> Path:
+    """Equity distribution curves, one per (label, distribution): each range's deals sorted
+    by equity, the share of deals along the bottom and the equity up the side."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    for label, d in items:
+        share = np.cumsum(d.weights) / d.weights.sum()
+        ax.step(np.concatenate(([0.0], share)), np.concatenate(([d.equities[0]], d.equities)),
+                where="pre", label=f"{label} (mean {d.mean:.1%})")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("share of the range's deals, weakest first")
+    ax.set_ylabel("equity")
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    ax.set_title(title or "equity distribution")
+    try:
+        return save(fig, path)
+    finally:
+        plt.close(fig)
+
+
+def flop_textures(study: FlopStudy, path: str | Path, *, title: str = "") -> Path:
+    """The first player's equity on each flop texture (``FlopStudy.by_texture``) as bars,
+    the pre-flop equity as a line; the bars' labels give each texture's share of deals."""
+    plt = pyplot()
+    rows = study.by_texture()
+    fig, ax = plt.subplots(figsize=(11, 5))
+    colours = {"suits": "tab:blue", "pairing": "tab:orange", "connectedness": "tab:green",
+               "high card": "tab:purple"}
+    x = np.arange(len(rows))
+    for aspect, colour in colours.items():
+        at = [k for k, r in enumerate(rows) if r["aspect"] == aspect]
+        ax.bar(x[at], [rows[k]["p1_equity"] for k in at], color=colour, label=aspect)
+    ax.axhline(study.equity()[0], color="black", linewidth=1, linestyle="--",
+               label=f"pre-flop {study.equity()[0]:.1%}")
+    names = [f"high {r['texture']}" if r["aspect"] == "high card" else r["texture"]
+             for r in rows]
+    ax.set_xticks(x, [f"{n} ({r['share']:.0%})" for n, r in zip(names, rows)], fontsize=8,
+                  rotation=55, ha="right")
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.set_ylabel(f"equity of {study.hands[0]}")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, ncol=5, loc="upper left")
+    ax.set_title(title or f"{' vs '.join(study.hands)}: equity by flop texture")
+    try:
+        return save(fig, path)
+    finally:
+        plt.close(fig)
+
+
+def breakdown(b: RangeBreakdown, path: str | Path, *, title: str = "") -> Path:
+    """The breakdown's made classes and draws as horizontal bars of their shares."""
+    plt = pyplot()
+    rows = [r for r in b.rows if r["kind"] != "category" and r["combos"]]
+    fig, ax = plt.subplots(figsize=(7.5, 0.35 * len(rows) + 1.2))
+    y = np.arange(len(rows))[::-1]
+    ax.barh(y, [r["share"] for r in rows],
+            color=["tab:blue" if r["kind"] == "made" else "tab:orange" for r in rows])
+    ax.set_yticks(y, [r["class"] for r in rows], fontsize=8)
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.set_xlabel("share of the range (blue: made hands, orange: draws)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(title or f"breakdown on {b.board}")
+    try:
+        return save(fig, path)
+    finally:
+        plt.close(fig)

@@ -101,3 +101,28 @@ def test_the_distribution_averages_to_the_range_equity(game, hands, against, boa
     assert (np.diff(d.equities) >= 0).all()
     assert sum(b["share"] for b in d.buckets(7)) == pytest.approx(1.0)
     assert d.percentile(0) == d.equities[0] and d.percentile(100) == d.equities[-1]
+
+
+def test_the_study_commands_and_their_plots(tmp_path):
+    pytest.importorskip("matplotlib")
+    import subprocess
+    import sys
+    for kind, args in (("flops", ["AKs", "QQ"]),
+                       ("distribution", ["QQ+,AKs", "22+,A2s+", "--board", "2c7d9h"]),
+                       ("breakdown", ["QQ+,AKs,T9s", "--board", "Ah7d2c"])):
+        image = tmp_path / f"{kind}.png"
+        done = subprocess.run([sys.executable, "-m", "evaluator", "study", kind, *args,
+                               "--no-progress", "--plot", str(image)],
+                              capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert image.stat().st_size > 10_000
+
+
+def test_parquet_and_dataframes(tmp_path):
+    pytest.importorskip("pyarrow")
+    pd = pytest.importorskip("pandas")
+    study = flop_study(["AsKs", "QhQd"], progress=False)
+    study.write(tmp_path / "f.parquet")
+    frame = pd.read_parquet(tmp_path / "f.parquet")
+    assert len(frame) == len(study.rows) and list(frame.columns) == list(study.rows[0])
+    assert study.to_frame().shape == frame.shape
