@@ -648,6 +648,27 @@ class Range:
     def __repr__(self) -> str:
         return f"Range({self.text!r}, game={self.game.name!r})  # {len(self)} combos"
 
+    def _repr_html_(self) -> str:
+        """In a notebook: hold'em ranges as the 13 x 13 grid (each class's share of its
+        combos), other games as their pairing and suit counts."""
+        title = f"<p>{self.text[:60]}: {len(self):,} combos ({self.share:.2%})</p>"
+        if self.game.hole == 2 and self.game.rule is Rule.BEST5:
+            shares = self.classes()
+            cells = []
+            for i in range(13):
+                row = []
+                for j in range(13):
+                    name = CLASS_NAMES[13 * i + j]
+                    x = shares[name]
+                    shade = f"rgba(40,120,200,{0.15 + 0.85 * x:.2f})" if x else "white"
+                    row.append(f'<td style="background:{shade};font-size:9px">{name}</td>')
+                cells.append("<tr>" + "".join(row) + "</tr>")
+            return title + "<table>" + "".join(cells) + "</table>"
+        parts = self.breakdown()
+        rows = "".join(f"<tr><td>{group}</td><td>{name}</td><td>{n:,}</td></tr>"
+                       for group, counts in parts.items() for name, n in counts.items())
+        return title + f"<table><tr><th></th><th></th><th>combos</th></tr>{rows}</table>"
+
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Range) and self.game == other.game
                 and np.array_equal(self.combos, other.combos)

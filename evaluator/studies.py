@@ -244,6 +244,12 @@ class EquityDistribution:
         return [{"low": float(edges[k]), "high": float(edges[k + 1]), "share": float(share[k]),
                  "combos": int(combos[k])} for k in range(n)]
 
+    def _repr_html_(self) -> str:
+        body = "".join(f"<tr><td>{b['low']:.0%}-{b['high']:.0%}</td><td>{b['share']:.1%}</td>"
+                       f"<td>{b['combos']}</td></tr>" for b in self.buckets(10))
+        return (f"<p>{len(self.combos):,} combos, mean {self.mean:.2%}</p><table><tr><th>"
+                f"equity</th><th>share</th><th>combos</th></tr>{body}</table>")
+
     @property
     def rows(self) -> list[dict]:
         """One dict per combo: ``hand``, ``equity``, ``weight``, ``range_weight``."""

@@ -126,3 +126,12 @@ def test_parquet_and_dataframes(tmp_path):
     frame = pd.read_parquet(tmp_path / "f.parquet")
     assert len(frame) == len(study.rows) and list(frame.columns) == list(study.rows[0])
     assert study.to_frame().shape == frame.shape
+
+
+def test_notebook_tables():
+    from evaluator import Range
+    assert "<table>" in equity("omaha8", ["Ah2h3sKs", "AdKdQcJc"], "4c5d9s")._repr_html_()
+    assert "AKs" in Range("QQ+,AKs")._repr_html_()
+    assert "double-suited" in Range("AA$ds", "omaha")._repr_html_()
+    d = equity_distribution("QQ+,AKs", "22+,A2s+", "2c7d9h", progress=False)
+    assert "mean" in d._repr_html_()

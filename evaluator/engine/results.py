@@ -61,6 +61,20 @@ class EquityResult:
             shares.append(total / c["boards"])
         return tuple(shares)
 
+    def _repr_html_(self) -> str:
+        """A table in a notebook: each player's figures, then the method."""
+        fields = [f for f in ("equity", "win", "tie", "scoop", "hi", "lo", "stderr")
+                  if any(getattr(p, f) is not None for p in self.players)]
+        head = "".join(f"<th>{f}</th>" for f in ("hand", *fields))
+        body = "".join(
+            f"<tr><td>{p.hand}</td>" + "".join(
+                f"<td>{getattr(p, f):.4%}</td>" if f != "stderr" else
+                f"<td>{getattr(p, f):.2e}</td>" for f in fields) + "</tr>"
+            for p in self.players)
+        board = f" on {self.board}" if self.board else ""
+        return (f"<p>{self.game}{board}: {self.method}</p>"
+                f"<table><tr>{head}</tr>{body}</table>")
+
     def to_dict(self) -> dict:
         out = asdict(self)
         fractions = self.fractions
