@@ -430,13 +430,19 @@ def _study_flops(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
     from .flops import flop_study
+    rows_file = None
     if args.out:
         _check_out(args.out, (".csv", ".jsonl", ".ndjson", ".json", ".parquet"), "--out")
+        # the flops' rows stream here as they finish, so that --resume can continue them
+        rows_file = Path(args.out + ".rows.jsonl")
+    elif args.resume:
+        raise EvaluatorError("--resume needs --out (the study to continue)", "--resume")
     study = flop_study(args.hands, args.game, dead=args.dead, trials=args.trials,
                        seed=args.seed, scheduler=args.scheduler, threads=args.threads,
-                       progress=not args.no_progress)
-    if args.out:
+                       progress=not args.no_progress, out=rows_file, resume=args.resume)
+    if args.out and rows_file is not None:
         study.write(args.out)
+        rows_file.unlink(missing_ok=True)
         print(f"{len(study.rows):,} flop classes written to {args.out}", file=sys.stderr)
     if args.plot:
         from . import plots
@@ -843,6 +849,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", help="flops: Dask scheduler address")
     p.add_argument("--threads", type=_whole, help="threads (default: all cores)")
     p.add_argument("--out", help="flops: write the rows to .csv, .jsonl or .parquet")
+    p.add_argument("--resume", action="store_true",
+                   help="flops: continue an interrupted --out study (its rows so far are in "
+                        "OUT.rows.jsonl)")
     p.add_argument("--buckets", type=_whole, default=10, help="distribution: equity bins")
     p.add_argument("--plot", help="also draw the study to .png, .svg or .pdf (the plot extra)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -135,3 +135,24 @@ def test_notebook_tables():
     assert "double-suited" in Range("AA$ds", "omaha")._repr_html_()
     d = equity_distribution("QQ+,AKs", "22+,A2s+", "2c7d9h", progress=False)
     assert "mean" in d._repr_html_()
+
+
+def test_an_interrupted_study_resumes_from_its_rows(tmp_path):
+    import json
+    import subprocess
+    import sys
+    out = tmp_path / "flops.csv"
+    rows_file = tmp_path / "flops.csv.rows.jsonl"
+    full = flop_study(["AKs", "QQ"], trials=300, seed=9, progress=False)
+    # as if stopped part-way: the first 500 flops' rows, and half a line
+    flop_study(["AKs", "QQ"], trials=300, seed=9, progress=False, out=rows_file)
+    lines = rows_file.read_text().splitlines(keepends=True)
+    rows_file.write_text("".join(lines[:500]) + lines[500][:40])
+    done = subprocess.run([sys.executable, "-m", "evaluator", "study", "flops", "AKs", "QQ",
+                           "--trials", "300", "--seed", "9", "--out", str(out), "--resume",
+                           "--no-progress", "--json"], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line) for line in done.stdout.splitlines()] == \
+        json.loads(json.dumps(full.rows))
+    assert out.is_file() and not rows_file.exists()
