@@ -783,7 +783,9 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
     out : path or text stream, optional
         Write each row as it finishes, in order: ``.csv`` (columns fixed up
         front from the queries) or JSON Lines (``.jsonl``, ``.ndjson``,
-        ``.json``; a stream gets JSON Lines).  Checked before any work; never
+        ``.json``; a stream gets JSON Lines).  ``.parquet`` (pyarrow, the
+        ``data`` extra) streams to ``OUT.rows.jsonl`` and writes the Parquet
+        file from it at the end.  Checked before any work; never
         the query file itself.
     resume : bool
         Continue the interrupted output ``out``: keep its complete rows (a
@@ -814,6 +816,10 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
     if seed < 0:
         raise EvaluatorError(f"seed must be a non-negative integer, got {seed}", seed)
     path = None
+    if out is not None and not hasattr(out, "write") and Path(out).suffix.lower() == ".parquet":
+        return _to_parquet(queries, Path(out), scheduler=scheduler, threads=threads,
+                           progress=progress, seed=seed, chunk_size=chunk_size, resume=resume,
+                           on_error=on_error)
     if out is not None and not hasattr(out, "write"):
         path = check_output(out, OUT_SUFFIXES, "out")
         check_not_queries(queries, out, "out")
@@ -834,6 +840,24 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
     finally:
         sink.close()
     return sink.rows
+
+
+def _to_parquet(queries, out: Path, **options) -> list[dict]:
+    """``batch_equity`` into a Parquet file: the rows stream to ``OUT.rows.jsonl`` as they
+    finish (so that ``resume`` works as for JSON Lines), and the Parquet file is written from
+    them at the end, when the stream is removed."""
+    check_output(out, (".parquet",), "out")
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise EvaluatorError("Parquet output needs pyarrow: pip install \"evaluator[data]\"",
+                             str(out)) from None
+    stream = out.with_name(out.name + ".rows.jsonl")
+    rows = batch_equity(queries, out=stream, **options)
+    pq.write_table(pa.Table.from_pylist(rows), out)
+    stream.unlink(missing_ok=True)
+    return rows
 
 
 def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progress: bool,

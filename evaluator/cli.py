@@ -332,7 +332,7 @@ def _cmd_discard(args: argparse.Namespace) -> int:
 def _cmd_batch(args: argparse.Namespace) -> int:
     """Rows go to ``--out`` (or stdout) as they finish; Ctrl-C keeps them for ``--resume``."""
     from .batch import OUT_SUFFIXES, BatchInterrupted, QueryFailed, batch_equity
-    _check_out(args.out, OUT_SUFFIXES, "--out")
+    _check_out(args.out, (*OUT_SUFFIXES, ".parquet"), "--out")
     if args.out:
         from .batch import check_not_queries
         check_not_queries(args.file, args.out, "--out")
@@ -803,7 +803,7 @@ def parser() -> argparse.ArgumentParser:
                               "tcp://10.0.0.5:8786")
     p.add_argument("file", help="queries: .csv or .jsonl")
     p.add_argument("--scheduler", help="Dask scheduler address (default: this machine)")
-    p.add_argument("--out", help="write results to .csv or .jsonl (default: JSON lines "
+    p.add_argument("--out", help="write results to .csv, .jsonl or .parquet (default: JSON lines "
                                  "on stdout)")
     p.add_argument("--threads", type=_whole, help="local threads (default: all cores)")
     p.add_argument("--seed", type=_whole, default=0, help="seeds queries without their own")

@@ -156,3 +156,14 @@ def test_an_interrupted_study_resumes_from_its_rows(tmp_path):
     assert [json.loads(line) for line in done.stdout.splitlines()] == \
         json.loads(json.dumps(full.rows))
     assert out.is_file() and not rows_file.exists()
+
+
+def test_batches_write_parquet(tmp_path):
+    pytest.importorskip("pyarrow")
+    pd = pytest.importorskip("pandas")
+    from evaluator import batch_equity
+    queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h"}, {"hands": "AKs vs QQ"}]
+    rows = batch_equity(queries, out=tmp_path / "r.parquet", progress=False)
+    frame = pd.read_parquet(tmp_path / "r.parquet")
+    assert frame["p1_equity"].tolist() == [r["p1_equity"] for r in rows]
+    assert not (tmp_path / "r.parquet.rows.jsonl").exists()
