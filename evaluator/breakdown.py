@@ -19,7 +19,8 @@ Made classes, in this order (the first that applies):
   highest rank left (not on the board, not the pair's); ``top pair, good kicker``: the
   kicker is a ten or better; ``top pair, weak kicker``: otherwise.
 * ``second pair``: a hole card pairs the board's second rank; ``weak pair``: a lower one.
-* ``board pair``: the only pair is on the board; ``high card``: no pair at all.
+* ``board pair``: every pair is on the board (one pair, or the board's own two pair);
+  ``high card``: no pair at all.
 
 Draws (with a card or two still to come), from the cards that could come next:
 
@@ -43,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import CardsLike, format_cards, parse_cards
-from .engine.spots import check_street
+from .engine.spots import check_distinct, check_street
 from .errors import HandError, RangeError
 from .evaluate import evaluate, evaluate_batch
 from .games import Game, Rule
@@ -96,6 +97,8 @@ def _made_class(category: str, hole: list[int], board: list[int]) -> str:
         return "set" if pocket and ranks[a] == 1 else "trips"
     hits = [r for r in (a, b) if r in ranks]
     if category == "two pair":
+        if not pocket and not hits:
+            return "board pair"                 # the board's own two pair
         if not pocket and len(set(hits)) == 2:
             return "two pair"
         if pocket:
@@ -131,6 +134,9 @@ def range_breakdown(hands: RangeLike, board: CardsLike, game: str | Game = "hold
     if not 3 <= len(board_ids) <= 5:
         raise HandError("a breakdown takes a board of 3 to 5 cards", len(board_ids))
     dead_ids = parse_cards(dead, what="the dead cards")
+    g.check_in_deck(board_ids.tolist(), "the board")
+    g.check_in_deck(dead_ids.tolist(), "the dead cards")
+    check_distinct([("the board", board_ids), ("the dead cards", dead_ids)])
     r = Range(hands, g).live(np.concatenate([board_ids, dead_ids]))
     if not len(r):
         raise RangeError(f"the range {r.text!r} has no live combos on this board", r.text)

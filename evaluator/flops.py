@@ -30,7 +30,7 @@ import numpy as np
 from .batch import batch_equity
 from .cards import format_cards, parse_cards
 from .engine.spots import parse_hands
-from .errors import EvaluatorError, HandError
+from .errors import EvaluatorError, HandError, RangeError
 from .games import Game
 from .games import game as _game
 from .ranges import Range, card_masks
@@ -40,6 +40,8 @@ from .rankings import permute_suits
 __all__ = ["FlopStudy", "flop_study", "texture"]
 
 RANKS = "23456789TJQKA"
+# the messages of a flop that no deal fits (the flop study leaves such flops out)
+_NO_DEAL = ("no deal fits", "no live combos", "every combination of them shares a card")
 
 
 def texture(flop: Sequence[int]) -> dict[str, str]:
@@ -291,6 +293,9 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
     per-flop batch rows; ``FlopStudy.write`` writes the study's rows).
     """
     g = _game(game)
+    if isinstance(hands, (str, Range)) or not isinstance(hands, Sequence):
+        raise HandError("hands must be a list with one entry per player, like "
+                        "['QQ+,AKs', 'random']", str(hands)[:40])
     if 3 not in g.streets:
         raise HandError(f"{g.name} has no flop (its board sizes: "
                         f"{', '.join(map(str, g.streets))})", g.name)
@@ -313,12 +318,30 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
     dead_text = format_cards(dead_ids, sep="")
     if trials is not None and exact is True:          # the default: trials ask for sampling
         exact = None
+    if (trials is not None or exact is False) and len(texts) != 2:
+        raise EvaluatorError("a sampled flop study takes two hands or ranges (exact rows "
+                             "take any number)", len(texts))
     queries = [{"game": g.name, "hands": texts, "board": format_cards(flop, sep=""),
                 "dead": dead_text, "exact": exact, "trials": trials} for flop, _ in classes]
     # no seed in the queries: the batch seeds each from ``seed`` and its position, so the
     # flops' samples are independent (one seed for all made their errors add up)
+    # a flop no deal fits (every pair of combos collides with it or each other) is left
+    # out: its queries are recorded, not raised, and any other failure is raised
     rows = batch_equity(queries, scheduler=scheduler, threads=threads, progress=progress,
-                        seed=0 if seed is None else seed, out=out, resume=resume)
+                        seed=0 if seed is None else seed, out=out, resume=resume,
+                        on_error="record")
+    kept = []
+    for cls, row in zip(classes, rows):
+        error = row.get("error")
+        if not error:
+            kept.append((cls, row))
+        elif not any(why in error for why in _NO_DEAL):
+            raise EvaluatorError(f"the flop {row['board']} failed: {error}", row["board"])
+    if not kept:
+        raise RangeError("no deal fits the hands on any flop: they and the dead cards "
+                         "collide", " vs ".join(texts))
+    classes = [c for c, _ in kept]
+    rows = [r for _, r in kept]
     sampled = any(not r["exact"] for r in rows)
     weights = None
     if sampled:
@@ -330,5 +353,6 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
         study_rows.append({"flop": format_cards(flop, sep=""), "flops": size,
                            "weight": deals * size,
                            **{key: v for key, v in row.items()
-                              if key not in ("id", "game", "hands", "board", "dead")}})
+                              if key not in ("id", "game", "hands", "board", "dead",
+                                             "error")}})
     return FlopStudy(g.name, texts, study_rows, not sampled)

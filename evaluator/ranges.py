@@ -138,8 +138,15 @@ def _top_percent_masks(game: Game, low: float, high: float, part: str,
                          "the lower to the higher, like '5%-10%'", part)
     if game.hole == 2 and game.rule is Rule.BEST5 and game.name not in RANKED_GAMES:
         top = _pair_masks(_top_percent(high))
-        return np.setdiff1d(top, _pair_masks(_top_percent(low))) if low else top
+        top = np.setdiff1d(top, _pair_masks(_top_percent(low))) if low else top
+        if not len(top):
+            raise RangeError(f"range part {_short(part)!r} matches no hand: no whole class "
+                             "lies between those percentages (widen the span)", part)
+        return top
     classes, sizes = ranked_classes(game, low, high)
+    if not len(classes):
+        raise RangeError(f"range part {_short(part)!r} matches no hand: no whole suit class "
+                         "of hands lies between those percentages (widen the span)", part)
     if macros:                  # suit and rank counts are the same across a class
         keep = np.isin(classes, macro_filter(macros, classes))
         classes, sizes = classes[keep], sizes[keep]
@@ -481,24 +488,24 @@ class Range:
             self.text = ",".join(p if isinstance(p, str) else
                                  format_cards(parse_cards(p, what="range hand cards"), sep="")
                                  for p in parts)
-        if not parts or parts == [""]:
+        if not parts or (len(parts) == 1 and isinstance(parts[0], str) and not parts[0]):
             raise RangeError("empty range", text)
         masks, owner, names, weights = self._merge_parts(parts)
         if not len(masks):
             raise RangeError(f"range {_short(self.text)!r} has no combo with a positive "
                              "weight", self.text)
-        used = np.flatnonzero(np.bincount(owner, minlength=len(weights)))   # not np.unique:
-        # its hashing took a second on a few million owners
-        scaled = np.zeros(len(weights))
-        scaled[used] = _relative(np.array(weights)[used], [names[i] for i in used])
-        weight = scaled[owner]
         if self.game.lowest_rank:           # the short deck: its 36 cards only
             inside = (masks & np.uint64((1 << (4 * self.game.lowest_rank)) - 1)) == 0
             if not inside.any():
                 raise RangeError(f"range {_short(self.text)!r} has no hand in the "
                                  f"{self.game.name} deck ({len(self.game.deck)} cards, "
                                  "sixes to aces)", self.text)
-            masks, weight = masks[inside], weight[inside]
+            masks, owner = masks[inside], owner[inside]
+        used = np.flatnonzero(np.bincount(owner, minlength=len(weights)))   # not np.unique:
+        # its hashing took a second on a few million owners
+        scaled = np.zeros(len(weights))
+        scaled[used] = _relative(np.array(weights)[used], [names[i] for i in used])
+        weight = scaled[owner]
         self._set(_mask_rows(masks, self.game.hole), weight)
 
     def _merge_parts(self, parts: list[CardsLike]

@@ -11,6 +11,7 @@ kernels, and add the groups back up by class.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -113,7 +114,7 @@ def _heads_up(g: Game, first: np.ndarray, second: np.ndarray, board: np.ndarray,
     """Every deal of one combo from ``first`` and one from ``second`` (rows of card ids)
     with no shared card: (index into first, index into second, twice the pot share won by
     the first, twice the deals)."""
-    if g.rule is not Rule.BEST5 or g.hole != 2 or g.hilo:
+    if g.rule is not Rule.BEST5 or g.hole != 2 or g.hilo or g.lowest_rank:
         raise HandError(f"this study is for hold'em; {g.name} is not supported", g.name)
     check_street(g, board)
     for c in set(board.tolist()) & set(dead.tolist()):
@@ -227,7 +228,7 @@ class EquityDistribution:
 
     def percentile(self, q: float) -> float:
         """The equity below which ``q`` percent of the range's deals fall (weighted)."""
-        if not 0 <= q <= 100:
+        if isinstance(q, bool) or not isinstance(q, (int, float)) or not 0 <= q <= 100:
             raise ArgumentTypeError(f"q must be a percentage from 0 to 100, got {q!r}", q)
         cumulative = np.cumsum(self.weights) / self.weights.sum()
         at = int(np.searchsorted(cumulative, q / 100, side="left"))
@@ -264,10 +265,12 @@ def equity_distribution(hands: RangeLike, against: RangeLike, board: CardsLike =
                         ) -> EquityDistribution:
     """Exact equity of every live combo of ``hands`` against the range ``against``.
 
-    Hold'em-family spots with two cards a hand go through the rank-multiset kernels in
-    one pass over every pair of combos (grouped by suit symmetry); other games ask
-    ``equity`` once per combo.  The weighted mean of the equities equals
-    ``equity(game, [hands, against], board, dead)`` for the first player.
+    Hold'em spots go through the rank-multiset kernels in one pass over every pair of
+    combos (grouped by suit symmetry), exactly.  Other games ask ``equity`` once per combo
+    (exact where its planner enumerates, else sampled with the combo's index as the seed);
+    their deal weights are counted exactly.  The weighted mean of the equities is then
+    ``equity(game, [hands, against], board, dead)`` for the first player (exactly, when every
+    combo was enumerated).
     """
     from .engine import equity
     g = _game(game)
@@ -281,22 +284,41 @@ def equity_distribution(hands: RangeLike, against: RangeLike, board: CardsLike =
             raise RangeError(f"the range {r.text!r} has no live combos once the board and "
                              "dead cards are out", r.text)
     combos = np.ascontiguousarray(first.combos)
+    num: np.ndarray
+    den: np.ndarray
     if g.rule is Rule.BEST5 and g.hole == 2 and not g.hilo and not g.lowest_rank:
         a, b, won, deals = _heads_up(g, combos, np.ascontiguousarray(second.combos), board_ids,
                                      dead_ids, threads, progress,
                                      f"{first.text} vs {second.text}, combo by combo")
         w = second.weights[b]
-        num = np.bincount(a, weights=w * won, minlength=len(combos))
-        den = np.bincount(a, weights=w * deals, minlength=len(combos))
+        num = np.bincount(a, weights=w * won, minlength=len(combos)).astype(np.float64)
+        den = np.bincount(a, weights=w * deals, minlength=len(combos)).astype(np.float64)
         deal_weight = den / 2                         # _heads_up counts twice the deals
     else:
-        def one(k: int) -> tuple[float, float]:
-            r = equity(g, [combos[k], second], board_ids, dead_ids, threads=1)
-            return r.players[0].equity * r.samples, float(r.samples)
-        parts = list(map_items(one, range(len(combos)), resolve_threads(threads, 1 << 30)))
-        num = np.array([p[0] for p in parts])
-        den = deal_weight = np.array([p[1] for p in parts])
+        # each combo's deals: the other range's combos clear of it, the board and the dead
+        # cards (weighted), times the boards; counted, so the weights are exact even where
+        # a combo's equity is sampled
+        mine, theirs = card_masks(combos), card_masks(second.combos)
+        left = len(g.deck) - len(board_ids) - len(dead_ids) - 2 * g.hole
+        boards = math.comb(left, max(g.streets) - len(board_ids))
+        den = np.empty(len(combos), np.float64)
+        for start in range(0, len(combos), 256):
+            block = mine[start:start + 256, None]
+            den[start:start + 256] = ((block & theirs[None, :]) == 0) @ second.weights
+        deal_weight = den * boards
+        alive = np.flatnonzero(den > 0)
+
+        def one(k: int) -> float:
+            r = equity(g, [combos[k], second], board_ids, dead_ids, threads=1, seed=k)
+            return r.players[0].equity
+        num = np.zeros(len(combos), np.float64)
+        worker_threads = resolve_threads(threads, 1 << 30)
+        num[alive] = list(map_items(one, alive.tolist(), worker_threads))
+        num *= den                                    # equity x deals, as in the other path
     keep = den > 0                                    # a combo every other one blocks
+    if not keep.any():
+        raise RangeError(f"no deal fits {first.text!r} against {second.text!r} on this "
+                         "board: every pair of combos shares a card", first.text)
     with np.errstate(invalid="ignore", divide="ignore"):
         eq = num[keep] / den[keep]
     weights = first.weights[keep] * deal_weight[keep]

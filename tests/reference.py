@@ -393,6 +393,8 @@ def breakdown_made_class(hole, board) -> str:
     if category == "three of a kind":
         return "set" if pocket and on_board[h[0]] == 1 else "trips"
     if category == "two pair":
+        if not pocket and h[0] not in on_board and h[1] not in on_board:
+            return "board pair"
         if not pocket and h[0] in on_board and h[1] in on_board:
             return "two pair"
         if pocket and h[0] not in on_board and max(on_board.values()) >= 2:

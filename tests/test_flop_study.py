@@ -167,3 +167,27 @@ def test_batches_write_parquet(tmp_path):
     frame = pd.read_parquet(tmp_path / "r.parquet")
     assert frame["p1_equity"].tolist() == [r["p1_equity"] for r in rows]
     assert not (tmp_path / "r.parquet.rows.jsonl").exists()
+
+
+def test_flops_no_deal_fits_are_left_out_and_bad_calls_refused_first():
+    from evaluator.errors import EvaluatorError, HandError, RangeError
+    study = flop_study(["AsAh", "AA"], progress=False)      # AA meets none of AsAh's flops
+    assert study.fractions() == equity("holdem", ["AsAh", "AA"], exact=True).fractions
+    with pytest.raises(RangeError, match="no deal fits"):
+        flop_study(["AsAh", "AA"], dead="AcAd", progress=False)
+    with pytest.raises(EvaluatorError, match="takes two hands"):
+        flop_study(["QQ+", "JJ", "TT"], trials=100, progress=False)
+    with pytest.raises(HandError, match="one entry per player"):
+        flop_study("AsAh,KK", progress=False)
+    sampled = flop_study(["AsAhKsKh", "random"], "omaha", trials=50, seed=1, progress=False)
+    assert not sampled.exact and len(sampled.rows) > 5000
+
+
+def test_distributions_weigh_sampled_combos_by_their_deals():
+    from evaluator.errors import RangeError
+    d = equity_distribution("AsAhKsKh,9c9d8c8d", "KK**,QQ**", game="omaha", progress=False)
+    assert d.weights[0] != d.weights[1]                       # card removal counted
+    direct = equity("omaha", ["AsAhKsKh,9c9d8c8d", "KK**,QQ**"], trials=2_000_000, seed=1)
+    assert abs(d.mean - direct.players[0].equity) < 0.003
+    with pytest.raises(RangeError, match="no deal fits"):
+        equity_distribution("AsAh", "AhAd", "2c3c4c", progress=False)

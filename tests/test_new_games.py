@@ -211,3 +211,20 @@ def test_big_o_session_kills_after_a_scoop():
             not table.low_winners or table.low_winners == table.winners)
         session.finish_hand(table)
         assert (session.kill is not None) == scooped
+
+
+def test_review_findings_stay_fixed():
+    from evaluator import hand_vs_range
+    from evaluator.table import HoldemTable, replay
+    t = HoldemTable(["a", "b"], game=game("short_deck", trips_beat_straight=True), seed=2)
+    while not t.finished:
+        kinds = [a["kind"] for a in t.legal_actions()]
+        t.act("call" if "call" in kinds else "check")
+    assert replay(t.history()).rules.values == "short_trips"          # the option is kept
+    assert HoldemTable(["a", "b"], game="short_deck", button_blind=5).small_bet == 5
+    with pytest.raises(HandError, match="for hold'em"):
+        hand_vs_range("QQ", game="short_deck")                        # not dealt from 52
+    assert Range("AA:0.5,22", "short_deck").weights.max() == 1.0      # scaled in the deck
+    assert len(Range([np.array([0, 1])])) == 1
+    with pytest.raises(RangeError, match="matches no hand"):
+        Range("50%-50.001%", "omaha")

@@ -237,7 +237,9 @@ class Table:
             raise IllegalAction(f"{self.name(seat)} has {folded}: no equity in this pot "
                                 f"(still in: {still})", seat)
         view = self.visible(seat)
-        result = equity(view["game"], view["hands"], view["board"], view["dead"],
+        rules = getattr(self, "rules", None)         # a game made with options keeps them
+        game = rules if rules is not None and view["game"] == rules.name else view["game"]
+        result = equity(game, view["hands"], view["board"], view["dead"],
                         trials=trials, seed=seed)
         return result.players[0].equity
 

@@ -34,6 +34,9 @@ class HoldemTable(LimitTable):
     with the odd chip to the high half; a pot with no qualifying low goes
     whole to the high.
 
+    ``game_options``: the options of the game (``{"trips_beat_straight": True}``), as
+    ``history()`` records a game made with ``evaluator.game(name, **options)``.
+
     ``ante=N``: every player puts N in the pot before the deal (dead money, not
     part of a bet).  ``button_blind=N``: the button posts a blind of N instead of
     the small and big blinds, as most short deck games play; pre-flop action then
@@ -41,22 +44,31 @@ class HoldemTable(LimitTable):
     in short deck).
     """
 
-    OPTIONS = ("game", "small_blind", "big_blind", "small_bet", "kill", "ante", "button_blind")
+    OPTIONS = ("game", "small_blind", "big_blind", "small_bet", "kill", "ante", "button_blind",
+               "game_options")
 
     def __init__(self, names: list[str], *, game: str | Game = "holdem", dealer: int = 0,
                  small_blind: int = 1, big_blind: int = 2, small_bet: int | None = None,
                  kill: int | None = None, ante: int = 0, button_blind: int | None = None,
-                 seed: int | None = None, deck: CardsLike | None = None) -> None:
+                 game_options: dict[str, Any] | None = None, seed: int | None = None,
+                 deck: CardsLike | None = None) -> None:
         check_type(game, (str, Game), "game", "a game name")
-        self.rules = get_game(game)
+        if game_options:                   # a history's record of game("short_deck", ...)
+            check_type(game_options, dict, "game_options", "a dict of the game's options")
+            self.rules = get_game(game.name if isinstance(game, Game) else game,
+                                  **game_options)
+        else:
+            self.rules = get_game(game)
         if self.rules.rule == "teen_patti" or self.rules.name == "the":
             other = "TeenPattiTable" if self.rules.rule == "teen_patti" else "TheTable"
             raise EvaluatorError(f"use {other} for {self.rules.name}", game)
         big_blind = integer(big_blind, "big_blind", 1)
         small_blind = integer(small_blind, "small_blind", 0, big_blind)
-        small_bet = integer(big_blind if small_bet is None else small_bet, "small_bet", 1)
         ante = integer(ante, "ante", 0)
         button_blind = optional_integer(button_blind, "button_blind", 1)
+        if small_bet is None:               # the bet is the blind's size
+            small_bet = big_blind if button_blind is None else button_blind
+        small_bet = integer(small_bet, "small_bet", 1)
         if button_blind is not None and kill is not None:
             raise EvaluatorError("a kill blind needs the small and big blinds; this table has "
                                  "a button blind", kill)
@@ -119,12 +131,14 @@ class HoldemTable(LimitTable):
         return f"{self.rules.dealt} hole cards each, 5 board cards and 3 burns"
 
     def config(self) -> dict[str, Any]:
-        out = {"small_blind": self.small_blind, "big_blind": self.big_blind,
-               "small_bet": self.small_bet, "kill": self.kill}
+        out: dict[str, Any] = {"small_blind": self.small_blind, "big_blind": self.big_blind,
+                               "small_bet": self.small_bet, "kill": self.kill}
         if self.ante:
             out["ante"] = self.ante
         if self.button_blind is not None:
             out["button_blind"] = self.button_blind
+        if self.rules.options and self.rules.options != get_game(self.rules.name).options:
+            out["game_options"] = dict(self.rules.options)
         return out
 
     def deck_cards(self) -> tuple[int, ...]:
