@@ -604,6 +604,9 @@ class Range:
                 except RangeError:
                     if op != ":":
                         raise
+                    if re.fullmatch(_FLOAT, term, re.IGNORECASE):
+                        raise RangeError(f"bad weight in range part {_short(part)!r}: a part "
+                                         "takes one weight, at its end", part) from None
                     raise RangeError(f"bad weight in range part {_short(part)!r}: "
                                      f"{_short(term, 20)!r} is not a number, nor a range to "
                                      "intersect with", part) from None

@@ -162,3 +162,9 @@ def test_the_rankings_put_aces_first_and_trash_last():
 def test_generic_ranges_work_in_equity():
     r = equity("omaha", ["AA$ds", "15%"], trials=20_000, seed=1)
     assert 0.6 < r.players[0].equity < 0.8
+
+
+def test_two_weights_on_one_part_are_named_as_such():
+    for text in ("AA:0.5:0.5", "AA:0.5@50"):
+        with pytest.raises(RangeError, match="takes one weight"):
+            Range(text, "omaha")
