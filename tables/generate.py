@@ -221,8 +221,14 @@ def five_card_values() -> dict[tuple[tuple[int, ...], bool], int]:
         classes[(counts, False)] = classify5(counts, False)
         if max(counts) == 1:
             classes[(counts, True)] = classify5(counts, True)
+    return number_classes(classes, len(CATEGORIES))
+
+
+def number_classes(classes: dict, categories: int) -> dict:
+    """Values of five-card classes given as {key: (category, tie-break ranks)}: within a
+    category, equal tie-breaks share a position and better ones get higher positions."""
     values = {}
-    for category in range(1, len(CATEGORIES)):
+    for category in range(1, categories):
         members = sorted((tb, key) for key, (cat, tb) in classes.items() if cat == category)
         position = 0
         previous = None
@@ -578,17 +584,7 @@ def short_five_card_values(trips_beat_straight: bool) -> dict[tuple[tuple[int, .
                         (2, 1, 1, 1): "pair"}[shape]
                 tiebreak = ranks
             classes[(counts, flush)] = (number[name], tiebreak)
-    values = {}
-    for category in range(1, len(names)):
-        members = sorted((tb, key) for key, (cat, tb) in classes.items() if cat == category)
-        position = 0
-        previous = None
-        for tiebreak, key in members:
-            if tiebreak != previous:
-                position += 1
-                previous = tiebreak
-            values[key] = (category << CATEGORY_SHIFT) | position
-    return values
+    return number_classes(classes, len(names))
 
 
 def short_tables(slots, size: int, trips_beat_straight: bool) -> tuple[np.ndarray, np.ndarray]:
