@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ._suits import stabilizer
 from .batch import batch_equity
 from .cards import format_cards, parse_cards
 from .engine.spots import parse_hands
@@ -34,8 +35,6 @@ from .errors import EvaluatorError, HandError, RangeError
 from .games import Game
 from .games import game as _game
 from .ranges import Range, card_masks
-from .rankings import PERMUTATIONS as SUIT_PERMUTATIONS
-from .rankings import permute_suits
 
 __all__ = ["FlopStudy", "flop_study", "texture"]
 
@@ -177,7 +176,7 @@ def _cell(value: object) -> str:
     return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
-def _hand_text(hand: object, g: Game) -> str:
+def _hand_text(hand: object) -> str:
     if isinstance(hand, Range):
         return hand.text
     if isinstance(hand, str):
@@ -185,32 +184,27 @@ def _hand_text(hand: object, g: Game) -> str:
     return format_cards(parse_cards(hand, what="a hand"), sep="")   # type: ignore[arg-type]
 
 
-def _symmetries(g: Game, parsed: list[np.ndarray], ranges: list[Range | None],
+def _symmetries(parsed: list[np.ndarray], ranges: list[Range | None],
                 dead: np.ndarray) -> np.ndarray:
-    """The suit renamings (as uint8 (k, 52) card maps) that leave every known card, every
-    range (its combos and their weights) and the dead cards as they are."""
-    fixed = [set(h.tolist()) for h, r in zip(parsed, ranges) if r is None] + [set(dead.tolist())]
+    """The suit renamings (uint8 (k, 52) card maps) that leave every known hand and the dead
+    cards as they are (``stabilizer``) and map every range onto itself, weights included."""
+    perms = stabilizer(*[h for h, r in zip(parsed, ranges) if r is None], dead)
     listed = []
     for r in ranges:
         if r is not None:
             masks = card_masks(r.combos)
             order = np.argsort(masks)
-            listed.append((masks[order], r.weights[order]))
+            listed.append((r.combos, masks[order], r.weights[order]))
     keep = []
-    for perm in SUIT_PERMUTATIONS:
-        cards = np.array([4 * (c >> 2) + perm[c & 3] for c in range(52)], np.uint8)
-        if any({int(cards[c]) for c in group} != group for group in fixed):
-            continue
-        same = True
-        for masks, weights in listed:
-            image = permute_suits(masks, perm)
+    for perm in perms:
+        for combos, masks, weights in listed:
+            image = card_masks(perm[combos])
             order = np.argsort(image)
             if not (np.array_equal(image[order], masks)
                     and np.array_equal(weights[order], weights)):
-                same = False
                 break
-        if same:
-            keep.append(cards)
+        else:
+            keep.append(perm)
     return np.array(keep, np.uint8)
 
 
@@ -261,25 +255,6 @@ def _deal_weights(g: Game, ranges: list[Range], randoms: list[bool],
     return out
 
 
-def _playable(ranges: list[Range | None], flops: list[tuple[int, ...]]) -> list[bool]:
-    """Whether every range keeps a combo clear of each flop (a flop a range cannot meet
-    has no deal: it is left out)."""
-    keep = np.ones(len(flops), bool)
-    flop_masks = np.array([sum(1 << c for c in f) for f in flops], np.uint64)
-    for r in ranges:
-        if r is None:
-            continue
-        masks = card_masks(r.combos)
-        clear = np.zeros(len(flops), bool)
-        for start in range(0, len(masks), 4096):          # a few MB at a time
-            block = masks[start:start + 4096]
-            clear |= ((block[None, :] & flop_masks[:, None]) == 0).any(axis=1)
-            if clear.all():
-                break
-        keep &= clear
-    return keep.tolist()
-
-
 def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: str = "",
                exact: bool | None = True, trials: int | None = None, seed: int | None = None,
                scheduler=None, threads: int | None = None, progress: bool = True,
@@ -299,7 +274,7 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
     if 3 not in g.streets:
         raise HandError(f"{g.name} has no flop (its board sizes: "
                         f"{', '.join(map(str, g.streets))})", g.name)
-    texts = [_hand_text(h, g) for h in hands]
+    texts = [_hand_text(h) for h in hands]
     parsed, unknown, ranges = parse_hands(g, texts)
     for k, missing in enumerate(unknown):
         if missing and missing < g.hole:
@@ -313,8 +288,7 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
         else np.empty(0, np.int64)
     live = [c for c in g.deck if c not in set(used.tolist())]
     randoms = [bool(missing) for missing in unknown]
-    classes = _flop_classes(live, _symmetries(g, parsed, ranges, dead_ids))
-    classes = [c for c, ok in zip(classes, _playable(ranges, [f for f, _ in classes])) if ok]
+    classes = _flop_classes(live, _symmetries(parsed, ranges, dead_ids))
     dead_text = format_cards(dead_ids, sep="")
     if trials is not None and exact is True:          # the default: trials ask for sampling
         exact = None
