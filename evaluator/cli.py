@@ -82,7 +82,8 @@ def _check_out(path: str | None, suffixes: tuple[str, ...], option: str) -> None
 
 # the kernel modules a game's commands load (``evaluator warmup`` fills every one)
 _SHARED_KERNELS = ("_intrinsics", "dealing", "high")
-_HOLDEM_KERNELS = (*_SHARED_KERNELS, "multisets", "ranges", "sampling", "walks")
+# "vector": the batch evaluator of best-five rows (evaluate_batch, the exact engine)
+_HOLDEM_KERNELS = (*_SHARED_KERNELS, "multisets", "ranges", "sampling", "vector", "walks")
 _KERNELS = {"best5": _HOLDEM_KERNELS, "tahoe": _HOLDEM_KERNELS,
             "omaha": (*_SHARED_KERNELS, "counting", "multisets", "omaha", "walks"),
             "teen_patti": (*_SHARED_KERNELS, "counting", "teen_patti")}

@@ -23,7 +23,8 @@ def batch_kernel(g: Game, low: bool, width: int
                  ) -> tuple[Any, tuple[Any, ...], tuple[np.ndarray, ...]]:
     """(kernel, leading arguments, table arguments) computing ``g``'s values; the kernel
     is a Numba dispatcher, typed ``Any``."""
-    from .kernels import high, omaha, teen_patti  # they import Numba: loaded on first use
+    # the kernels import Numba: loaded on first use
+    from .kernels import high, omaha, teen_patti, vector
     from .kernels.markers import ndim_marker
     if low:
         return omaha.low_rows, (ndim_marker(g.hole),), (_tables.load("low_card_bits"),
@@ -33,7 +34,7 @@ def batch_kernel(g: Game, low: bool, width: int
             tables = _tables.high(g.values)
         else:
             tables = _tables.high5() if width == 5 else _tables.high()
-        return high.evaluate_rows, (ndim_marker(width),), tuple(tables)
+        return vector.rows_kernel(width, tuple(tables))
     if g.rule is Rule.OMAHA and width == g.hole + 5:
         # the (board, hole) table serves four hole cards; five and six read hole pairs
         direct = _tables.omaha_direct() if g.hole == 4 else np.zeros((1, 1), np.uint16)

@@ -6,7 +6,7 @@ import pytest
 from numba import njit
 
 from evaluator import evaluate_batch
-from evaluator.kernels import high
+from evaluator.kernels import high, vector
 
 from reference import five_card_strength
 
@@ -82,16 +82,26 @@ def _hands_starting_with(c0, out):
 
 
 @pytest.mark.slow
-def test_seven_card_batch_path_matches_enumeration(high_tables):
-    """The array path over all 133,784,560 hands gives the enumeration's histogram."""
+def test_seven_card_batch_paths_match_enumeration(high_tables):
+    """All 133,784,560 hands through the array path: on every path this CPU runs
+    (AVX-512, AVX2, scalar) each row gets the scalar kernel's value, and the values give
+    the enumeration's histogram."""
     hist = np.zeros((4, 10 << 12), np.int64)
     high.enumerate7(hist, *high_tables)
     expected = hist.sum(axis=0)
     buffer = np.empty((18_009_460, 7), np.uint8)    # C(51, 6) hands start with card 0
-    values = np.empty(len(buffer), np.int32)
+    kernels = {simd: vector.rows_kernel(7, tuple(high_tables), simd)
+               for simd in vector.supported_paths()}
+    values = {simd: np.empty(len(buffer), np.int32) for simd in kernels}
     counts = np.zeros_like(expected)
     for c0 in range(46):
         n = _hands_starting_with(c0, buffer)
-        evaluate_batch("holdem", buffer[:n], validate=False, out=values[:n])
-        counts += np.bincount(values[:n], minlength=len(counts))
+        for simd, (kernel, lead, tables) in kernels.items():
+            kernel(buffer[:n], *lead, values[simd][:n], *tables)
+        scalar = values["scalar"][:n]
+        for simd in kernels:
+            assert np.array_equal(values[simd][:n], scalar), (simd, c0)
+        counts += np.bincount(scalar, minlength=len(counts))
     assert np.array_equal(counts, expected)
+    # the public call, on the path it picks
+    assert np.array_equal(evaluate_batch("holdem", buffer[:n], validate=False), scalar)

@@ -158,7 +158,33 @@ def evaluate_rows(hands, width, out, card_keys, rank_offsets, rank_values, flush
                 ranks |= U64((c & THREE) == suit) << (c >> U64(2))
             out[i] = flush_values[ranks & RANKS13]
     for i in range(fast, U64(n)):
-        out[i] = evaluate_one(hands[i], card_keys, rank_offsets, rank_values, flush_values)
+        out[i] = row_value(hands, i, k, card_keys, rank_offsets, rank_values, flush_values)
+
+
+@kernel(inline="always")
+def row_value(hands, i, k, card_keys, rank_offsets, rank_values, flush_values):
+    """Value of row ``i`` of ``hands`` (``k`` cards) by ``evaluate_rows``' arithmetic,
+    whatever its bytes hold: every batch path gives a row the same value, garbage under
+    ``validate=False`` included (ids past 51 have key 0; their suit bits still count in
+    the flush mending)."""
+    key = HAND_INIT
+    w = U64(0)
+    for j in range(k):
+        c = hands[i, j]
+        key += card_keys[c]
+        w |= U64(c) << U64(8 * j)
+    if key & FLUSH_BITS:
+        suits = SUITS_INIT
+        for j in range(k):
+            suits += ONE << (((w >> U64(8 * j)) & THREE) << U64(2))
+        suit = trailing_zeros(suits & SUITS_FLUSH) >> U64(2)
+        ranks = U64(0)
+        for j in range(k):
+            c = (w >> U64(8 * j)) & BYTE
+            ranks |= U64((c & THREE) == suit) << (c >> U64(2))
+        return flush_values[ranks & RANKS13]
+    h = key & KEY_MASK
+    return hash_read(rank_values, rank_offsets, h)
 
 
 @kernel

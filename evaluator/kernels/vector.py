@@ -1,0 +1,353 @@
+"""The batch evaluator for 5, 6 and 7 cards on vector registers (AVX-512 or AVX2).
+
+The scalar kernel (``high.evaluate_rows``) spends its time on loads: seven card keys, the
+row offset and the value for every hand.  Here ``LANES`` hands go through each step
+together, and the card keys come from registers instead of memory:
+
+* the rows of ``LANES`` hands are read with two vector loads and regrouped with byte
+  shuffles, so that card ``j`` of every hand sits in the low byte of one 32-bit lane;
+* a card's rank key is an in-register permute (``vpermd``) of the 13 rank bases, indexed
+  by ``card >> 2``; its suit counter, ``1 << 4 * suit``, is a permute of a 16-entry table
+  indexed by the card's low four bits (the rank part of the index is ignored);
+* the two hash lookups (row offset, value) are gathers, and the values are stored with
+  one vector store.
+
+The rank sum is the low 32 bits of the scalar kernel's key (its rank bases add without
+touching the suit counters), so the lookups read the same slots.  Rows that make a flush
+are listed, as in the scalar kernel, and mended after each block by the same scalar code;
+a group of rows holding any byte past 51 (garbage under ``validate=False``) is evaluated
+by the scalar row code, so every path gives every row the same answer.
+
+The instructions are reached through LLVM intrinsics (``@intrinsic`` below): each group
+of rows is one inlined piece of IR in the kernel's loop.  The AVX-512 path uses
+``vpermd`` over 16 lanes and a ``vpcompressd`` to list the flush rows; the AVX2 path
+uses two 8-entry permutes and a blend for the rank bases.  ``path()`` picks one from
+the CPU's features; the environment variable ``EVALUATOR_SIMD`` (``avx512``, ``avx2``,
+``scalar``) forces one.
+"""
+from __future__ import annotations
+
+import os
+from functools import cache
+from typing import Any
+
+import numpy as np
+from llvmlite import binding, ir
+from numba.core import config, types
+
+from .. import _layout
+from .._jit import kernel
+from ..errors import EvaluatorError
+from ._intrinsics import intrinsic, prefetch, suit_mask
+from .high import (
+    BLOCK,
+    COL_MASK,
+    OFFSET_SHIFT,
+    ONE,
+    ROW_SHIFT,
+    U64,
+    row_value,
+)
+from .markers import ndim_marker
+
+__all__ = ["PATHS", "path", "supported_paths", "rank_bases", "rows_kernel", "SIMD_ENV"]
+
+SIMD_ENV = "EVALUATOR_SIMD"
+PATHS = ("avx512", "avx2", "scalar")
+LANES = {"avx512": 16, "avx2": 8}
+# what each path needs of the CPU (LLVM's feature names)
+NEEDS = {"avx512": ("avx512f", "avx512bw", "avx512vl"), "avx2": ("avx2",), "scalar": ()}
+
+_I8, _I16, _I32, _I64 = ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
+_I1 = ir.IntType(1)
+WHOLE_BIT = U64(30)
+WHOLE = ONE << WHOLE_BIT        # a listed row the scalar code redoes whole (not just a flush)
+AHEAD = U64(1024)               # rows between the group read and the group prefetched
+
+
+@cache
+def _host_features() -> frozenset[str]:
+    try:
+        return frozenset(f for f, on in binding.get_host_cpu_features().items() if on)
+    except Exception:  # noqa: BLE001 - an unknown host: only the portable path
+        return frozenset()
+
+
+def supported_paths() -> tuple[str, ...]:
+    """The paths this CPU runs, fastest first (always ending with ``"scalar"``)."""
+    have = _host_features()
+    return tuple(p for p in PATHS if all(f in have for f in NEEDS[p]))
+
+
+def path() -> str:
+    """The path the batch evaluator takes: ``EVALUATOR_SIMD`` when set, else the fastest
+    this CPU supports (always ``"scalar"`` under ``NUMBA_DISABLE_JIT=1``)."""
+    forced = os.environ.get(SIMD_ENV, "").strip().lower()
+    if forced and forced not in PATHS:
+        raise EvaluatorError(f"{SIMD_ENV}={forced!r} is not a path: expected one of "
+                             f"{', '.join(PATHS)}", SIMD_ENV)
+    if config.DISABLE_JIT:  # type: ignore[attr-defined]  # set through globals()
+        return "scalar"
+    if not forced:
+        return supported_paths()[0]
+    if forced not in supported_paths():
+        lacking = ", ".join(f for f in NEEDS[forced] if f not in _host_features())
+        raise EvaluatorError(f"{SIMD_ENV}={forced}: this CPU lacks {lacking} (it runs "
+                             f"{', '.join(supported_paths())})", SIMD_ENV)
+    return forced
+
+
+_RANK_BASES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def rank_bases(card_keys: np.ndarray) -> np.ndarray:
+    """The 16-entry uint32 table of rank bases the vector kernels permute (13 ranks, then
+    zeros): the low 32 bits of each rank's card key (kept per ``card_keys`` array)."""
+    kept = _RANK_BASES.get(id(card_keys))
+    if kept is not None and kept[0] is card_keys:
+        return kept[1]
+    table = np.zeros(16, np.uint32)
+    table[:13] = (card_keys[0:52:4] & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    table.setflags(write=False)
+    _RANK_BASES[id(card_keys)] = (card_keys, table)
+    return table
+
+
+def rows_kernel(width: int, tables: tuple[np.ndarray, ...], simd: str | None = None
+                ) -> tuple[Any, tuple[Any, ...], tuple[np.ndarray, ...]]:
+    """(kernel, leading arguments, table arguments) evaluating rows of ``width`` (5 to 7)
+    cards with the high-hand ``tables``, on ``simd`` (default ``path()``)."""
+    from .high import evaluate_rows
+    simd = path() if simd is None else simd
+    if simd == "scalar":
+        return evaluate_rows, (ndim_marker(width),), tuple(tables)
+    return (evaluate_rows_simd, (ndim_marker(width), ndim_marker(LANES[simd])),
+            (*tables, rank_bases(tables[0])))
+
+
+def _function(builder, name, result, arguments):
+    return builder.module.globals.get(name) or ir.Function(
+        builder.module, ir.FunctionType(result, arguments), name)
+
+
+def _splat(value, lanes, width=_I32):
+    return ir.Constant(ir.VectorType(width, lanes), [value] * lanes)
+
+
+def _data(context, builder, array_type, value):
+    return context.make_array(array_type)(context, builder, value).data
+
+
+def _group_codegen(lanes, k):
+    """The IR of ``group_keys`` for ``lanes`` rows of ``k`` cards."""
+    span = lanes * k                        # bytes of the group's rows
+    width = 4 * lanes                       # bytes of one vector register
+    second = span - width                   # the second load, overlapping the first
+    vec = ir.VectorType(_I32, lanes)
+    bytes_vec = ir.VectorType(_I8, width)
+
+    def source(b):
+        """Index of byte ``b`` of the rows in the two loaded vectors, concatenated."""
+        return b if b < width else width + b - second
+
+    def codegen(context, builder, sig, args):
+        hands_t, _, _, _, out_t, suits_t, _, ranks_t = sig.args
+        hands, row, _, _, out, suits, at, ranks = args
+        data = _data(context, builder, hands_t, hands)
+        start = builder.gep(data, [builder.mul(row, ir.Constant(_I64, k))])
+        loads = []
+        for offset in (0, second):
+            pointer = builder.bitcast(builder.gep(start, [ir.Constant(_I64, offset)]),
+                                      bytes_vec.as_pointer())
+            loads.append(builder.load(pointer, align=1))
+        # a byte past 51 anywhere in the group: every row is flagged for the scalar code
+        garbage = builder.icmp_unsigned(">=", builder.select(
+            builder.icmp_unsigned(">", loads[0], loads[1]), loads[0], loads[1]),
+            ir.Constant(bytes_vec, [52] * width))
+        garbage = builder.icmp_unsigned("!=", builder.bitcast(garbage, ir.IntType(width)),
+                                        ir.Constant(ir.IntType(width), 0))
+
+        rank_table = builder.load(builder.bitcast(_data(context, builder, ranks_t, ranks),
+                                                  ir.VectorType(_I32, 16).as_pointer()), align=4)
+        if lanes == 16:
+            permute = _function(builder, "llvm.x86.avx512.permvar.si.512", vec, [vec, vec])
+
+            def rank_key(index):
+                return builder.call(permute, [rank_table, index])
+        else:
+            permute = _function(builder, "llvm.x86.avx2.permd", vec, [vec, vec])
+            low8, high8 = (builder.shuffle_vector(rank_table, rank_table,
+                                                  ir.Constant(vec, list(range(lo, lo + 8))))
+                           for lo in (0, 8))
+
+            def rank_key(index):
+                upper = builder.icmp_unsigned("!=", builder.and_(index, _splat(8, lanes)),
+                                              _splat(0, lanes))
+                return builder.select(upper, builder.call(permute, [high8, index]),
+                                      builder.call(permute, [low8, index]))
+        # a card's suit counter, indexed by its low bits (the permute reads 4 or 3 of them)
+        suit_table = ir.Constant(vec, [1 << 4 * (t & 3) for t in range(lanes)])
+
+        rank_sum = _splat(0, lanes)
+        suit_sum = _splat(0x3333, lanes)      # bit 3 of a counter sets at five cards
+        for j in range(k):
+            mask = [source(i * k + j) for i in range(lanes) for _ in range(4)]
+            card = builder.bitcast(builder.shuffle_vector(
+                loads[0], loads[1], ir.Constant(ir.VectorType(_I32, width), mask)), vec)
+            rank_sum = builder.add(rank_sum, rank_key(builder.lshr(card, _splat(2, lanes))))
+            suit_sum = builder.add(suit_sum, builder.call(permute, [suit_table, card]))
+        h = builder.and_(rank_sum, _splat(_layout.KEY_MASK, lanes))
+        target = builder.gep(_data(context, builder, out_t, out), [row])
+        builder.store(h, builder.bitcast(target, vec.as_pointer()), align=4)
+        # the flush suit of each row (one counter at most reaches five in seven cards):
+        # bit 4 * suit of t, times 0x123, holds the suit in bits 12..13
+        t = builder.lshr(builder.and_(suit_sum, _splat(0x8888, lanes)), _splat(3, lanes))
+        suit = builder.and_(builder.lshr(builder.mul(t, _splat(0x123, lanes)),
+                                         _splat(12, lanes)), _splat(3, lanes))
+        target = builder.gep(_data(context, builder, suits_t, suits), [at])
+        builder.store(suit, builder.bitcast(target, vec.as_pointer()), align=4)
+        flush = builder.icmp_unsigned("!=", t, _splat(0, lanes))
+        flushes = builder.zext(builder.bitcast(flush, ir.IntType(lanes)), _I64)
+        return builder.select(garbage, _I64((1 << 32) | ((1 << lanes) - 1)), flushes)
+
+    return codegen
+
+
+@intrinsic
+def group_keys(typingctx, hands, row, width, lanes, out, suits, at, ranks):
+    """Rows ``row .. row + L`` of ``hands`` (``L = lanes.ndim``, 16 or 8; ``width.ndim``
+    cards each): write each row's non-flush hash key (its rank sum, masked) to ``out``
+    and its flush suit to ``suits[at ..]``; return a bit per row that makes a flush, or,
+    when a byte of the group is past 51, every row's bit and bit 32 (the rows are then
+    redone by the scalar code).  ``ranks`` is ``rank_bases(card_keys)``."""
+    signature = types.uint64(hands, types.uint64, width, lanes, out, suits, types.uint64,
+                             ranks)
+    return signature, _group_codegen(lanes.ndim, width.ndim)
+
+
+@intrinsic
+def list_rows(typingctx, listed, count, first, bits, lanes):
+    """Append ``first + i`` for each set bit ``i`` of ``bits`` (``lanes.ndim`` bits) to
+    ``listed`` (int32, with ``lanes.ndim`` entries of room past ``count``), in order, and
+    return the new count: no branches (AVX-512 ``vpcompressd``; for 8 lanes a table of
+    the 256 bit patterns' lane lists)."""
+    signature = types.uint64(listed, types.uint64, types.uint64, types.uint64, lanes)
+    count_lanes = lanes.ndim
+    vec = ir.VectorType(_I32, count_lanes)
+
+    def codegen(context, builder, sig, args):
+        array, count, first, bits, _ = args
+        narrow = builder.trunc(bits, ir.IntType(count_lanes))
+        one = builder.insert_element(ir.Constant(vec, None), builder.trunc(first, _I32), _I32(0))
+        base = builder.shuffle_vector(one, one, ir.Constant(vec, [0] * count_lanes))
+        if count_lanes == 16:
+            numbers = builder.add(base, ir.Constant(vec, list(range(16))))
+            compress = _function(builder, "llvm.x86.avx512.mask.compress.v16i32", vec,
+                                 [vec, vec, ir.VectorType(_I1, 16)])
+            packed = builder.call(compress, [numbers, ir.Constant(vec, [0] * 16),
+                                             builder.bitcast(narrow, ir.VectorType(_I1, 16))])
+        else:
+            patterns = ir.ArrayType(_I64, 256)
+            name = "evaluator_lane_lists8"
+            table = builder.module.globals.get(name)
+            if table is None:
+                table = ir.GlobalVariable(builder.module, patterns, name)
+                table.linkage = "internal"
+                table.global_constant = True
+                table.initializer = ir.Constant(patterns, [_lane_list(b) for b in range(256)])
+            entry = builder.load(builder.gep(table, [_I32(0), builder.zext(narrow, _I64)]))
+            lists = builder.zext(builder.bitcast(entry, ir.VectorType(_I8, 8)), vec)
+            packed = builder.add(base, lists)
+        target = builder.gep(_data(context, builder, sig.args[0], array), [count])
+        builder.store(packed, builder.bitcast(target, vec.as_pointer()), align=4)
+        ctpop = _function(builder, "llvm.ctpop.i64", _I64, [_I64])
+        return builder.add(count, builder.call(ctpop, [bits]))
+
+    return signature, codegen
+
+
+@intrinsic
+def prefetch_write(typingctx, array, offset):
+    """Hint the cache line at byte ``offset`` of ``array`` into the cache, to be written."""
+    signature = types.void(array, types.uint64)
+
+    def codegen(context, builder, sig, args):
+        data = builder.bitcast(_data(context, builder, sig.args[0], args[0]), _I8.as_pointer())
+        function = _function(builder, "llvm.prefetch.p0i8", ir.VoidType(),
+                             [_I8.as_pointer(), _I32, _I32, _I32])
+        builder.call(function, [builder.gep(data, [args[1]]), _I32(1), _I32(3), _I32(1)])
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+def _lane_list(bits):
+    """The set bits of the 8-bit ``bits``, lowest first, one per byte (little-endian)."""
+    lanes = [i for i in range(8) if bits >> i & 1]
+    return sum(lane << 8 * at for at, lane in enumerate(lanes))
+
+
+@kernel
+def evaluate_rows_simd(hands, width, lanes, out, card_keys, rank_offsets, rank_values,
+                       flush_values, ranks):
+    """``high.evaluate_rows`` on vector registers: ``lanes`` is ``ndim_marker(16)`` (AVX-512)
+    or ``ndim_marker(8)`` (AVX2), ``ranks`` is ``rank_bases(card_keys)``.
+
+    Each block of rows goes through three passes: ``group_keys`` writes every row's hash
+    key to ``out`` and lists the rows the scalar code must redo; the hash pass turns the
+    keys into values, with scalar loads of many rows in flight (on this project's AVX-512
+    machine two gathers per 16 rows cost 2.5x the scalar loads); the listed rows (flushes,
+    groups holding garbage, the last rows short of a group) are then evaluated one by one.
+    """
+    k = width.ndim
+    L = U64(lanes.ndim)
+    n = U64(hands.shape[0])
+    groups = n - n % L
+    listed = np.empty(BLOCK + 16, np.int32)        # rows to mend, from the block's start
+    suits = np.empty(BLOCK, np.int32)              # each row's flush suit
+    for start in range(U64(0), n, U64(BLOCK)):
+        stop = min(n, start + U64(BLOCK))
+        grouped = min(stop, groups)
+        count = U64(0)
+        for row in range(start, grouped, L):
+            # the rows AHEAD groups on, both cache lines of a 7-card group: the hardware
+            # prefetcher alone left a fifth of the time to waiting on memory
+            ahead = (row + AHEAD) * U64(k)
+            prefetch(hands, ahead)
+            prefetch(hands, ahead + U64(64))
+            prefetch_write(out, (row + AHEAD) * U64(4))
+            bits = group_keys(hands, row, width, lanes, out, suits, row - start, ranks)
+            count = list_rows(listed, count, (row - start) | (bits >> U64(32) << WHOLE_BIT),
+                              bits & U64(0xFFFFFFFF), lanes)
+            # the previous group's keys to values: its loads overlap this group's vector work
+            if row != start:
+                for i in range(row - L, row):
+                    h = U64(out[i])
+                    out[i] = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                         + (h & COL_MASK)]
+        if grouped > start:
+            for i in range(grouped - L, grouped):
+                h = U64(out[i])
+                out[i] = rank_values[(U64(rank_offsets[h >> ROW_SHIFT]) << OFFSET_SHIFT)
+                                     + (h & COL_MASK)]
+        for i in range(grouped, stop):
+            listed[count] = (i - start) | WHOLE
+            count += ONE
+        whole = U64(0)
+        for f in range(count):
+            entry = U64(listed[f])
+            i = start + (entry & (WHOLE - ONE))
+            if entry & WHOLE:
+                listed[whole] = entry           # redone below (entries f >= whole are read)
+                whole += ONE
+                continue
+            # a flush: the suit's ranks out of the row's card mask
+            cards = U64(0)
+            for j in range(k):
+                cards |= ONE << U64(hands[i, j])
+            out[i] = flush_values[suit_mask(cards, U64(suits[entry]))]
+        # garbage and the last rows short of a group, in a loop of their own: sharing the
+        # flush loop, the helper's reference counting cost that loop a fifth of its speed
+        for f in range(whole):
+            i = start + (U64(listed[f]) & (WHOLE - ONE))
+            out[i] = row_value(hands, i, k, card_keys, rank_offsets, rank_values, flush_values)

@@ -1,0 +1,126 @@
+"""The batch evaluator's vector paths (AVX-512, AVX2) against the scalar kernel.
+
+Every path this CPU runs gives every row the scalar kernel's value (all 133,784,560
+seven-card hands: ``test_exhaustive.py``): random rows of 5, 6 and 7 cards, rows that
+all make a flush, rows of one rank pattern in every suit, batch sizes around the 16- and
+8-row groups, and garbage (ids past 51, duplicates) under ``validate=False``.
+"""
+import numpy as np
+import pytest
+
+from evaluator import EvaluatorError, _tables, evaluate_batch
+from evaluator.kernels import vector
+
+from conftest import random_hands
+
+PATHS = vector.supported_paths()
+VECTOR_PATHS = [p for p in PATHS if p != "scalar"]
+
+
+def values(hands, simd, tables=None):
+    """``hands`` evaluated on path ``simd`` with the high-hand ``tables`` (default: the
+    ones ``evaluate_batch`` takes for the width)."""
+    k = hands.shape[1]
+    if tables is None:
+        tables = _tables.high5() if k == 5 else _tables.high()
+    kernel, lead, args = vector.rows_kernel(k, tuple(tables), simd)
+    out = np.full(hands.shape[0], -1, np.int32)
+    kernel(np.ascontiguousarray(hands), *lead, out, *args)
+    return out
+
+
+def test_the_machine_runs_the_scalar_path_and_picks_the_fastest():
+    assert PATHS[-1] == "scalar"
+    assert vector.path() == PATHS[0]
+
+
+def _flush_rows(rng, n, k):
+    """Rows of k cards, five or more of them (up to all k) of one suit."""
+    rows = np.empty((n, k), np.uint8)
+    for i in range(n):
+        suit = rng.integers(4)
+        suited = 4 * rng.choice(13, size=min(k, 5 + rng.integers(0, k - 4)), replace=False) + suit
+        others = np.setdiff1d(np.arange(52), suited)
+        rows[i] = rng.permutation(np.concatenate(
+            [suited, rng.choice(others, size=k - suited.size, replace=False)]))
+    return rows
+
+
+def _one_rank_pattern(k):
+    """The rank pattern 2 2 3 3 3 ... with every assignment of suits that keeps the cards
+    distinct, rows in order."""
+    ranks = [0, 0, 1, 1, 1, 2, 3][:k]
+    rows = []
+    for code in range(4 ** k):
+        suits = [(code >> 2 * j) & 3 for j in range(k)]
+        cards = [4 * r + s for r, s in zip(ranks, suits)]
+        if len(set(cards)) == k:
+            rows.append(cards)
+    return np.array(rows, np.uint8)
+
+
+@pytest.mark.parametrize("simd", VECTOR_PATHS)
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_random_and_adversarial_rows(simd, k, rng):
+    suited = np.array([[4 * r + s for r in ranks] for s in range(4)
+                       for ranks in ([12, 11, 10, 9, 8, 7, 6], [3, 2, 1, 0, 12, 5, 4])],
+                      np.uint8)[:, :k]
+    for hands in (random_hands(rng, 100_003, k), _flush_rows(rng, 2_000, k), suited,
+                  _one_rank_pattern(k), random_hands(rng, 16 * 7 + 5, k)):
+        assert np.array_equal(values(hands, simd), values(hands, "scalar"))
+
+
+@pytest.mark.parametrize("simd", VECTOR_PATHS)
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_garbage_rows_get_the_scalar_value(simd, k, rng):
+    """validate=False: ids past 51 and duplicates give the scalar kernel's (meaningless)
+    value on every path, wherever the bad row sits in a group."""
+    garbage = rng.integers(0, 256, size=(4_001, k), dtype=np.uint8)
+    duplicates = rng.integers(0, 52, size=(4_001, k), dtype=np.uint8)
+    mixed = random_hands(rng, 4_001, k)
+    mixed[rng.integers(0, 4_001, 50), rng.integers(0, k, 50)] = 255
+    same_card = np.full((37, k), 51, np.uint8)
+    for hands in (garbage, duplicates, mixed, same_card):
+        assert np.array_equal(values(hands, simd), values(hands, "scalar"))
+
+
+@pytest.mark.parametrize("simd", VECTOR_PATHS)
+def test_every_ranking_and_batch_size(simd, rng):
+    """Short deck rankings and the five-card hash; sizes around the groups and blocks."""
+    for name in _tables.VALUE_TABLES:
+        hands = random_hands(rng, 5_000, 7)
+        tables = _tables.high(name)
+        assert np.array_equal(values(hands, simd, tables), values(hands, "scalar", tables))
+    for n in (1, 2, 7, 8, 15, 16, 17, 33, 4095, 4096, 4097, 4096 + 16 * 3 + 1):
+        for k in (5, 6, 7):
+            hands = random_hands(rng, n, k)
+            assert np.array_equal(values(hands, simd), values(hands, "scalar"))
+
+
+@pytest.mark.parametrize("simd", PATHS)
+def test_forced_path_through_evaluate_batch(simd, monkeypatch, rng):
+    hands = random_hands(rng, 50_000, 7)
+    expected = values(hands, "scalar")
+    monkeypatch.setenv(vector.SIMD_ENV, simd)
+    assert vector.path() == simd
+    assert np.array_equal(evaluate_batch("holdem", hands, threads=2), expected)
+    garbage = rng.integers(0, 256, size=(50_001, 7), dtype=np.uint8)
+    # the answer on garbage does not depend on the path or on how the rows are split
+    one = evaluate_batch("holdem", garbage, validate=False, threads=1)
+    assert np.array_equal(one, evaluate_batch("holdem", garbage, validate=False, threads=2))
+    assert np.array_equal(one, values(garbage, "scalar"))
+
+
+def test_a_bad_or_unsupported_path_is_refused(monkeypatch, rng):
+    hands = random_hands(rng, 10, 7)
+    monkeypatch.setenv(vector.SIMD_ENV, "avx9")
+    with pytest.raises(EvaluatorError, match="EVALUATOR_SIMD='avx9' is not a path"):
+        evaluate_batch("holdem", hands)
+    monkeypatch.setenv(vector.SIMD_ENV, "avx512")
+    monkeypatch.setattr(vector, "_host_features", lambda: frozenset({"avx2"}))
+    with pytest.raises(EvaluatorError, match="this CPU lacks avx512f"):
+        evaluate_batch("holdem", hands)
+    monkeypatch.setenv(vector.SIMD_ENV, " Scalar ")
+    assert vector.path() == "scalar"
+    monkeypatch.delenv(vector.SIMD_ENV)
+    assert vector.path() == "avx2"
