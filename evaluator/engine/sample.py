@@ -32,8 +32,14 @@ def sampled_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
     for p, hand in enumerate(hands):
         holes[p, :len(hand)] = hand
     unknown = unknown_cards([g.hole - len(hand) for hand in hands])
-    sampling_kernels.best5_sample(holes, ndim_marker(g.sub_hands), unknown,
-                         board, live, need, samples, state, *_tables.high(g.values), counts.hi_full)
+    tables = _tables.high(g.values)
+    if unknown.any():
+        sampling_kernels.best5_sample(holes, ndim_marker(g.sub_hands), unknown, board, live,
+                                      need, samples, state, *tables, counts.hi_full)
+    else:       # the same deals, dealt a block at a time and then evaluated
+        sampling_kernels.best5_sample_known(holes, ndim_marker(g.sub_hands), board, live,
+                                            ndim_marker(need), samples, state, *tables,
+                                            counts.hi_full)
     counts.boards = samples
     return counts
 

@@ -110,3 +110,113 @@ def best5_sample(holes, subs, unknown, known, live, need, samples, state, card_k
             hi_full[p, winners] += values[p] == best
     state[0] = s0
     state[1] = s1
+
+
+DEALS = 1024                 # deals per block of ``best5_sample_known``
+
+
+@kernel
+def best5_sample_known(holes, subs, known, live, draws, samples, state, card_keys,
+                       rank_offsets, rank_values, flush_values, hi_full):
+    """``best5_sample`` for hands whose hole cards are all known, in blocks of deals:
+    the same deals from the same ``state``, so the same counts, at 1.3-2.3x the speed
+    (2.2x heads-up pre-flop, 1.3x three-way, 1.6x Tahoe).
+
+    Each block of ``DEALS`` deals goes through three loops, each short and free of
+    branches that depend on the cards: the boards are dealt (their keys and card masks
+    kept); every sub-hand's value on every board is looked up as if it made no flush,
+    the (sub-hand, deal) pairs that do make one listed on the way; the listed pairs are
+    mended and the deals counted.  ``draws`` is ``ndim_marker(need)``: the number of
+    board cards to deal is a compile-time constant, and the dealing loop runs three
+    times as fast as with the count in a variable (322 against 107 M deals/s for the
+    dealing alone, heads-up pre-flop, measured side by side).
+    """
+    need = draws.ndim
+    players, hole = holes.shape
+    S = subs.ndim
+    T = players * S
+    k = known.shape[0]
+    m = live.shape[0]
+    known_key = HAND_INIT
+    known_bits = U64(0)
+    for j in range(k):
+        known_key += card_keys[known[j]]
+        known_bits |= ONE << U64(known[j])
+    hole_keys = np.empty(T, np.uint64)
+    hole_bits = np.empty(T, np.uint64)
+    sub_hand_keys(holes, subs, known_key, known_bits, card_keys, hole_keys, hole_bits)
+    deck = U64(0)
+    for j in range(m):
+        deck |= ONE << U64(live[j])
+    board_keys = np.empty(DEALS, np.uint64)
+    boards = np.empty(DEALS, np.uint64)
+    values = np.empty((T, DEALS), np.int32)
+    flushes = np.empty(T * DEALS, np.uint32)
+    s0 = state[0]
+    s1 = state[1]
+    wins0 = 0
+    wins1 = 0
+    ties = 0
+    for start in range(0, samples, DEALS):
+        deals = min(DEALS, samples - start)
+        for d in range(deals):
+            free = deck
+            left = U64(m)
+            board_key = U64(0)
+            r, s0, s1 = next_u64(s0, s1)
+            for j in range(MAX_NEW_CARDS):       # a fixed count, so that the loop unrolls
+                if j < need:
+                    dealt, r, free, left = draw_card(r, free, left)
+                    board_key += card_keys[dealt]
+            board_keys[d] = board_key
+            boards[d] = deck ^ free
+        count = U64(0)
+        for t in range(T):
+            hole_key = hole_keys[t]
+            row = values[t]
+            listed = U64(t) * U64(DEALS)
+            for d in range(U64(deals)):
+                key = hole_key + board_keys[d]
+                h = key & KEY_MASK
+                row[d] = hash_read(rank_values, rank_offsets, h)
+                flushes[count] = listed + d
+                count += U64((key & FLUSH_BITS) != 0)
+        for f in range(count):
+            t = flushes[f] // U64(DEALS)
+            d = flushes[f] % U64(DEALS)
+            key = hole_keys[t] + board_keys[d]
+            suit = flush_suit(key & FLUSH_BITS)
+            values[t, d] = flush_values[suit_mask(hole_bits[t] | boards[d], suit)]
+        if S == 3:                                # Tahoe: each player's best hole pair
+            for p in range(players):              # row p is free once player p is
+                top = values[p]                   # rows, so that the loop reads vectors
+                a = values[3 * p]
+                b = values[3 * p + 1]
+                c = values[3 * p + 2]
+                for d in range(deals):
+                    top[d] = max(a[d], max(b[d], c[d]))
+        if players == 2:
+            # heads-up: wins and ties in scalars, a loop LLVM turns into vector compares
+            for d in range(deals):
+                v0 = values[0, d]
+                v1 = values[1, d]
+                wins0 += v0 > v1
+                wins1 += v1 > v0
+                ties += v0 == v1
+            continue
+        for d in range(deals):
+            best = np.int32(0)
+            for p in range(players):
+                best = max(best, values[p, d])
+            winners = 0
+            for p in range(players):
+                winners += values[p, d] == best
+            for p in range(players):
+                hi_full[p, winners] += values[p, d] == best
+    if players == 2:
+        hi_full[0, 1] += wins0
+        hi_full[1, 1] += wins1
+        hi_full[0, 2] += ties
+        hi_full[1, 2] += ties
+    state[0] = s0
+    state[1] = s1
