@@ -19,6 +19,7 @@ from .high import (
 U64 = np.uint64
 DECK_BITS = U64((1 << 52) - 1)
 MAX_NEW_CARDS = 5           # board cards a best-five Monte Carlo deal draws at most
+DEALS = 1024                # deals per block of the Monte Carlo kernels that deal in blocks
 
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._jit import kernel
 from ._intrinsics import suit_mask
-from .dealing import MAX_NEW_CARDS, draw_card, next_u64
+from .dealing import DEALS, MAX_NEW_CARDS, draw_card, next_u64
 from .high import (
     FLUSH_BITS,
     HAND_INIT,
@@ -110,9 +110,6 @@ def best5_sample(holes, subs, unknown, known, live, need, samples, state, card_k
             hi_full[p, winners] += values[p] == best
     state[0] = s0
     state[1] = s1
-
-
-DEALS = 1024                 # deals per block of ``best5_sample_known``
 
 
 @kernel
