@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from evaluator import _tables, equity, parse_cards
+from evaluator.engine.sample import BOARD_ROWS
 from evaluator.games import game
 from evaluator.kernels import sampling
 from evaluator.kernels.markers import ndim_marker, unknown_cards
@@ -17,6 +18,8 @@ SPOTS = [("holdem", ["AsKs", "QhQd"], ""),
          ("short_deck", ["AsKs", "QhQd"], ""),
          ("tahoe", ["AsKsQs", "JhJdTc"], ""),
          ("tahoe", ["AsKsQs", "JhJdTc", "9s8s7d"], "2s3s4h"),
+         ("tahoe", ["AsKsQs", "AhKhQh"], "JsTsJh"),              # flushes, a board that plays
+         ("tahoe", ["2s3s4s", "5h6h7h", "8d9dTd", "JcQcKc", "AsAhAd"], ""),
          ("pineapple", ["AsKs", "QhQd"], "")]
 
 
@@ -36,7 +39,8 @@ def test_the_blocked_kernel_counts_what_the_fused_one_counts(name, hands, board)
             hi = np.zeros((len(hands), len(hands) + 1), np.int64)
             if blocked:
                 sampling.best5_sample_known(holes, ndim_marker(g.sub_hands), known, live,
-                                            ndim_marker(need), samples, state, *tables, hi)
+                                            ndim_marker(need), samples, state, *tables,
+                                            *_tables.load_many(BOARD_ROWS), hi)
             else:
                 sampling.best5_sample(holes, ndim_marker(g.sub_hands),
                                       unknown_cards([0] * len(hands)), known, live, need,

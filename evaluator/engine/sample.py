@@ -21,6 +21,8 @@ ROUND = 4                      # Monte Carlo chunks between stopping checks
 
 DEFAULT_TRIALS = 1 << 20
 
+BOARD_ROWS = ("rank_offsets5", "omaha_board_index")   # five-card boards' rank rows
+
 
 def sampled_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
                    need: int, samples: int, state: np.ndarray) -> Counts:
@@ -39,7 +41,7 @@ def sampled_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.
     else:       # the same deals, dealt a block at a time and then evaluated
         sampling_kernels.best5_sample_known(holes, ndim_marker(g.sub_hands), board, live,
                                             ndim_marker(need), samples, state, *tables,
-                                            counts.hi_full)
+                                            *_tables.load_many(BOARD_ROWS), counts.hi_full)
     counts.boards = samples
     return counts
 
