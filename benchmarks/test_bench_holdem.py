@@ -5,6 +5,9 @@
 Targets on the reference 2-core machine: 7-card random batch >= 400 M/s on one
 thread and 1.8x that on two; enumeration of all 7-card hands >= 800 M/s; 5-card
 random batch >= 400 M/s; import < 0.3 s; first evaluation in a new process < 1 s.
+Step 13: the 7-card batch at twice OMPEval's card-array loop (its "Rand1", measured
+beside us by ``ompeval_side_by_side.py``) and 2 threads at 1.9x one; 5- and 6-card
+batches at 1.5x the scalar kernel (``test_eval_on_each_path``).
 """
 import subprocess
 import sys
@@ -13,7 +16,7 @@ import numpy as np
 import pytest
 
 from evaluator import _tables, evaluate_batch
-from evaluator.kernels import high
+from evaluator.kernels import high, vector
 
 from conftest import random_hands, rate
 
@@ -36,6 +39,19 @@ def test_eval7_random(benchmark, hands7, threads):
 
 @pytest.mark.parametrize("cards", [6, 5])
 def test_eval_fewer_cards_random(benchmark, hands7, cards):
+    hands = np.ascontiguousarray(hands7[:, :cards])
+    out = np.empty(N, np.int32)
+    benchmark.pedantic(evaluate_batch, args=("holdem", hands),
+                       kwargs={"validate": False, "threads": 1, "out": out},
+                       rounds=7, warmup_rounds=1)
+    rate(benchmark, N)
+
+
+@pytest.mark.parametrize("simd", vector.supported_paths())
+@pytest.mark.parametrize("cards", [7, 6, 5])
+def test_eval_on_each_path(benchmark, hands7, cards, simd, monkeypatch):
+    """The batch evaluator on each vector path this CPU runs (EVALUATOR_SIMD), one thread."""
+    monkeypatch.setenv(vector.SIMD_ENV, simd)
     hands = np.ascontiguousarray(hands7[:, :cards])
     out = np.empty(N, np.int32)
     benchmark.pedantic(evaluate_batch, args=("holdem", hands),

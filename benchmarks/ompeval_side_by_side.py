@@ -1,0 +1,152 @@
+"""OMPEval, built natively from its public source, beside this project on the same machine.
+
+    python benchmarks/ompeval_side_by_side.py --source PATH/TO/OMPEval [--rounds 3]
+
+Builds OMPEval with ``g++ -O3 -march=native`` in a temporary folder (with a small driver
+of ours that calls its benchmark and its EquityCalculator on one thread), then runs,
+alternating, round after round:
+
+* OMPEval's evaluation benchmark: random 7-card hands from 7-byte card arrays
+  ("Rand1", 10 M hands, 50 passes) and from pre-summed Hand objects ("Rand2");
+* ``evaluate_batch`` on 10 M random 7-card uint8 rows, one thread and two;
+* Monte Carlo, one thread: AsKs vs QhQd, and QQ+,AKs against a random hand.
+
+The table printed at the end holds the medians and the ratios (ours / OMPEval). Nothing
+of OMPEval is kept in this repository: point ``--source`` at a checkout of it.
+Two build fixes are applied to the copy for current compilers (``<functional>`` included
+ahead, ``constexpr`` on its generator's ``min``/``max``), neither touching what is timed.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+DRIVER = r"""
+#include "omp/EquityCalculator.h"
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+void benchmark();
+int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "eval") == 0) { benchmark(); return 0; }
+    std::vector<omp::CardRange> ranges{omp::CardRange(argv[2]), omp::CardRange(argv[3])};
+    omp::EquityCalculator calculator;
+    calculator.setTimeLimit(std::atof(argv[4]));
+    auto t0 = std::chrono::steady_clock::now();
+    calculator.start(ranges, 0, 0, false, 0, nullptr, 0.2, 1);
+    calculator.wait();
+    double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cout << "deals/s " << calculator.getResults().hands / t << std::endl;
+}
+"""
+
+SPOTS = {"AsKs vs QhQd": ("AsKs", "QhQd"), "QQ+,AKs vs random": ("QQ+,AKs", "random")}
+
+
+def build(source: Path, folder: Path) -> Path:
+    copy = folder / "OMPEval"
+    shutil.copytree(source, copy, ignore=shutil.ignore_patterns(".git"))
+    random_h = copy / "omp" / "Random.h"
+    text = random_h.read_text()
+    random_h.write_text(re.sub(r"static uint64_t (min|max)\(\)", r"static constexpr uint64_t \1()",
+                               text))
+    (copy / "driver.cpp").write_text(DRIVER)
+    binary = copy / "side_by_side"
+    sources = ["driver.cpp", "benchmark.cpp", *sorted(str(p.relative_to(copy))
+                                                      for p in (copy / "omp").glob("*.cpp"))]
+    subprocess.run(["g++", "-O3", "-march=native", "-std=c++11", "-pthread", "-include",
+                    "functional", "-o", str(binary), *sources], cwd=copy, check=True)
+    return binary
+
+
+def ompeval_eval(binary: Path) -> dict[str, float]:
+    out = subprocess.run([str(binary), "eval"], capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    rates = {}
+    for label, key in (("card arrays", "Rand1"), ("precalculated Hand objects", "Rand2")):
+        at = next(i for i, line in enumerate(lines) if label in line)
+        rates[key] = float(re.search(r"([\d.]+)M/s", lines[at + 1]).group(1)) * 1e6
+    return rates
+
+
+def ompeval_mc(binary: Path, a: str, b: str, seconds: float) -> float:
+    out = subprocess.run([str(binary), "mc", a, b, str(seconds)], capture_output=True,
+                         text=True, check=True).stdout
+    return float(out.split()[-1])
+
+
+def ours_eval(hands: np.ndarray, threads: int) -> float:
+    from evaluator import evaluate_batch
+    out = np.empty(len(hands), np.int32)
+    evaluate_batch("holdem", hands, validate=False, threads=threads, out=out)
+    times = []
+    for _ in range(7):
+        start = time.perf_counter()
+        evaluate_batch("holdem", hands, validate=False, threads=threads, out=out)
+        times.append(time.perf_counter() - start)
+    return len(hands) / statistics.median(times)
+
+
+def ours_mc(a: str, b: str, trials: int) -> float:
+    from evaluator import equity
+    equity("holdem", [a, b], trials=1 << 18, seed=1, threads=1)
+    times = []
+    for seed in range(3):
+        start = time.perf_counter()
+        equity("holdem", [a, b], trials=trials, seed=seed, threads=1)
+        times.append(time.perf_counter() - start)
+    return trials / statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--source", type=Path, required=True, help="an OMPEval checkout")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=2.0, help="OMPEval's Monte Carlo time")
+    args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).parent))
+    from evaluator.kernels import vector
+
+    from conftest import random_hands
+    hands = random_hands(10_000_000, 7)
+    figures: dict[str, list[float]] = {}
+
+    def note(key: str, value: float) -> None:
+        figures.setdefault(key, []).append(value)
+        print(f"  {key}: {value / 1e6:.1f} M/s", flush=True)
+
+    with tempfile.TemporaryDirectory() as folder:
+        binary = build(args.source, Path(folder))
+        for round_ in range(args.rounds):
+            print(f"round {round_ + 1} of {args.rounds}", flush=True)
+            for key, value in ompeval_eval(binary).items():
+                note(f"OMPEval {key}", value)
+            note("ours, 1 thread", ours_eval(hands, 1))
+            note("ours, 2 threads", ours_eval(hands, 2))
+            for spot, (a, b) in SPOTS.items():
+                note(f"OMPEval MC {spot}", ompeval_mc(binary, a, b, args.seconds))
+                note(f"ours MC {spot}", ours_mc(a, b, 20_000_000))
+    median = {key: statistics.median(values) for key, values in figures.items()}
+    rows = [("7-card eval, card arrays (Rand1) vs 1 thread", "OMPEval Rand1", "ours, 1 thread"),
+            ("7-card eval, Hand objects (Rand2) vs 1 thread", "OMPEval Rand2", "ours, 1 thread"),
+            ("7-card eval, 2 threads vs 1 thread (ours)", "ours, 1 thread", "ours, 2 threads"),
+            *((f"Monte Carlo {spot}", f"OMPEval MC {spot}", f"ours MC {spot}") for spot in SPOTS)]
+    print(f"\nvector path: {vector.path()}; medians of {args.rounds} rounds\n")
+    print("| task | baseline | ours | ratio |\n|---|---|---|---|")
+    for label, base, ours in rows:
+        print(f"| {label} | {median[base] / 1e6:.0f} M/s | {median[ours] / 1e6:.0f} M/s | "
+              f"{median[ours] / median[base]:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
