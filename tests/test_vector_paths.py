@@ -5,6 +5,8 @@ seven-card hands: ``test_exhaustive.py``): random rows of 5, 6 and 7 cards, rows
 all make a flush, rows of one rank pattern in every suit, batch sizes around the 16- and
 8-row groups, and garbage (ids past 51, duplicates) under ``validate=False``.
 """
+import os
+
 import numpy as np
 import pytest
 
@@ -124,3 +126,44 @@ def test_a_bad_or_unsupported_path_is_refused(monkeypatch, rng):
     assert vector.path() == "scalar"
     monkeypatch.delenv(vector.SIMD_ENV)
     assert vector.path() == "avx2"
+
+
+def test_numba_s_target_decides_the_path(monkeypatch):
+    """The features Numba compiles for, not the host's: NUMBA_ENABLE_AVX=0 (or a
+    NUMBA_CPU_NAME without AVX) on an AVX-512 host runs the scalar path instead of
+    stopping LLVM, and the process, on the first batch (before: exit 134)."""
+    import subprocess
+    import sys
+    code = ("import numpy as np, evaluator\n"
+            "from evaluator.kernels import vector\n"
+            "h = np.array([evaluator.parse_cards('AsKsQsJsTs2d3c')] * 40, np.uint8)\n"
+            "print(vector.path(), evaluator.evaluate_batch('holdem', h, threads=1)[0])")
+    env = {**os.environ, "NUMBA_ENABLE_AVX": "0"}
+    env.pop(vector.SIMD_ENV, None)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["scalar", "36874"]
+
+
+def test_no_jit_means_the_scalar_path(monkeypatch):
+    from numba.core import config
+    monkeypatch.setattr(config, "DISABLE_JIT", True, raising=False)
+    assert vector.supported_paths() == ("scalar",) and vector.path() == "scalar"
+    monkeypatch.setenv(vector.SIMD_ENV, "avx512")
+    assert vector.path() == "scalar"
+
+
+@pytest.mark.parametrize("simd", VECTOR_PATHS)
+def test_the_vector_kernel_refuses_arrays_it_would_misread(simd, rng):
+    """It addresses rows and outputs as flat memory: a strided ``out`` or a column slice
+    of a wider array is refused at typing (evaluate_batch copies or checks them first)."""
+    from numba.core.errors import TypingError
+    wide = random_hands(rng, 64, 9)
+    kernel, lead, args = vector.rows_kernel(7, tuple(_tables.high()), simd)
+    with pytest.raises(TypingError, match="C-contiguous"):
+        kernel(wide[:, :7], *lead, np.empty(64, np.int32), *args)
+    with pytest.raises(TypingError, match="C-contiguous"):
+        kernel(np.ascontiguousarray(wide[:, :7]), *lead, np.empty(128, np.int32)[::2], *args)
+    assert np.array_equal(evaluate_batch("holdem", wide[:, :7], threads=1),
+                          values(np.ascontiguousarray(wide[:, :7]), "scalar"))

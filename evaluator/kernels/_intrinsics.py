@@ -19,10 +19,23 @@ from .._jit import kernel
 # typing, and under NUMBA_DISABLE_JIT=1 a plain-Python stand-in takes its name (below).
 intrinsic: Callable[[Callable[..., Any]], Any] = _numba_intrinsic
 
-try:
-    HAVE_PDEP = bool(binding.get_host_cpu_features().get("bmi2"))
-except Exception:  # noqa: BLE001 - an unknown host: the portable loop is always right
-    HAVE_PDEP = False
+def target_features() -> frozenset[str]:
+    """The CPU features Numba compiles for: its target machine's, which follow the host
+    unless ``NUMBA_CPU_NAME``, ``NUMBA_CPU_FEATURES`` or ``NUMBA_ENABLE_AVX=0`` say
+    otherwise (an instruction outside them would stop LLVM, and the process, at compile
+    time).  Empty when unknown: every kernel then takes its portable code."""
+    try:
+        from numba.core.registry import cpu_target
+        text = cpu_target.target_context.codegen()._tm_features
+    except Exception:  # noqa: BLE001 - another Numba's internals: ask LLVM for the host's
+        try:
+            return frozenset(f for f, on in binding.get_host_cpu_features().items() if on)
+        except Exception:  # noqa: BLE001 - an unknown host
+            return frozenset()
+    return frozenset(f[1:] for f in str(text).split(",") if f.startswith("+"))
+
+
+HAVE_PDEP = "bmi2" in target_features()
 
 
 @intrinsic
