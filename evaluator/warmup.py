@@ -39,6 +39,11 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
         ("holdem", ["AsKs", "QhQd"], "", sampled),                      # sampling
         ("holdem", ["AsKs", "random"], "", sampled),
         ("holdem", ["QQ+,AKs:0.5", "random"], "", sampled),
+        # the samplers compile once per number of board cards dealt
+        ("holdem", ["AsKs", "QhQd"], "2c7d9h", sampled),
+        ("holdem", ["AsKs", "QhQd"], "2c7d9hTs", sampled),
+        ("holdem", ["QQ+,AKs", "random"], "2c7d9h", sampled),
+        ("holdem", ["QQ+,AKs", "random"], "2c7d9hTs", sampled),
         ("holdem", ["AA,KK", "QQ", "random"], "", sampled),
         ("holdem", ["AA,KK", "QQ"], "", {}),                            # ranges, exact
         ("holdem", ["AA,KK", "QQ"], "2c7d9h", {}),
@@ -50,6 +55,8 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
                   (game, ["AsAh**", "QdQcJdTc"], "2c7d9h", sampled)]
     steps += [("tahoe", ["AsKsQs", "JhJdTc"], "2c7d9h", {}),
               ("tahoe", ["AsKsQs", "JhJdTc"], "", sampled),
+              ("tahoe", ["AsKsQs", "JhJdTc"], "2c7d9h", sampled),
+              ("tahoe", ["AsKsQs", "JhJdTc"], "2c7d9hTs", sampled),
               ("tahoe", ["AsKsQs", "random"], "", sampled),             # unknown cards
               ("omaha", ["AsAhKsKh", "QdQcJd?"], "2c7d9hTs4h", {}),
               ("teen_patti", ["AsKsQs", "random"], "", sampled),

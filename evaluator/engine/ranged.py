@@ -194,7 +194,8 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             part = Counts(players)
             range_kernels.best5_sample_ranges_hu(
                 sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
-                sampler.marker, sampler.masks, np.uint64(taken), board_ids, need, size,
+                sampler.marker, sampler.masks, np.uint64(taken), board_ids, ndim_marker(need),
+                size,
                 state, *_tables.high(g.values), part.hi_full)
             part.boards = size
             return part
