@@ -11,17 +11,20 @@ from .._jit import kernel
 from ._intrinsics import suit_mask
 from .dealing import DEALS, MAX_NEW_CARDS, draw_card, next_u64
 from .high import (
+    COL_MASK,
     FLUSH_BITS,
     HAND_INIT,
     KEY_MASK,
+    OFFSET_SHIFT,
     ONE,
+    ROW_SHIFT,
     flush_suit,
     hash_read,
     sub_hand_keys,
 )
 
 U64 = np.uint64
-TWO_OF_EACH = U64(0x2222 << _layout.SUIT_SHIFT)   # two more cards in each suit counter
+SUIT_SHIFT = U64(_layout.SUIT_SHIFT)
 
 
 
@@ -132,12 +135,13 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
     Tahoe, side by side).
 
     Tahoe (S = 3): a player's best non-flush hand depends only on the board's rank
-    multiset, so it is kept per board rank row (``board_offsets``, ``board_index``: the
-    five-card hash and its row numbers, as the Omaha kernels keep theirs) the first time
-    the row comes up: one lookup of the board's row and one of the player's entry per
-    deal, instead of three hash lookups.  A pair that makes a flush then takes its flush
-    value if higher (with seven cards a flush excludes quads and full houses, so it
-    beats its own pair's non-flush value).
+    multiset, so it is kept per slot of the five-card hash (``board_offsets``; a board
+    multiset has one slot, and ``board_index``, the slots' row numbers for the Omaha
+    kernels, gives their count) the first time the slot comes up: one offset read and one
+    read of the player's entry per deal, instead of three hash lookups.  Only boards with
+    enough of a suit for some player's best-suited pair are tried for flushes; a pair
+    that makes one takes its flush value if higher (with seven cards a flush excludes
+    quads and full houses, so it beats its own pair's non-flush value).
     """
     need = draws.ndim
     players, hole = holes.shape
@@ -167,6 +171,18 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
         for q in range(S):
             pair_ranks[p * S + q] = (hole_keys[p * S + q] - known_key) & KEY_MASK
     known_ranks = (known_key - HAND_INIT) & KEY_MASK
+    # Tahoe: per suit, the most cards of it in any player's hole pair (min(held, 2)), in a
+    # key's suit counters: a board that does not reach five with them makes no flush
+    best_pairs = U64(0)
+    if S == 3:
+        for suit in range(4):
+            most = 0
+            for p in range(players):
+                held = 0
+                for j in range(hole):
+                    held += (holes[p, j] & 3) == suit
+                most = max(most, min(held, 2))
+            best_pairs += U64(most) << (SUIT_SHIFT + U64(4 * suit))
     flushes = np.empty(T * DEALS, np.uint32)
     suited = np.empty(DEALS, np.uint32)         # Tahoe: deals whose board has 3 of a suit
     s0 = state[0]
@@ -189,9 +205,18 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
             boards[d] = deck ^ free
         count = U64(0)
         if S == 3:
+            # only a board with enough of a suit for some player's best-suited pair can
+            # make a flush: those boards are listed on the way, and their pairs tried
+            boards3 = U64(0)
             for d in range(U64(deals)):
-                board_ranks = (known_ranks + board_keys[d]) & KEY_MASK
-                row = U64(hash_read(board_index, board_offsets, board_ranks))
+                board_key = board_keys[d]
+                suited[boards3] = d
+                boards3 += U64(((known_key + board_key + best_pairs) & FLUSH_BITS) != 0)
+                board_ranks = (known_ranks + board_key) & KEY_MASK
+                # the board's slot in the five-card hash: one slot per rank multiset,
+                # so the slot serves as the row (one load fewer than its row number)
+                row = (U64(board_offsets[board_ranks >> ROW_SHIFT]) << OFFSET_SHIFT) + (
+                    board_ranks & COL_MASK)
                 for p in range(players):
                     v = plain[p, row]
                     if v == 0:
@@ -200,12 +225,6 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
                             v = max(v, np.int32(hash_read(rank_values, rank_offsets, h)))
                         plain[p, row] = v
                     values[p, d] = v
-            # a pair adds at most two cards of a suit: only boards with three of one can
-            # make a flush; they are listed, and their pairs tried
-            boards3 = U64(0)
-            for d in range(U64(deals)):
-                suited[boards3] = d
-                boards3 += U64(((known_key + board_keys[d] + TWO_OF_EACH) & FLUSH_BITS) != 0)
             for f in range(boards3):                # their (pair, deal)s that make a flush
                 d = suited[f]
                 for t in range(T):
