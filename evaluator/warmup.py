@@ -44,6 +44,8 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
         ("holdem", ["AsKs", "QhQd"], "2c7d9hTs", sampled),
         ("holdem", ["QQ+,AKs", "random"], "2c7d9h", sampled),
         ("holdem", ["QQ+,AKs", "random"], "2c7d9hTs", sampled),
+        ("holdem", ["QQ+,AKs", "random"], "", sampled),                  # equal weights
+        ("holdem", ["AsKs", "QhQd"], "2c7d9hTs4h", sampled),             # the river
         ("holdem", ["AA,KK", "QQ", "random"], "", sampled),
         ("holdem", ["AA,KK", "QQ"], "", {}),                            # ranges, exact
         ("holdem", ["AA,KK", "QQ"], "2c7d9h", {}),

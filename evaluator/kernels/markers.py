@@ -8,7 +8,8 @@ import numpy as np
 
 
 def ndim_marker(n):
-    """An array with ``n`` dimensions (``n`` >= 1): its ``ndim`` is the constant."""
+    """An array with ``n`` dimensions (``n`` >= 0; 0 gives a 0-d array): its ``ndim`` is
+    the constant."""
     return np.zeros((1,) * n, np.uint8)
 
 

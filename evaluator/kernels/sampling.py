@@ -163,7 +163,7 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
     board_keys = np.empty(DEALS, np.uint64)
     boards = np.empty(DEALS, np.uint64)
     values = np.empty((T, DEALS), np.int32)
-    # Tahoe: each player's best non-flush value per board rank row (0: not yet known)
+    # Tahoe: each player's best non-flush value per slot of the five-card hash (0: not yet)
     plain = np.zeros((players if S == 3 else 0, board_index.shape[0] if S == 3 else 0),
                      np.int32)
     pair_ranks = np.empty(T, np.uint64)        # the rank part of each hole pair's key
@@ -184,7 +184,7 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
                 most = max(most, min(held, 2))
             best_pairs += U64(most) << (SUIT_SHIFT + U64(4 * suit))
     flushes = np.empty(T * DEALS, np.uint32)
-    suited = np.empty(DEALS, np.uint32)         # Tahoe: deals whose board has 3 of a suit
+    suited = np.empty(DEALS, np.uint32)         # Tahoe: deals some best-suited pair may flush
     s0 = state[0]
     s1 = state[1]
     wins0 = 0
