@@ -37,16 +37,6 @@ def test_eval7_random(benchmark, hands7, threads):
     rate(benchmark, N)
 
 
-@pytest.mark.parametrize("cards", [6, 5])
-def test_eval_fewer_cards_random(benchmark, hands7, cards):
-    hands = np.ascontiguousarray(hands7[:, :cards])
-    out = np.empty(N, np.int32)
-    benchmark.pedantic(evaluate_batch, args=("holdem", hands),
-                       kwargs={"validate": False, "threads": 1, "out": out},
-                       rounds=7, warmup_rounds=1)
-    rate(benchmark, N)
-
-
 @pytest.mark.parametrize("simd", vector.supported_paths())
 @pytest.mark.parametrize("cards", [7, 6, 5])
 def test_eval_on_each_path(benchmark, hands7, cards, simd, monkeypatch):

@@ -148,15 +148,7 @@ def evaluate_rows(hands, width, out, card_keys, rank_offsets, rank_values, flush
         for f in range(count):
             i = flushes[f]
             w = load_u64(hands, i * U64(k))
-            suits = SUITS_INIT
-            for j in range(k):
-                suits += ONE << (((w >> U64(8 * j)) & THREE) << U64(2))
-            suit = trailing_zeros(suits & SUITS_FLUSH) >> U64(2)
-            ranks = U64(0)
-            for j in range(k):
-                c = (w >> U64(8 * j)) & BYTE
-                ranks |= U64((c & THREE) == suit) << (c >> U64(2))
-            out[i] = flush_values[ranks & RANKS13]
+            out[i] = flush_values[word_flush_ranks(w, k)]
     for i in range(fast, U64(n)):
         out[i] = row_value(hands, i, k, card_keys, rank_offsets, rank_values, flush_values)
 
@@ -174,17 +166,25 @@ def row_value(hands, i, k, card_keys, rank_offsets, rank_values, flush_values):
         key += card_keys[c]
         w |= U64(c) << U64(8 * j)
     if key & FLUSH_BITS:
-        suits = SUITS_INIT
-        for j in range(k):
-            suits += ONE << (((w >> U64(8 * j)) & THREE) << U64(2))
-        suit = trailing_zeros(suits & SUITS_FLUSH) >> U64(2)
-        ranks = U64(0)
-        for j in range(k):
-            c = (w >> U64(8 * j)) & BYTE
-            ranks |= U64((c & THREE) == suit) << (c >> U64(2))
-        return flush_values[ranks & RANKS13]
+        return flush_values[word_flush_ranks(w, k)]
     h = key & KEY_MASK
     return hash_read(rank_values, rank_offsets, h)
+
+
+@kernel(inline="always")
+def word_flush_ranks(w, k):
+    """The 13-bit rank mask of the flush suit among the first ``k`` bytes of word ``w``
+    (one card id a byte), by the batch kernels' arithmetic: the first suit whose counter
+    reaches five counting every byte, then the ranks of that suit's bytes."""
+    suits = SUITS_INIT
+    for j in range(k):
+        suits += ONE << (((w >> U64(8 * j)) & THREE) << U64(2))
+    suit = trailing_zeros(suits & SUITS_FLUSH) >> U64(2)
+    ranks = U64(0)
+    for j in range(k):
+        c = (w >> U64(8 * j)) & BYTE
+        ranks |= U64((c & THREE) == suit) << (c >> U64(2))
+    return ranks & RANKS13
 
 
 @kernel
@@ -445,6 +445,18 @@ def enumerate7(hist, card_keys, rank_offsets, rank_values, flush_values):
                                 hist[q & 3, old] -= 1
                                 hist[q & 3, v] += 1
     return total
+
+
+@kernel
+def known_board(known, card_keys):
+    """The key (``HAND_INIT`` plus the card keys) and the 52-bit card mask of the known
+    board cards ``known``: where every best-five equity kernel starts."""
+    key = HAND_INIT
+    bits = U64(0)
+    for j in range(known.shape[0]):
+        key += card_keys[known[j]]
+        bits |= ONE << U64(known[j])
+    return key, bits
 
 
 @kernel

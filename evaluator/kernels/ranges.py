@@ -13,11 +13,11 @@ from ._intrinsics import popcount, suit_mask
 from .dealing import DEALS, DECK_BITS, MAX_NEW_CARDS, draw_card, next_u64
 from .high import (
     FLUSH_BITS,
-    HAND_INIT,
     KEY_MASK,
     ONE,
     flush_suit,
     hash_read,
+    known_board,
 )
 
 U64 = np.uint64
@@ -118,11 +118,7 @@ def tally_best5_deals(holes, boards, known, card_keys, rank_offsets, rank_values
     """
     players, n, hole = holes.shape
     need = boards.shape[1]
-    known_key = HAND_INIT
-    known_bits = U64(0)
-    for j in range(known.shape[0]):
-        known_key += card_keys[known[j]]
-        known_bits |= U64(1) << U64(known[j])
+    known_key, known_bits = known_board(known, card_keys)
     values = np.empty(players, np.int64)
     for t in range(n):
         board_key = known_key
@@ -172,9 +168,7 @@ def best5_range_boards(first, first_weights, second, second_weights, known, live
     nb = second.shape[0]
     k = known.shape[0]
     m = live.shape[0]
-    known_key = HAND_INIT
-    for j in range(k):
-        known_key += card_keys[known[j]]
+    known_key = known_board(known, card_keys)[0]
     keys_a = np.empty(na, np.uint64)
     masks_a = np.empty(na, np.uint64)
     keys_b = np.empty(nb, np.uint64)
@@ -277,12 +271,7 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
     """
     need = draws.ndim                         # the board cards to deal, as a constant
     hole = combos.shape[1]
-    k = known.shape[0]
-    known_key = HAND_INIT
-    known_bits = U64(0)
-    for j in range(k):
-        known_key += card_keys[known[j]]
-        known_bits |= ONE << U64(known[j])
+    known_key, known_bits = known_board(known, card_keys)
     n = combos.shape[0]
     combo_keys = np.empty(n, np.uint64)
     for i in range(n):

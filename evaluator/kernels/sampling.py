@@ -20,6 +20,7 @@ from .high import (
     ROW_SHIFT,
     flush_suit,
     hash_read,
+    known_board,
     sub_hand_keys,
 )
 
@@ -51,18 +52,13 @@ def best5_sample(holes, subs, unknown, known, live, need, samples, state, card_k
     """
     players, hole = holes.shape
     S = subs.ndim
-    k = known.shape[0]
     m = live.shape[0]
     cards = holes.copy()
     missing = unknown.reshape(-1)
     hidden = 0
     for p in range(players):
         hidden += missing[p]
-    known_key = HAND_INIT
-    known_bits = U64(0)
-    for j in range(k):
-        known_key += card_keys[known[j]]
-        known_bits |= ONE << U64(known[j])
+    known_key, known_bits = known_board(known, card_keys)
     hole_keys = np.empty(players * S, np.uint64)
     hole_bits = np.empty(players * S, np.uint64)  # a sub-hand's cards and the known board
     values = np.empty(players, np.int64)
@@ -147,13 +143,8 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
     players, hole = holes.shape
     S = subs.ndim
     T = players * S
-    k = known.shape[0]
     m = live.shape[0]
-    known_key = HAND_INIT
-    known_bits = U64(0)
-    for j in range(k):
-        known_key += card_keys[known[j]]
-        known_bits |= ONE << U64(known[j])
+    known_key, known_bits = known_board(known, card_keys)
     hole_keys = np.empty(T, np.uint64)
     hole_bits = np.empty(T, np.uint64)
     sub_hand_keys(holes, subs, known_key, known_bits, card_keys, hole_keys, hole_bits)

@@ -13,12 +13,12 @@ from ._intrinsics import suit_mask
 from .dealing import MAX_NEW_CARDS, draw_card, live_cards, next_u64
 from .high import (
     FLUSH_BITS,
-    HAND_INIT,
     KEY_MASK,
     ONE,
     THREE,
     flush_suit,
     hash_read,
+    known_board,
     sub_hand_keys,
 )
 from .omaha import FIVE_SUITS, omaha_hole_pairs
@@ -48,11 +48,7 @@ def best5_equity(holes, subs, known, live, need, first, card_keys, rank_offsets,
     S = subs.ndim
     k = known.shape[0]
     m = live.shape[0]
-    known_key = HAND_INIT
-    known_bits = U64(0)
-    for j in range(k):
-        known_key += card_keys[known[j]]
-        known_bits |= ONE << U64(known[j])
+    known_key, known_bits = known_board(known, card_keys)
     # each sub-hand's key and card mask, the known board included (as in best5_sample)
     hole_keys = np.empty(players * S, np.uint64)
     hole_bits = np.empty(players * S, np.uint64)
