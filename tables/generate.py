@@ -198,11 +198,16 @@ def straight_top(ranks) -> int:
     return -1
 
 
+def rank_groups(counts) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(group sizes, their ranks) of five cards by rank counts, the biggest group first and
+    ties by rank: (2, 1, 1, 1) and (12, 9, 5, 0) for a pair of aces with J, 7, 2."""
+    groups = sorted(((k, r) for r, k in enumerate(counts) if k), reverse=True)
+    return tuple(k for k, _ in groups), tuple(r for _, r in groups)
+
+
 def classify5(counts, flush: bool) -> tuple[int, tuple[int, ...]]:
     """(category, tie-break ranks) of five cards given by rank counts."""
-    groups = sorted(((k, r) for r, k in enumerate(counts) if k), reverse=True)
-    shape = tuple(k for k, _ in groups)
-    ranks = tuple(r for _, r in groups)
+    shape, ranks = rank_groups(counts)
     if shape == (1, 1, 1, 1, 1):
         top = straight_top(ranks)
         if top >= 0:
@@ -569,9 +574,7 @@ def short_five_card_values(trips_beat_straight: bool) -> dict[tuple[tuple[int, .
         if any(counts[:SHORT_LOWEST]):
             continue
         for flush in (False, True) if max(counts) == 1 else (False,):
-            groups = sorted(((k, r) for r, k in enumerate(counts) if k), reverse=True)
-            shape = tuple(k for k, _ in groups)
-            ranks = tuple(r for _, r in groups)
+            shape, ranks = rank_groups(counts)
             if shape == (1, 1, 1, 1, 1):
                 top = short_straight_top(ranks)
                 if top >= 0:
