@@ -194,14 +194,16 @@ def _symmetries(parsed: list[np.ndarray], ranges: list[Range | None],
         if r is not None:
             masks = card_masks(r.combos)
             order = np.argsort(masks)
-            listed.append((r.combos, masks[order], r.weights[order]))
+            listed.append((r.combos, r.weights, masks[order], r.weights[order]))
     keep = []
     for perm in perms:
-        for combos, masks, weights in listed:
+        for combos, weights, masks, sorted_weights in listed:
+            # the image of combo k weighs what combo k weighs: sorted by the images'
+            # masks, the weights must be those of the range sorted by its masks
             image = card_masks(perm[combos])
             order = np.argsort(image)
             if not (np.array_equal(image[order], masks)
-                    and np.array_equal(weights[order], weights)):
+                    and np.array_equal(weights[order], sorted_weights)):
                 break
         else:
             keep.append(perm)

@@ -685,18 +685,16 @@ class Range:
                 and np.array_equal(self.weights, other.weights))
 
     def live(self, dead: CardsLike) -> Range:
-        """The combos that hold none of ``dead`` (card removal), weights scaled again so
-        the largest left is 1; may be empty."""
+        """The combos that hold none of ``dead`` (card removal), with their weights as they
+        were (not scaled again: weights seen on different boards stay comparable); may be
+        empty."""
         dead_ids = parse_cards(dead, what="dead cards", allow_duplicates=True)
         keep = ~np.isin(self.combos, dead_ids).any(axis=1)
         if keep.all():
             return self                     # nothing removed: the same range, read-only
         out = object.__new__(Range)
         out.game, out.text = self.game, self.text
-        weights = self.weights[keep]
-        if len(weights) and weights.max() != 1.0:
-            weights = weights / weights.max()
-        out.combos, out.weights = self.combos[keep], weights
+        out.combos, out.weights = self.combos[keep], self.weights[keep]
         out.weights.flags.writeable = False
         return out
 

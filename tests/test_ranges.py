@@ -241,8 +241,8 @@ def test_weights_are_scaled_so_the_largest_is_one():
     assert Range("AKs:0.5,QQ:0.25").classes()["AKs"] == 1.0
     shares = Range("AKs:2,QQ:0,JJ:1").classes()
     assert shares["AKs"] == 1.0 and shares["JJ"] == 0.5 and shares["QQ"] == 0
-    live = Range("AA:2, KK").live("AsAhAdAc")        # the largest weight is gone
-    assert live.weights.max() == 1.0 and len(live) == 6
+    live = Range("AA:2, KK").live("AsAhAdAc")        # the largest weight is gone, and the
+    assert live.weights.max() == 0.5 and len(live) == 6   # others keep theirs: not rescaled
     assert Range("10%:1e-200").weights.max() == 1.0
 
 

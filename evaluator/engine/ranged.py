@@ -52,6 +52,10 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     rows: list[Any] = []
     weights: list[Any] = []
     sizes: list[int] = []
+    # each range's live weights are scaled so that the largest is 1 (products of small
+    # weights then stay representable); ``scale`` is the product of the factors, which the
+    # result multiplies back so that its deal weight is in the ranges' own weights
+    scale = 1.0
     for i, (cards, missing, rng) in enumerate(zip(parsed, unknown, ranges), start=1):
         completions = math.comb(52 - len(out) - len(cards), missing)
         if rng is None and completions > LISTED_COMPLETIONS:
@@ -67,8 +71,10 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         if not len(alive):
             raise RangeError(f"the range of hand {i} ({rng.text!r}) has no live combos once "
                              "the board and dead cards are out", rng.text)
+        top = float(alive.weights.max())
+        scale *= top
         rows.append(alive.combos)
-        weights.append(alive.weights)
+        weights.append(alive.weights if top == 1.0 else alive.weights / top)
         sizes.append(len(alive))
 
     def list_completions() -> None:
@@ -86,7 +92,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     if (players == 2 and g.rule is Rule.BEST5 and has_fused_kernel(g) and need <= 2
             and exact is not False and not sampling):
         list_completions()
-        return heads_up_by_boards(g, names, rows, weights, board_ids, dead_ids, need)
+        return heads_up_by_boards(g, names, rows, weights, board_ids, dead_ids, need, scale)
     # how many combo tuples could be dealt, before listing them
     upper = math.prod(sizes)
     tuples: np.ndarray | None = None
@@ -103,8 +109,9 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     if exact or (exact is None and not sampling and upper <= RANGE_TUPLE_LIMIT * 4):
         list_completions()
         masks = [card_masks(r) for r in rows]
-        tuples, tuple_weights = combo_tuples(rows, weights, masks,
-                                              RANGE_TUPLE_LIMIT if exact is None else None)
+        tuples, tuple_weights, shift = combo_tuples(
+            rows, weights, masks, RANGE_TUPLE_LIMIT if exact is None else None)
+        scale *= shift
         if tuples is not None and not len(tuples):
             raise RangeError("no deal fits the ranges: every combination of them shares a "
                              "card", names)
@@ -145,7 +152,8 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             counts.add(part)
         method = (f"exact enumeration of {len(tuples):,} combo tuples "
                   f"({len(reps):,} up to suit symmetry) x {boards:,} boards")
-        return make_result(g, names, board_ids, dead_ids, counts, True, method, None)
+        return make_result(g, names, board_ids, dead_ids, counts, True, method, None,
+                           weight_scale=scale)
     # Monte Carlo over weighted combos
     used_seed = resolve_seed(seed)
     fused = g.rule is Rule.BEST5 and has_fused_kernel(g)
@@ -274,7 +282,7 @@ class RangeSampler:
         self.fit = fit = self.PILOT / (self.PILOT + done) if done >= 0 else 0.0
         if fit >= self.FAST_ENOUGH:
             return
-        tuples, tuple_weights = combo_tuples(rows, weights, masks, self.TUPLE_LIMIT)
+        tuples, tuple_weights, _ = combo_tuples(rows, weights, masks, self.TUPLE_LIMIT)
         if tuples is not None:
             if not len(tuples):
                 raise RangeError("no deal fits the ranges: every combination of them shares a "
@@ -362,9 +370,10 @@ def integer_weights(weights: list[np.ndarray], pairs: int) -> tuple[list[np.ndar
 
 
 def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
-                        need: int) -> EquityResult:
+                        need: int, weight_scale: float = 1.0) -> EquityResult:
     """Range against range on the flop, turn or river: walk the few boards and
-    compare every pair of combos on each (``best5_range_boards``)."""
+    compare every pair of combos on each (``best5_range_boards``).  ``weight_scale``: the
+    factor the weights were divided by (see ``make_result``)."""
     from ..kernels import ranges as range_kernels
     out_cards = set(board_ids.tolist()) | set(dead_ids.tolist())
     live = np.array([c for c in range(52) if c not in out_cards], np.uint8)
@@ -405,7 +414,8 @@ def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
     method = (f"exact enumeration of {pairs * per_pair:,} deals ({pairs:,} pairs of combos "
               f"without a shared card x {per_pair:,} boards)"
               + (", weighted" if weighted else ""))
-    return make_result(g, names, board_ids, dead_ids, counts, True, method, None)
+    return make_result(g, names, board_ids, dead_ids, counts, True, method, None,
+                       weight_scale=weight_scale)
 
 
 def partial_range(g: Game, cards: np.ndarray, missing: int) -> Range:
@@ -450,8 +460,9 @@ def _compatible(mask: np.ndarray, other: np.ndarray, limit: int | None):
 def combo_tuples(rows, weights, masks, limit):
     """Every tuple of one combo per player with no card shared, and its weight.
 
-    Returns (uint8 (n, players * hole), float64 (n,)), or (None, None) when
-    there are more than ``limit`` tuples.
+    Returns (uint8 (n, players * hole), float64 (n,), scale): the weights are the products of
+    the players' weights divided by ``scale`` (1, unless the products would underflow); or
+    (None, None, 1.0) when there are more than ``limit`` tuples.
     """
     index = np.arange(len(rows[0]))[:, None]
     mask = masks[0].copy()
@@ -463,15 +474,18 @@ def combo_tuples(rows, weights, masks, limit):
     for p in range(1, len(rows)):
         pairs = _compatible(mask, masks[p], limit)
         if pairs is None:
-            return None, None
+            return None, None, 1.0
         a, b = pairs
         index = np.concatenate([index[a], b[:, None]], axis=1)
         mask = mask[a] | masks[p][b]
         weight = weight[a] + np.log(weights[p][b]) if logs else weight[a] * weights[p][b]
+    shift = 1.0
     if logs and len(weight):
-        weight = np.exp(weight - weight.max())
+        top = float(weight.max())
+        weight = np.exp(weight - top)
+        shift = math.exp(top)          # 0.0 where even the largest product underflows
     tuples = np.concatenate([rows[p][index[:, p]] for p in range(len(rows))], axis=1)
-    return tuples, weight
+    return tuples, weight, shift
 
 
 def check_dealable(combo_masks, starts, taken, names, budget: int = 100_000) -> None:

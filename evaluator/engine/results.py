@@ -43,7 +43,9 @@ class EquityResult:
     dead: str
     players: tuple[PlayerEquity, ...]
     exact: bool
-    samples: int | float             # deals, or their total weight with weighted ranges
+    # deals, or their total weight with weighted ranges, in the ranges' own weights (so that
+    # the weights of queries on different boards add up)
+    samples: int | float
     method: str
     seed: int | None = None
     counts: dict = field(default_factory=dict, repr=False)
@@ -180,7 +182,12 @@ _NO_LOW = np.zeros((0, 0, 0), np.int64)     # empty: nothing can be written to i
 
 
 def make_result(g: Game, names: list[str], board_ids: np.ndarray, dead_ids: np.ndarray,
-            counts: Counts, exact: bool, method: str, used_seed: int | None) -> EquityResult:
+            counts: Counts, exact: bool, method: str, used_seed: int | None,
+            weight_scale: float = 1.0) -> EquityResult:
+    """The result of ``counts``.  ``weight_scale``: the factor by which the kernels' weights
+    were divided (exact range queries scale each range's live weights so that the largest
+    is 1); the reported ``samples`` is multiplied back by it, the shares are ratios and do
+    not change."""
     derived = counts.derived()
     eq, hi, lo = counts.shares(derived)
     errors = None if exact else counts.stderr(derived)
@@ -198,6 +205,10 @@ def make_result(g: Game, names: list[str], board_ids: np.ndarray, dead_ids: np.n
         "hi_half": derived["hi_half"], "lo_half": derived["lo_half"],
         "share_squares": derived["share_squares"], "boards": counts.boards,
         "weighted": counts.weighted}
+    samples = counts.boards
+    if weight_scale != 1.0:
+        samples = counts.boards * weight_scale
+        raw["weight_scale"] = weight_scale
     shown_dead = [c for c in dead_ids.tolist() if c >= 4 * g.lowest_rank]   # not the deck's
     return EquityResult(g.name, format_cards(board_ids), format_cards(shown_dead), players,
-                        exact, counts.boards, method, used_seed, raw)
+                        exact, samples, method, used_seed, raw)
