@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -47,8 +48,10 @@ from .cards import CardsLike, format_cards, parse_cards
 from .engine.spots import check_distinct, check_street
 from .errors import HandError, RangeError
 from .evaluate import evaluate, evaluate_batch
+from .export import rows_frame, write_rows
 from .games import Game, Rule
 from .games import game as _game
+from .progress import progress_bar
 from .ranges import Range, RangeLike
 
 __all__ = ["RangeBreakdown", "range_breakdown", "MADE_CLASSES", "DRAWS"]
@@ -77,6 +80,15 @@ class RangeBreakdown:
             raise RangeError(f"no class {name!r} (classes: "
                              f"{', '.join(r['class'] for r in self.rows)})", name)
         return [format_cards(c, sep="") for c in self.members[name].tolist()]
+
+    def to_frame(self):
+        """``rows`` as a pandas DataFrame (``pip install "evaluator[data]"``)."""
+        return rows_frame(self.rows)
+
+    def write(self, path: str | Path) -> Path:
+        """Write ``rows`` to ``.csv``, ``.jsonl``, ``.json`` (one JSON list) or ``.parquet``
+        (pyarrow, the ``data`` extra), by the file's suffix."""
+        return write_rows(self.rows, path)
 
     def _repr_html_(self) -> str:
         body = "".join(f"<tr><td>{r['class']}</td><td>{r['kind']}</td><td>{r['combos']}</td>"
@@ -122,10 +134,19 @@ def _made_class(category: str, hole: list[int], board: list[int]) -> str:
     return "high card"
 
 
+# classifying a combo takes about 100 us in Omaha (its pairs are read in Python) and 40 us
+# in hold'em on two cores; a breakdown estimated past BREAKDOWN_SECONDS is refused at once
+BREAKDOWN_SECONDS = 60.0
+COMBO_SECONDS = {Rule.OMAHA: 1.2e-4, Rule.BEST5: 5e-5}
+BLOCK = 4096                        # combos classified at a time (and per progress step)
+
+
 def range_breakdown(hands: RangeLike, board: CardsLike, game: str | Game = "holdem",
-                    dead: CardsLike = "") -> RangeBreakdown:
+                    dead: CardsLike = "", *, progress: bool = True) -> RangeBreakdown:
     """The weighted share of a range's live combos in each made-hand class and draw on
-    a board of three to five cards (see the module doc for every definition)."""
+    a board of three to five cards (see the module doc for every definition).  A range
+    whose breakdown is estimated past ``BREAKDOWN_SECONDS`` is refused before any work;
+    otherwise long ones show progress."""
     g = _game(game)
     if not (g.rule is Rule.OMAHA or (g.rule is Rule.BEST5 and g.hole == 2)):
         raise HandError(f"the breakdown is for hold'em and Omaha games, not {g.name}", g.name)
@@ -142,18 +163,38 @@ def range_breakdown(hands: RangeLike, board: CardsLike, game: str | Game = "hold
         raise RangeError(f"the range {r.text!r} has no live combos on this board", r.text)
     combos, weights = r.combos, r.weights
     n, hole = combos.shape
-    rows = np.concatenate([combos, np.broadcast_to(board_ids, (n, len(board_ids)))], axis=1)
-    values = evaluate_batch(g, np.ascontiguousarray(rows))
-    names = g.categories
-    categories = [names[v >> 12] for v in values.tolist()]
+    seconds = n * COMBO_SECONDS[g.rule]
+    if seconds > BREAKDOWN_SECONDS:
+        raise RangeError(f"the breakdown of {_short(r.text)!r} ({n:,} live combos) would take "
+                         f"about {seconds:,.0f} s, more than the {BREAKDOWN_SECONDS:.0f} s "
+                         f"allowed (at most {int(BREAKDOWN_SECONDS / COMBO_SECONDS[g.rule]):,} "
+                         "combos); narrow the range", r.text)
     board_list = board_ids.tolist()
-    if g.rule is Rule.OMAHA:
-        made = [_omaha_made(g, c, board_list, cat) for c, cat in zip(combos.tolist(),
-                                                                     categories)]
-    else:
-        made = [_made_class(cat, c, board_list) for c, cat in zip(combos.tolist(), categories)]
-    draws = _draws(g, combos, board_ids, dead_ids, values) if len(board_ids) < 5 else \
-        [[] for _ in range(n)]
+    names = g.categories
+    categories: list[str] = []
+    made: list[str] = []
+    draws: list[list[str]] = []
+    bar = progress_bar(n, f"breakdown of {_short(r.text, 30)}", progress)
+    try:
+        for start in range(0, n, BLOCK):
+            part = combos[start:start + BLOCK]
+            rows = np.concatenate([part, np.broadcast_to(board_ids, (len(part), len(board_ids)))],
+                                  axis=1)
+            values = evaluate_batch(g, np.ascontiguousarray(rows))
+            cats = [names[v >> 12] for v in values.tolist()]
+            categories += cats
+            if g.rule is Rule.OMAHA:
+                made += [_omaha_made(g, c, board_list, cat) for c, cat in zip(part.tolist(),
+                                                                             cats)]
+            else:
+                made += [_made_class(cat, c, board_list) for c, cat in zip(part.tolist(), cats)]
+            draws += _draws(g, part, board_ids, dead_ids, values) if len(board_ids) < 5 else \
+                [[] for _ in range(len(part))]
+            if bar is not None:
+                bar.advance(bar.task, len(part))
+    finally:
+        if bar is not None:
+            bar.stop()
     total = float(weights.sum())
     out_rows, members = [], {}
     for kind, labels, order in (("category", categories, [c for c in reversed(names[1:])]),
@@ -257,3 +298,7 @@ def _backdoor_flush(g: Game, hole: list[int], board: list[int]) -> bool:
         elif mine >= 1 and on_board + min(mine, 2) == 3:
             return True
     return False
+
+
+def _short(text: str, room: int = 60) -> str:
+    return text if len(text) <= room else text[:room - 3] + "..."

@@ -396,107 +396,6 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- study ---------------------------------------------------------------------
-
-def _cmd_study(args: argparse.Namespace) -> int:
-    if args.kind == "flops":
-        return _study_flops(args)
-    if args.kind == "breakdown":
-        return _study_breakdown(args)
-    return _study_distribution(args)
-
-
-def _study_breakdown(args: argparse.Namespace) -> int:
-    from .breakdown import range_breakdown
-    if len(args.hands) != 1:
-        raise EvaluatorError("a breakdown takes one range", len(args.hands))
-    b = range_breakdown(args.hands[0], args.board, args.game, args.dead)
-    if args.plot:
-        from . import plots
-        plots.breakdown(b, args.plot, title=f"{_short(args.hands[0])} on {b.board}")
-    if args.json:
-        print(json.dumps({"board": b.board, "rows": b.rows,
-                          "combos": {k: b.combos(k) for k in b.members}}))
-        return 0
-    from rich.table import Table
-    table = Table("class", "kind", "combos", "share", title=f"{_short(args.hands[0])} on "
-                  f"{b.board}", title_justify="left")
-    for row in b.rows:
-        if row["kind"] != "category":
-            table.add_row(row["class"], row["kind"], f"{row['combos']:,}", f"{row['share']:.1%}")
-    _console().print(table)
-    return 0
-
-
-def _study_flops(args: argparse.Namespace) -> int:
-    from rich.markup import escape
-
-    from .flops import flop_study
-    rows_file = None
-    if args.out:
-        _check_out(args.out, (".csv", ".jsonl", ".ndjson", ".json", ".parquet"), "--out")
-        # the flops' rows stream here as they finish, so that --resume can continue them
-        rows_file = Path(args.out + ".rows.jsonl")
-    elif args.resume:
-        raise EvaluatorError("--resume needs --out (the study to continue)", "--resume")
-    study = flop_study(args.hands, args.game, dead=args.dead, trials=args.trials,
-                       seed=args.seed, scheduler=args.scheduler, threads=args.threads,
-                       progress=not args.no_progress, out=rows_file, resume=args.resume)
-    if args.out and rows_file is not None:
-        study.write(args.out)
-        rows_file.unlink(missing_ok=True)
-        print(f"{len(study.rows):,} flop classes written to {args.out}", file=sys.stderr)
-    if args.plot:
-        from . import plots
-        plots.flop_textures(study, args.plot)
-    if args.json:
-        for row in study.rows:
-            print(json.dumps(row))
-        return 0
-    console = _console()
-    equities = study.equity()
-    console.print(f"[bold]{escape(' vs '.join(_short(h) for h in study.hands))}[/bold] "
-                  f"on {sum(r['flops'] for r in study.rows):,} flops "
-                  f"({len(study.rows):,} suit classes): "
-                  + ", ".join(f"{e:.2%}" for e in equities) + " pre-flop")
-    from rich.table import Table
-    table = Table("aspect", "texture", "flops", "share",
-                  *(f"p{p} equity" for p in range(1, study.players + 1)))
-    for row in study.by_texture():
-        table.add_row(row["aspect"], row["texture"], f"{row['flops']:,}", f"{row['share']:.1%}",
-                      *(f"{row[f'p{p}_equity']:.2%}" for p in range(1, study.players + 1)))
-    console.print(table)
-    return 0
-
-
-def _study_distribution(args: argparse.Namespace) -> int:
-    from .studies import equity_distribution
-    if len(args.hands) != 2:
-        raise EvaluatorError("a distribution takes two ranges: the one to spread, and the one "
-                             "it faces", len(args.hands))
-    d = equity_distribution(args.hands[0], args.hands[1], args.board, game=args.game,
-                            dead=args.dead, threads=args.threads, progress=not args.no_progress)
-    if args.plot:
-        from . import plots
-        other = equity_distribution(args.hands[1], args.hands[0], args.board, game=args.game,
-                                    dead=args.dead, threads=args.threads, progress=False)
-        plots.distributions([(args.hands[0], d), (args.hands[1], other)], args.plot,
-                            title=f"equity distribution on {d.board or 'no board'}")
-    if args.json:
-        print(json.dumps({"mean": d.mean, "buckets": d.buckets(args.buckets),
-                          "combos": d.rows}))
-        return 0
-    console = _console()
-    console.print(f"{len(d.combos):,} combos of {_short(args.hands[0])} against "
-                  f"{_short(args.hands[1])}: mean {d.mean:.2%}, median {d.percentile(50):.2%}")
-    from rich.table import Table
-    table = Table("equity", "share of deals", "combos")
-    for b in d.buckets(args.buckets):
-        table.add_row(f"{b['low']:.0%}-{b['high']:.0%}", f"{b['share']:.1%}", str(b["combos"]))
-    console.print(table)
-    return 0
-
-
 def _print_grid(values: dict[str, float], title: str) -> None:
     from rich.table import Table
 
@@ -831,34 +730,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print each class's equity vs random")
     p.set_defaults(run=_cmd_matrix)
 
-    p = sub.add_parser("study", help="every flop, an equity distribution, a breakdown",
-                       formatter_class=raw,
-                       description="flops: two or more hands or ranges on every flop, one row "
-                                   "per suit class of flops, by texture. distribution: each "
-                                   "combo of a range with its equity against another. "
-                                   "breakdown: a range's made hands and draws on a board.",
-                       epilog="examples:\n  evaluator study flops 'QQ+,AKs' random --out "
-                              "flops.csv\n  evaluator study distribution 'QQ+,AKs' "
-                              "'22+,A2s+' --board 2c7d9h\n  evaluator study breakdown "
-                              "'QQ+,AKs,T9s' --board Ah7d2c")
-    p.add_argument("kind", choices=("flops", "distribution", "breakdown"), help="the study")
-    p.add_argument("hands", nargs="+", help="hands or ranges, one per player")
-    p.add_argument("--game", default="holdem", help="the game: " + ", ".join(GAMES))
-    p.add_argument("--board", default="", help="distribution and breakdown: the board")
-    p.add_argument("--dead", default="", help="dead cards")
-    p.add_argument("--trials", type=_whole, help="flops: Monte Carlo deals per flop")
-    p.add_argument("--seed", type=_whole, help="flops: seed of the sampled flops")
-    p.add_argument("--scheduler", help="flops: Dask scheduler address")
-    p.add_argument("--threads", type=_whole, help="threads (default: all cores)")
-    p.add_argument("--out", help="flops: write the rows to .csv, .jsonl or .parquet")
-    p.add_argument("--resume", action="store_true",
-                   help="flops: continue an interrupted --out study (its rows so far are in "
-                        "OUT.rows.jsonl)")
-    p.add_argument("--buckets", type=_whole, default=10, help="distribution: equity bins")
-    p.add_argument("--plot", help="also draw the study to .png, .svg or .pdf (the plot extra)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(run=_cmd_study)
+    from .cli_study import add_study_parser
+    add_study_parser(sub, _Parser, raw, _whole)
 
     p = sub.add_parser("range", help="list a range's combos", formatter_class=raw,
                        description="Parse a range and show its combos, their share of all "

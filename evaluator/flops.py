@@ -15,9 +15,7 @@ unweighted ranges, ``fractions()`` gives the pre-flop equities exactly.
 """
 from __future__ import annotations
 
-import csv
 import itertools
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,6 +30,7 @@ from .batch import batch_equity
 from .cards import format_cards, parse_cards
 from .engine.spots import parse_hands
 from .errors import EvaluatorError, HandError, RangeError
+from .export import rows_frame, write_rows
 from .games import Game
 from .games import game as _game
 from .ranges import Range, card_masks
@@ -131,38 +130,12 @@ class FlopStudy:
 
     def to_frame(self):
         """The rows as a pandas DataFrame (``pip install "evaluator[data]"``)."""
-        try:
-            import pandas as pd
-        except ImportError:
-            raise EvaluatorError("to_frame() needs pandas: pip install \"evaluator[data]\"",
-                                 "pandas") from None
-        return pd.DataFrame(self.rows)
+        return rows_frame(self.rows)
 
-    def write(self, path: str | Path) -> None:
-        """Write the rows to ``.csv``, ``.jsonl`` or ``.parquet`` (pyarrow, the ``data``
-        extra), by the file's suffix."""
-        path = Path(path)
-        suffix = path.suffix.lower()
-        if suffix == ".parquet":
-            try:
-                import pyarrow as pa
-                import pyarrow.parquet as pq
-            except ImportError:
-                raise EvaluatorError("Parquet needs pyarrow: pip install \"evaluator[data]\"",
-                                     str(path)) from None
-            pq.write_table(pa.Table.from_pylist(self.rows), path)
-        elif suffix == ".csv":
-            with path.open("w", newline="", encoding="utf-8") as f:
-                writer = csv.DictWriter(f, fieldnames=list(self.rows[0]))
-                writer.writeheader()
-                writer.writerows(self.rows)
-        elif suffix in (".jsonl", ".ndjson", ".json"):
-            with path.open("w", encoding="utf-8") as f:
-                for row in self.rows:
-                    f.write(json.dumps(row) + "\n")
-        else:
-            raise EvaluatorError(f"write() takes a .csv, .jsonl or .parquet path, not "
-                                 f"{path.name!r}", str(path))
+    def write(self, path: str | Path) -> Path:
+        """Write the rows to ``.csv``, ``.jsonl``, ``.json`` (one JSON list) or ``.parquet``
+        (pyarrow, the ``data`` extra), by the file's suffix."""
+        return write_rows(self.rows, path)
 
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{k}</th>" for k in self.rows[0])
@@ -224,29 +197,28 @@ def _flop_classes(live: list[int], perms: np.ndarray) -> list[tuple[tuple[int, .
             for n, size in zip(names[starts], sizes)]
 
 
-def _deal_weights(g: Game, ranges: list[Range], randoms: list[bool],
-                  flops: list[tuple[int, ...]], used: np.ndarray) -> list[float]:
+def _deal_weights(g: Game, ranges: list[Range | None], flops: list[tuple[int, ...]],
+                  used: np.ndarray) -> list[float]:
     """For Monte Carlo rows: the weighted number of deals of two hands on each flop (pairs
     of combos sharing no card with each other, the flop or a dead card, times the turn
-    and river).  A ``random`` hand is counted, not listed: every combo of the cards left."""
-    if len(ranges) != 2:
-        raise EvaluatorError("a sampled flop study takes two hands or ranges (exact rows "
-                             "take any number)", len(ranges))
+    and river).  A ``random`` hand (None) is counted, not listed: every combo of the cards
+    left."""
     blocked = np.uint64(sum(1 << int(c) for c in used))
     left = len(g.deck) - len(used) - 3
     rest = math.comb(left - 2 * g.hole, max(g.streets) - 3)
-    a, b = (card_masks(r.combos) for r in ranges)
-    wa, wb = ranges[0].weights, ranges[1].weights
-    if randoms[1] or randoms[0]:
-        mine, weights = (a, wa) if randoms[1] else (b, wb)
+    if ranges[0] is None and ranges[1] is None:
+        both = math.comb(left, g.hole) * math.comb(left - g.hole, g.hole)
+        return [float(both * rest)] * len(flops)
+    if ranges[0] is None or ranges[1] is None:
+        known = ranges[1] if ranges[0] is None else ranges[0]
+        assert known is not None
+        mine = card_masks(known.combos)
         alive = (mine & blocked) == 0
         others = math.comb(left - g.hole, g.hole)
-        return [float(weights[alive & ((mine & np.uint64(sum(1 << c for c in flop))) == 0)]
-                      .sum()) * others * rest for flop in flops]
-    if len(a) * len(b) > 20_000_000:
-        raise EvaluatorError(f"a sampled flop study of two ranges of {len(a):,} and "
-                             f"{len(b):,} combos is too wide to weigh; narrow one, or make "
-                             "one 'random'", len(a) * len(b))
+        return [float(known.weights[alive & ((mine & np.uint64(sum(1 << c for c in flop)))
+                                             == 0)].sum()) * others * rest for flop in flops]
+    a, b = (card_masks(r.combos) for r in ranges if r is not None)
+    wa, wb = ranges[0].weights, ranges[1].weights
     pair = (wa[:, None] * wb[None, :]) * (((a[:, None] & b[None, :]) == 0)
                                         & ((a[:, None] & blocked) == 0)
                                         & ((b[None, :] & blocked) == 0))
@@ -255,6 +227,25 @@ def _deal_weights(g: Game, ranges: list[Range], randoms: list[bool],
         mask = np.uint64(sum(1 << c for c in flop))
         out.append(float(((a & mask) == 0) @ pair @ ((b & mask) == 0)) * rest)
     return out
+
+
+WEIGHED_PAIRS = 20_000_000      # combo pairs a sampled study weighs (a float64 matrix)
+
+
+def _check_weighable(ranges: list[Range | None], texts: list[str]) -> None:
+    """Refuse, before any work, a sampled study whose two listed ranges are too wide to
+    weigh flop by flop (a 'random' hand is counted, so it never is)."""
+    if len(ranges) != 2:
+        raise EvaluatorError("a sampled flop study takes two hands or ranges (exact rows "
+                             "take any number)", len(ranges))
+    if ranges[0] is not None and ranges[1] is not None:
+        pairs = len(ranges[0]) * len(ranges[1])
+        if pairs > WEIGHED_PAIRS:
+            raise EvaluatorError(
+                f"a sampled flop study of {texts[0]!r} ({len(ranges[0]):,} combos) against "
+                f"{texts[1]!r} ({len(ranges[1]):,}) is too wide to weigh: "
+                f"{pairs:,} combo pairs, at most {WEIGHED_PAIRS:,}; narrow one of them, or "
+                "study one against 'random' (counted, not listed)", pairs)
 
 
 def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: str = "",
@@ -282,21 +273,24 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
         if missing and missing < g.hole:
             raise HandError("a flop study takes whole hands or ranges, not partly known "
                             f"ones: {texts[k]!r}", texts[k])
-        if missing:                       # 'random': every combo, as a range
-            ranges[k] = Range("random", g)
+    # 'random' stays unlisted (None, like a known hand): every renaming of suits maps it
+    # onto itself, the engine deals it, and the deal weights count it
+    randoms = [bool(missing) for missing in unknown]
     dead_ids = parse_cards(dead, what="the dead cards")
-    fixed = [h for h, r in zip(parsed, ranges) if r is None]
+    fixed = [h for h, r, rnd in zip(parsed, ranges, randoms) if r is None and not rnd]
     used = np.concatenate([*fixed, dead_ids]).astype(np.int64) if fixed or len(dead_ids) \
         else np.empty(0, np.int64)
     live = [c for c in g.deck if c not in set(used.tolist())]
-    randoms = [bool(missing) for missing in unknown]
-    classes = _flop_classes(live, _symmetries(parsed, ranges, dead_ids))
-    dead_text = format_cards(dead_ids, sep="")
     if trials is not None and exact is True:          # the default: trials ask for sampling
         exact = None
-    if (trials is not None or exact is False) and len(texts) != 2:
-        raise EvaluatorError("a sampled flop study takes two hands or ranges (exact rows "
-                             "take any number)", len(texts))
+    sampled = trials is not None or exact is False
+    as_ranges: list[Range | None] = [
+        None if rnd else Range([h], g) if r is None else r
+        for h, r, rnd in zip(parsed, ranges, randoms)]
+    if sampled:
+        _check_weighable(as_ranges, texts)
+    classes = _flop_classes(live, _symmetries(parsed, ranges, dead_ids))
+    dead_text = format_cards(dead_ids, sep="")
     queries = [{"game": g.name, "hands": texts, "board": format_cards(flop, sep=""),
                 "dead": dead_text, "exact": exact, "trials": trials} for flop, _ in classes]
     # no seed in the queries: the batch seeds each from ``seed`` and its position, so the
@@ -321,8 +315,8 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
     sampled = any(not r["exact"] for r in rows)
     weights = None
     if sampled:
-        as_ranges = [Range([h], g) if r is None else r for h, r in zip(parsed, ranges)]
-        weights = _deal_weights(g, as_ranges, randoms, [f for f, _ in classes], dead_ids)
+        _check_weighable(as_ranges, texts)           # exact=None may have sampled
+        weights = _deal_weights(g, as_ranges, [f for f, _ in classes], dead_ids)
     study_rows = []
     for k, ((flop, size), row) in enumerate(zip(classes, rows)):
         deals = weights[k] if weights is not None else row["samples"]

@@ -1,12 +1,19 @@
-"""Progress bars for long work: a rich bar on a terminal (stderr), nothing elsewhere."""
+"""Progress on long work: a rich bar on a terminal (stderr); elsewhere (a log, a pipe, a
+notebook's captured stderr) a plain line every few seconds, once the work has run past
+``QUIET_SECONDS``, so that nothing long is ever silent."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+import sys
+import time
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
-__all__ = ["ProgressBar", "progress_bar"]
+__all__ = ["ProgressBar", "progress_bar", "QUIET_SECONDS", "LINE_EVERY"]
+
+QUIET_SECONDS = 2.0        # work shorter than this prints nothing
+LINE_EVERY = 5.0           # seconds between two plain progress lines
 
 
 class ProgressBar(Protocol):
@@ -19,11 +26,48 @@ class ProgressBar(Protocol):
     def stop(self) -> None: ...
 
 
+class _Lines:
+    """A progress "bar" for a stream that is not a terminal: one line on stderr every
+    ``LINE_EVERY`` seconds once the work has lasted ``QUIET_SECONDS``, and a last line
+    when work that printed anything ends."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.task: Any = 0
+        self.total, self.label = total, label
+        self.done = 0.0
+        self.start = time.monotonic()
+        self.next_line = self.start + QUIET_SECONDS
+        self.printed = False
+
+    def _line(self, now: float) -> None:
+        share = f" ({self.done / self.total:.0%})" if self.total else ""
+        print(f"{self.label}: {self.done:,.0f}/{self.total:,}{share}, "
+              f"{now - self.start:.0f} s", file=sys.stderr, flush=True)
+        self.printed = True
+
+    def advance(self, task_id: Any = 0, advance: float = 1) -> None:
+        self.done += advance
+        now = time.monotonic()
+        if now >= self.next_line:
+            self._line(now)
+            self.next_line = now + LINE_EVERY
+
+    def update(self, task_id: Any = 0, *, description: str | None = None, **_: Any) -> None:
+        if description is not None:
+            self.label = description
+
+    def stop(self) -> None:
+        if self.printed:
+            self._line(time.monotonic())
+
+
 def progress_bar(total: int, label: str, show: bool) -> ProgressBar | None:
-    """A rich progress bar on a terminal (stderr), else a no-op."""
-    import sys
-    if not show or not sys.stderr.isatty():
+    """A rich progress bar on a terminal (stderr), plain lines elsewhere, or None when
+    ``show`` is false."""
+    if not show:
         return None
+    if not sys.stderr.isatty():
+        return _Lines(total, label)
     from rich.progress import BarColumn, Progress, TimeRemainingColumn
 
     class Bar(Progress):            # rich is imported only when a bar is shown

@@ -2,12 +2,18 @@
 behind every row."""
 from __future__ import annotations
 
+import json
+import time
 from fractions import Fraction
 
 import pytest
 
 import evaluator as ev
+from evaluator import cli
+from evaluator.breakdown import range_breakdown
+from evaluator.errors import EvaluatorError
 from evaluator.flops import flop_study
+from evaluator.studies import equity_distribution
 
 
 @pytest.mark.parametrize("hands", [
@@ -51,3 +57,133 @@ def test_weighted_omaha_flop_study_equals_equity():
     whole = ev.equity("omaha", hands)
     for got, want in zip(study.equity(), whole.players):
         assert got == pytest.approx(want.equity, abs=1e-12)
+
+
+# --- refusals before any work, from Python and the command line -----------------------
+
+
+
+
+def run_cli(args, capsys):
+    code = cli.main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def quickly(call, *args, **kwargs):
+    start = time.monotonic()
+    with pytest.raises(EvaluatorError) as info:
+        call(*args, **kwargs)
+    assert time.monotonic() - start < 10
+    return str(info.value)
+
+
+def test_a_sampled_flop_study_too_wide_to_weigh_is_refused_before_any_flop():
+    why = quickly(flop_study, ["AA", "KK"], "omaha", trials=200, progress=False)
+    assert "too wide to weigh" in why and "'random'" in why
+
+
+def test_random_is_never_listed_by_a_sampled_flop_study():
+    # 6-card Omaha's 'random' (18 M hands) is counted, not listed: the study runs
+    study = flop_study(["AsAhKsKh2c3d", "random"], "omaha6", trials=200, seed=1,
+                       dead="", progress=False)
+    assert not study.exact and len(study.rows) > 100
+    assert 0.4 < study.equity()[0] < 0.9
+
+
+@pytest.mark.parametrize("game, board", [("teen_patti", "2c"), ("the", "2c7d9hTsJs"),
+                                         ("holdem", "2c7d"), ("omaha", "2c7d9hTsJsQs")])
+def test_a_distribution_board_that_is_not_a_street_is_refused(game, board):
+    why = quickly(equity_distribution, "random", "random", board, game=game)
+    assert "not a street" in why
+
+
+def test_an_unbounded_distribution_is_refused_with_an_estimate():
+    why = quickly(equity_distribution, "AA", "15%", "2c7d9hTsJs", game="omaha6")
+    assert "would take about" in why and "narrow" in why
+
+
+@pytest.mark.parametrize("game, hands", [("omaha6", "15%"), ("omaha5", "random")])
+def test_an_unbounded_breakdown_is_refused_with_an_estimate(game, hands):
+    why = quickly(range_breakdown, hands, "2c7d9h", game)
+    assert "would take about" in why
+
+
+@pytest.mark.parametrize("args, flag", [
+    (["study", "distribution", "AA", "KK", "--buckets", "1000000000"], "--buckets"),
+    (["study", "distribution", "AA", "KK", "--plot", "x.gif"], "--plot"),
+    (["study", "breakdown", "AA", "--board", "2c7d9h", "--plot", "/no/such/dir/x.png"],
+     "--plot"),
+    (["study", "flops", "AA", "KK", "--out", "x.txt"], "--out"),
+    (["study", "breakdown", "AA", "--board", "2c7d9h", "--out", "/no/such/dir/x.csv"],
+     "--out"),
+])
+def test_bad_study_options_are_refused_before_the_work(args, flag, capsys, tmp_path,
+                                                        monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    start = time.monotonic()
+    code, out, err = run_cli(args, capsys)
+    assert code == 2 and flag in err and len(err.strip().splitlines()) == 1
+    assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("args", [
+    ["study", "flops", "AA", "KK", "--board", "2c7d9h"],
+    ["study", "flops", "AA", "KK", "--buckets", "5"],
+    ["study", "distribution", "AA", "KK", "--trials", "100"],
+    ["study", "distribution", "AA", "KK", "--seed", "1"],
+    ["study", "distribution", "AA", "KK", "--scheduler", "tcp://127.0.0.1:9"],
+    ["study", "distribution", "AA", "KK", "--resume"],
+    ["study", "breakdown", "AA", "--board", "2c7d9h", "--trials", "100"],
+    ["study", "breakdown", "AA", "--board", "2c7d9h", "--buckets", "5"],
+])
+def test_an_option_a_study_does_not_use_is_refused(args, capsys):
+    code, out, err = run_cli(args, capsys)
+    assert code == 2 and "unrecognized arguments" in err
+
+
+def test_study_help_shows_only_its_options(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["study", "breakdown", "--help"])
+    text = capsys.readouterr().out
+    assert "--board" in text and "--trials" not in text and "--scheduler" not in text
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".json", ".parquet"])
+def test_every_study_is_written_and_read_back(suffix, tmp_path, capsys):
+    pd = pytest.importorskip("pandas")
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    read = {".csv": pd.read_csv, ".jsonl": lambda p: pd.read_json(p, lines=True),
+            ".json": pd.read_json, ".parquet": pd.read_parquet}[suffix]
+    d = equity_distribution("QQ+,AKs", "JJ,TT", "2c7d9h")
+    b = range_breakdown("QQ+,AKs,T9s", "Ah7d2c")
+    for study, key in ((d, "equity"), (b, "share")):
+        path = study.write(tmp_path / f"s{suffix}")
+        back = read(path)
+        assert len(back) == len(study.rows)
+        assert back[key].tolist() == pytest.approx([r[key] for r in study.rows])
+        assert study.to_frame()[key].tolist() == [r[key] for r in study.rows]
+    if suffix == ".json":
+        assert isinstance(json.loads((tmp_path / "s.json").read_text()), list)
+    for args in (["study", "distribution", "QQ+,AKs", "JJ,TT", "--board", "2c7d9h"],
+                 ["study", "breakdown", "QQ+,AKs,T9s", "--board", "Ah7d2c"]):
+        out = tmp_path / f"cli{suffix}"
+        code, _, err = run_cli([*args, "--out", str(out), "--no-progress"], capsys)
+        assert code == 0 and "written to" in err
+        assert len(read(out)) > 0
+
+
+def test_ctrl_c_in_a_flop_study_says_what_is_kept(monkeypatch, tmp_path, capsys):
+    from evaluator import flops
+    from evaluator.errors import BatchInterrupted
+
+    def stop(*args, **kwargs):
+        raise BatchInterrupted(12, 1755, kwargs["out"])
+    monkeypatch.setattr(flops, "batch_equity", stop)
+    out = tmp_path / "f.csv"
+    code, _, err = run_cli(["study", "flops", "AA", "KK", "--out", str(out)], capsys)
+    assert code == 130 and "12 of 1,755" in err and "--resume" in err
+    assert "nothing was written" not in err
+    code, _, err = run_cli(["study", "flops", "AA", "KK"], capsys)
+    assert code == 130 and "nothing was written" in err

@@ -1,0 +1,251 @@
+"""The ``evaluator study`` commands: flops, distribution, breakdown.
+
+Each subcommand takes only the options it uses (``--help`` lists just those), checks every
+output path (``--out``, ``--plot``, the side file a resumable study streams to) before any
+work, and writes its rows with ``--out`` (``.csv``, ``.jsonl``, ``.json``, ``.parquet``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .errors import EvaluatorError
+from .export import ROW_SUFFIXES, check_rows_path
+from .games import GAMES
+
+__all__ = ["add_study_parser", "MAX_BUCKETS"]
+
+MAX_BUCKETS = 1000          # equity bins of a distribution: 0.1% each at the finest
+
+
+def _check_plot(path: str | None) -> None:
+    """Refuse a ``--plot`` path, or a missing matplotlib, before the study runs."""
+    if path is None:
+        return
+    from .batch import check_output
+    from .cli import IMAGE_SUFFIXES
+    check_output(path, IMAGE_SUFFIXES, "--plot")
+    from .plots import pyplot
+    pyplot()                                      # the plot extra: refused now if missing
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    if getattr(args, "out", None):
+        check_rows_path(args.out, "--out")
+    _check_plot(getattr(args, "plot", None))
+
+
+def _written(count: int, what: str, path: str) -> None:
+    print(f"{count:,} {what} written to {path}", file=sys.stderr)
+
+
+# --- flops -------------------------------------------------------------------------
+
+def _study_flops(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+
+    from .batch import check_output
+    from .cli import _console, _short
+    from .errors import BatchInterrupted
+    from .flops import flop_study
+    _check_outputs(args)
+    rows_file = None
+    if args.out:
+        # the flops' rows stream here as they finish, so that --resume can continue them
+        rows_file = Path(args.out + ".rows.jsonl")
+        check_output(rows_file, (".jsonl",), "the rows file of --out")
+    elif args.resume:
+        raise EvaluatorError("--resume needs --out (the study to continue)", "--resume")
+    try:
+        study = flop_study(args.hands, args.game, dead=args.dead, trials=args.trials,
+                           seed=args.seed, scheduler=args.scheduler, threads=args.threads,
+                           progress=not args.no_progress, out=rows_file, resume=args.resume)
+    except BatchInterrupted as stop:
+        if rows_file is None:
+            print("evaluator: interrupted; nothing was written (give --out to keep the "
+                  "flops finished)", file=sys.stderr)
+        else:
+            print(f"evaluator: interrupted: {stop.kept:,} of {stop.total:,} flop classes are "
+                  f"saved in {rows_file}; run the same command with --resume to finish",
+                  file=sys.stderr)
+        return 130
+    if args.out and rows_file is not None:
+        study.write(args.out)
+        rows_file.unlink(missing_ok=True)
+        _written(len(study.rows), "flop classes", args.out)
+    if args.plot:
+        from . import plots
+        plots.flop_textures(study, args.plot)
+    if args.json:
+        for row in study.rows:
+            print(json.dumps(row))
+        return 0
+    console = _console()
+    equities = study.equity()
+    console.print(f"[bold]{escape(' vs '.join(_short(h) for h in study.hands))}[/bold] "
+                  f"on {sum(r['flops'] for r in study.rows):,} flops "
+                  f"({len(study.rows):,} suit classes): "
+                  + ", ".join(f"{e:.2%}" for e in equities) + " pre-flop")
+    from rich.table import Table
+    table = Table("aspect", "texture", "flops", "share",
+                  *(f"p{p} equity" for p in range(1, study.players + 1)),
+                  caption="share: the texture's share of all the deals (flops x the "
+                          "weighted deals on each)" + (
+                              "" if study.exact else
+                              f"; Monte Carlo, seed {0 if args.seed is None else args.seed}"),
+                  caption_justify="left")
+    for row in study.by_texture():
+        table.add_row(row["aspect"], row["texture"], f"{row['flops']:,}", f"{row['share']:.1%}",
+                      *(f"{row[f'p{p}_equity']:.2%}" for p in range(1, study.players + 1)))
+    console.print(table)
+    return 0
+
+
+# --- distribution ------------------------------------------------------------------
+
+def _study_distribution(args: argparse.Namespace) -> int:
+    from .cli import _console, _short
+    from .studies import check_distribution, equity_distribution
+    if len(args.hands) != 2:
+        raise EvaluatorError("a distribution takes two ranges: the one to spread, and the one "
+                             "it faces", len(args.hands))
+    if not 1 <= args.buckets <= MAX_BUCKETS:
+        raise EvaluatorError(f"--buckets must be from 1 to {MAX_BUCKETS:,} (bins of 0.1% "
+                             f"at the finest), got {args.buckets:,}", args.buckets)
+    _check_outputs(args)
+    if args.plot:                                 # the plot also spreads the other range
+        check_distribution(args.hands[1], args.hands[0], args.board, game=args.game,
+                           dead=args.dead)
+    d = equity_distribution(args.hands[0], args.hands[1], args.board, game=args.game,
+                            dead=args.dead, threads=args.threads, progress=not args.no_progress)
+    if args.out:
+        d.write(args.out)
+        _written(len(d.combos), "combos", args.out)
+    if args.plot:
+        from . import plots
+        other = equity_distribution(args.hands[1], args.hands[0], args.board, game=args.game,
+                                    dead=args.dead, threads=args.threads,
+                                    progress=not args.no_progress)
+        plots.distributions([(args.hands[0], d), (args.hands[1], other)], args.plot,
+                            title=f"equity distribution on {d.board or 'no board'}")
+    if args.json:
+        print(json.dumps({"mean": d.mean, "buckets": d.buckets(args.buckets),
+                          "combos": d.rows}))
+        return 0
+    console = _console()
+    console.print(f"{len(d.combos):,} combos of {_short(args.hands[0])} against "
+                  f"{_short(args.hands[1])}: mean {d.mean:.2%}, median {d.percentile(50):.2%}")
+    from rich.table import Table
+    table = Table("equity", "share of deals", "combos",
+                  caption="share of deals: each combo weighted by its range weight times the "
+                          "deals it meets", caption_justify="left")
+    fine = args.buckets > 100
+    for b in d.buckets(args.buckets):
+        span = f"{b['low']:.1%}-{b['high']:.1%}" if fine else f"{b['low']:.0%}-{b['high']:.0%}"
+        table.add_row(span, f"{b['share']:.1%}", str(b["combos"]))
+    console.print(table)
+    return 0
+
+
+# --- breakdown ---------------------------------------------------------------------
+
+def _study_breakdown(args: argparse.Namespace) -> int:
+    from .breakdown import range_breakdown
+    from .cli import _console, _short
+    _check_outputs(args)
+    b = range_breakdown(args.hand, args.board, args.game, args.dead,
+                        progress=not args.no_progress)
+    if args.out:
+        b.write(args.out)
+        _written(len(b.rows), "rows", args.out)
+    if args.plot:
+        from . import plots
+        plots.breakdown(b, args.plot, title=f"{_short(args.hand)} on {b.board}")
+    if args.json:
+        print(json.dumps({"board": b.board, "rows": b.rows,
+                          "combos": {k: b.combos(k) for k in b.members}}))
+        return 0
+    from rich.table import Table
+    table = Table("class", "kind", "combos", "share", title=f"{_short(args.hand)} on "
+                  f"{b.board}", title_justify="left",
+                  caption="share: of the range's live weight", caption_justify="left")
+    for row in b.rows:
+        if row["kind"] != "category":
+            table.add_row(row["class"], row["kind"], f"{row['combos']:,}", f"{row['share']:.1%}")
+    _console().print(table)
+    return 0
+
+
+# --- the parsers --------------------------------------------------------------------
+
+def add_study_parser(sub, parser_class, raw, whole) -> None:
+    """Add ``study`` and its three subcommands to the top parser's subparsers ``sub``."""
+    suffixes = ", ".join(ROW_SUFFIXES)
+    p = sub.add_parser("study", help="every flop, an equity distribution, a breakdown",
+                       formatter_class=raw,
+                       description="flops: two or more hands or ranges on every flop, one row "
+                                   "per suit class of flops, by texture. distribution: each "
+                                   "combo of a range with its equity against another. "
+                                   "breakdown: a range's made hands and draws on a board.",
+                       epilog="examples:\n  evaluator study flops 'QQ+,AKs' random --out "
+                              "flops.csv\n  evaluator study distribution 'QQ+,AKs' "
+                              "'22+,A2s+' --board 2c7d9h\n  evaluator study breakdown "
+                              "'QQ+,AKs,T9s' --board Ah7d2c")
+    kinds = p.add_subparsers(dest="kind", required=True, metavar="STUDY",
+                             parser_class=parser_class)
+
+    def common(q: argparse.ArgumentParser, out_help: str) -> None:
+        q.add_argument("--game", default="holdem", help="the game: " + ", ".join(GAMES))
+        q.add_argument("--dead", default="", help="cards out of the deck")
+        q.add_argument("--out", help=f"{out_help} ({suffixes})")
+        q.add_argument("--plot", help="also draw the study to .png, .svg or .pdf (the plot "
+                                      "extra)")
+        q.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
+        q.add_argument("--json", action="store_true", help="print JSON")
+
+    q = kinds.add_parser("flops", help="every flop, one row per suit class",
+                         formatter_class=raw,
+                         description="Two or more hands or ranges on every flop: one row per "
+                                     "suit class of flops, the pre-flop equity, and the rows "
+                                     "grouped by texture.",
+                         epilog="examples:\n  evaluator study flops 'QQ+,AKs' random\n"
+                                "  evaluator study flops AsKs QhQd --out flops.csv\n"
+                                "  evaluator study flops 'AA$ds' 15% --game omaha --trials "
+                                "20000")
+    q.add_argument("hands", nargs="+", help="hands or ranges, one per player")
+    common(q, "write the rows")
+    q.add_argument("--trials", type=whole, help="Monte Carlo deals per flop")
+    q.add_argument("--seed", type=whole, help="seed of the sampled flops")
+    q.add_argument("--scheduler", help="Dask scheduler address (the cluster extra)")
+    q.add_argument("--threads", type=whole, help="threads (default: all cores)")
+    q.add_argument("--resume", action="store_true",
+                   help="continue an interrupted --out study (its rows so far are in "
+                        "OUT.rows.jsonl)")
+    q.set_defaults(run=_study_flops)
+
+    q = kinds.add_parser("distribution", help="each combo's equity against a range",
+                         formatter_class=raw,
+                         description="Each live combo of the first range with its exact "
+                                     "equity against the second, binned by equity.",
+                         epilog="example:\n  evaluator study distribution 'QQ+,AKs' "
+                                "'22+,A2s+' --board 2c7d9h --out dist.csv")
+    q.add_argument("hands", nargs="+", help="the range to spread, then the one it faces")
+    q.add_argument("--board", default="", help="the board")
+    common(q, "write one row per combo")
+    q.add_argument("--threads", type=whole, help="threads (default: all cores)")
+    q.add_argument("--buckets", type=whole, default=10,
+                   help=f"equity bins shown (1 to {MAX_BUCKETS:,}; default 10)")
+    q.set_defaults(run=_study_distribution)
+
+    q = kinds.add_parser("breakdown", help="a range's made hands and draws on a board",
+                         formatter_class=raw,
+                         description="The share of a range's live combos in each made-hand "
+                                     "class and draw on a board of 3 to 5 cards.",
+                         epilog="example:\n  evaluator study breakdown 'QQ+,AKs,T9s' --board "
+                                "Ah7d2c")
+    q.add_argument("hand", metavar="range", help="the range")
+    q.add_argument("--board", required=True, help="the board: 3 to 5 cards")
+    common(q, "write the rows")
+    q.set_defaults(run=_study_breakdown)

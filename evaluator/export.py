@@ -1,0 +1,82 @@
+"""Rows of a study written out or handed to pandas, one way for every study.
+
+``write_rows(rows, path)`` writes by the file's suffix: ``.csv`` (a header, then one line a
+row), ``.jsonl`` / ``.ndjson`` (one JSON object a line), ``.json`` (one JSON document: a list
+of the rows) or ``.parquet`` (pyarrow, the ``data`` extra).  ``rows_frame(rows)`` is a pandas
+DataFrame (the ``data`` extra).  ``check_rows_path(path, option)`` refuses a path that cannot
+be written before any work starts.
+"""
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .errors import EvaluatorError
+
+__all__ = ["ROW_SUFFIXES", "check_rows_path", "rows_frame", "write_rows"]
+
+ROW_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".json", ".parquet")
+
+
+def check_rows_path(path: str | Path, option: str = "path") -> Path:
+    """``path`` if rows can be written there (a known suffix, a folder that exists and can
+    be written, pyarrow installed for Parquet), else an ``EvaluatorError`` naming it."""
+    from .batch import check_output
+    checked = check_output(path, ROW_SUFFIXES, option)
+    if checked.suffix.lower() == ".parquet":
+        _pyarrow(str(checked))
+    return checked
+
+
+def _pyarrow(shown: str):
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise EvaluatorError("Parquet needs pyarrow: pip install \"evaluator[data]\"",
+                             shown) from None
+    return pa, pq
+
+
+def _plain(value: Any) -> Any:
+    """A cell as JSON and CSV take it (NumPy scalars become Python numbers)."""
+    item = getattr(value, "item", None)
+    return item() if callable(item) and not isinstance(value, (list, dict, str)) else value
+
+
+def write_rows(rows: Sequence[dict], path: str | Path) -> Path:
+    """Write ``rows`` (dicts with the same keys) to ``path`` by its suffix (see the module
+    doc); returns the path.  An empty list writes a file with no rows."""
+    path = check_rows_path(path, "path")
+    suffix = path.suffix.lower()
+    rows = [{k: _plain(v) for k, v in row.items()} for row in rows]
+    if suffix == ".parquet":
+        pa, pq = _pyarrow(str(path))
+        pq.write_table(pa.Table.from_pylist(rows), path)
+    elif suffix == ".csv":
+        with path.open("w", newline="", encoding="utf-8") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else [])
+            writer.writeheader()
+            writer.writerows(rows)
+    elif suffix == ".json":
+        with path.open("w", encoding="utf-8") as f:
+            json.dump(rows, f)
+            f.write("\n")
+    else:
+        with path.open("w", encoding="utf-8") as f:
+            for row in rows:
+                f.write(json.dumps(row) + "\n")
+    return path
+
+
+def rows_frame(rows: Sequence[dict]):
+    """The rows as a pandas DataFrame (``pip install "evaluator[data]"``)."""
+    try:
+        import pandas as pd
+    except ImportError:
+        raise EvaluatorError("to_frame() needs pandas: pip install \"evaluator[data]\"",
+                             "pandas") from None
+    return pd.DataFrame([{k: _plain(v) for k, v in row.items()} for row in rows])
