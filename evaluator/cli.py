@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import functools
 import io
 import json
 import math
@@ -23,7 +22,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ._cache_dirs import cache_dir_for
+from ._compile_note import compile_note as _compile_note
 from .errors import ArgumentTypeError, EvaluatorError, RangeError
 from .games import GAMES
 
@@ -78,98 +77,6 @@ def _check_out(path: str | None, suffixes: tuple[str, ...], option: str) -> None
     if path is not None:
         from .batch import check_output
         check_output(path, suffixes, option)
-
-
-# the kernel modules a game's commands load (``evaluator warmup`` fills every one)
-_SHARED_KERNELS = ("_intrinsics", "dealing", "high")
-# not "vector": its kernel compiles only where the CPU has a vector path, and on the others
-# its missing cache would show the note on every command
-_HOLDEM_KERNELS = (*_SHARED_KERNELS, "multisets", "ranges", "sampling", "walks")
-_KERNELS = {"best5": _HOLDEM_KERNELS, "tahoe": _HOLDEM_KERNELS,
-            "omaha": (*_SHARED_KERNELS, "counting", "multisets", "omaha", "walks"),
-            "teen_patti": (*_SHARED_KERNELS, "counting", "teen_patti")}
-
-
-# as the kernel modules' ``__file__`` has it (Numba names cache folders after that path)
-_KERNEL_DIR = Path(os.path.abspath(__file__)).parent / "kernels"
-
-
-@functools.cache
-def _numba_version() -> str | None:
-    """The installed Numba's version, read from its ``_version.py`` (None: unknown)."""
-    from importlib.util import find_spec
-    try:
-        spec = find_spec("numba")
-        text = Path(spec.origin).with_name("_version.py").read_text()   # type: ignore
-    except (ImportError, AttributeError, TypeError, ValueError, OSError):
-        return None
-    match = re.search(r'"version":\s*"([^"]+)"', text)
-    return match.group(1) if match else None
-
-
-def _index_version(path: str) -> object:
-    """The first pickle of a Numba index file: the version of the Numba that wrote it
-    (a string; a pickle that would load any object is refused)."""
-    import pickle
-
-    class Strict(pickle.Unpickler):
-        def find_class(self, module, name):
-            raise pickle.UnpicklingError(f"{module}.{name} in an index's version")
-    with open(path, "rb") as handle:
-        return Strict(handle).load()
-
-
-def _cached(module: str) -> bool:
-    """Whether Numba's cache holds a current index for some kernel of ``kernels/<module>.py``.
-
-    Current: written by the installed Numba (the index opens with its version), for
-    this Python, and no older than the source (Numba drops an index whose source
-    changed since).  Compiled entries are not opened: this costs no Numba import.
-    """
-    source = _KERNEL_DIR / f"{module}.py"
-    folder = cache_dir_for(source)
-    if folder is None:                           # no cache anywhere: compiles each run
-        return False
-    try:
-        changed = source.stat().st_mtime
-        tag = f".py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
-        indexes = [entry for entry in os.scandir(folder)
-                   if entry.name.startswith(f"{module}.") and entry.name.endswith(f"{tag}.nbi")]
-    except OSError:
-        return False
-    version = _numba_version()
-    for entry in indexes:
-        try:
-            if entry.stat().st_mtime < changed:
-                continue
-            if version is None:
-                return True
-            if _index_version(entry.path) == version:
-                return True
-        except Exception:                        # noqa: BLE001 - damaged: Numba recompiles
-            continue
-    return False
-
-
-def _uncached(modules: tuple[str, ...]) -> list[str]:
-    """The kernel modules none of whose kernels has a cache entry (they compile on use)."""
-    if os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0"):
-        return []                                # plain Python: nothing compiles
-    return [name for name in modules if not _cached(name)]
-
-
-def _compile_note(game: str) -> None:
-    """On a terminal, say once that a game's kernels are compiling if Numba has no cache."""
-    if not sys.stderr.isatty():
-        return
-    from .games import game as _game
-    try:
-        rule = _game(game).rule
-    except (EvaluatorError, ArgumentTypeError):
-        return                                   # the command reports the bad game itself
-    if _uncached(_KERNELS.get(rule, _HOLDEM_KERNELS)):
-        print(f"note: compiling the {game} kernels on first use (a few seconds, once); "
-              "'evaluator warmup' compiles them all ahead", file=sys.stderr)
 
 
 def _console():
@@ -511,6 +418,7 @@ def _cmd_plot(args: argparse.Namespace) -> int:
         from .engine import equity_by_street
         if not args.game or len(args.hands) < 2:
             raise EvaluatorError("plot streets needs a game and two or more hands", "hands")
+        _compile_note(args.game)
         results = equity_by_street(args.game, args.hands, args.board, args.dead,
                                    seed=args.seed)
         plots.streets(results, args.out)

@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from ._compile_note import compile_note as _compile_note
 from .errors import EvaluatorError
 from .export import ROW_SUFFIXES, check_rows_path
 from .games import GAMES
@@ -51,6 +52,7 @@ def _study_flops(args: argparse.Namespace) -> int:
     from .errors import BatchInterrupted
     from .flops import flop_study
     _check_outputs(args)
+    _compile_note(args.game)
     rows_file = None
     if args.out:
         # the flops' rows stream here as they finish, so that --resume can continue them
@@ -118,6 +120,10 @@ def _study_distribution(args: argparse.Namespace) -> int:
     if args.plot:                                 # the plot also spreads the other range
         check_distribution(args.hands[1], args.hands[0], args.board, game=args.game,
                            dead=args.dead)
+    else:
+        check_distribution(args.hands[0], args.hands[1], args.board, game=args.game,
+                           dead=args.dead)
+    _compile_note(args.game)
     d = equity_distribution(args.hands[0], args.hands[1], args.board, game=args.game,
                             dead=args.dead, threads=args.threads, progress=not args.no_progress)
     if args.out:
@@ -155,6 +161,7 @@ def _study_breakdown(args: argparse.Namespace) -> int:
     from .breakdown import range_breakdown
     from .cli import _console, _short
     _check_outputs(args)
+    _compile_note(args.game)
     b = range_breakdown(args.hand, args.board, args.game, args.dead,
                         progress=not args.no_progress)
     if args.out:

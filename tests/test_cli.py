@@ -330,18 +330,22 @@ class Terminal:
     def write(self, text):
         self.text += text
 
+    def flush(self):
+        pass
 
-def test_compile_note_only_on_a_terminal_without_cached_kernels(monkeypatch):
-    from evaluator import cli
-    monkeypatch.setattr(cli, "_cached", lambda module: False)
-    for tty in (True, False):
+
+def test_compile_note_on_any_stream_without_cached_kernels(monkeypatch):
+    from evaluator import _compile_note
+    monkeypatch.setattr(_compile_note, "cached", lambda module: False)
+    for tty in (True, False):                   # a terminal, a log or a pipe alike
         monkeypatch.setattr(sys, "stderr", Terminal(tty))
-        cli._compile_note("omaha8")
-        assert ("evaluator warmup" in sys.stderr.text) is tty
-    monkeypatch.setattr(cli, "_cached", lambda module: True)
+        assert _compile_note.compile_note("omaha8")
+        assert "evaluator warmup" in sys.stderr.text
+        assert len(sys.stderr.text.strip().splitlines()) == 1
+    monkeypatch.setattr(_compile_note, "cached", lambda module: True)
     monkeypatch.setattr(sys, "stderr", Terminal(True))
-    cli._compile_note("omaha8")
-    cli._compile_note("no-such-game")
+    assert not _compile_note.compile_note("omaha8")
+    assert not _compile_note.compile_note("no-such-game")
     assert sys.stderr.text == ""
 
 
@@ -351,15 +355,15 @@ def test_the_compile_note_names_kernel_modules_that_exist():
 
     from numba.core.dispatcher import Dispatcher
 
-    from evaluator import cli
+    from evaluator import _compile_note as note
     from evaluator.games import GAMES
     for name in GAMES:
-        assert evaluator.game(name).rule in cli._KERNELS
-    for modules in cli._KERNELS.values():
+        assert evaluator.game(name).rule in note.KERNELS
+    for modules in note.KERNELS.values():
         for name in modules:
             module = importlib.import_module(f"evaluator.kernels.{name}")
             assert any(isinstance(k, Dispatcher) for k in vars(module).values()), name
-            assert Path(os.path.abspath(module.__file__)) == cli._KERNEL_DIR / f"{name}.py"
+            assert Path(os.path.abspath(module.__file__)) == note.KERNEL_DIR / f"{name}.py"
 
 
 def _kernels(name):
@@ -373,11 +377,12 @@ def _kernels(name):
 
 def test_the_compile_note_imports_no_numba():
     """It runs before every terminal command: asking Numba would cost ~0.4 s each time."""
-    script = ("import sys\nfrom evaluator import cli\nclass T:\n    text = ''\n"
-              "    def isatty(self): return True\n    def write(self, t): self.text += t\n"
+    script = ("import sys\nfrom evaluator import _compile_note as c\nclass T:\n"
+              "    text = ''\n    def isatty(self): return True\n"
+              "    def write(self, t): self.text += t\n    def flush(self): pass\n"
               "sys.stderr = T()\nfor game in ('holdem', 'omaha8', 'teen_patti'):\n"
-              "    cli._compile_note(game)\nsys.stderr = sys.__stderr__\n"
-              "kernels = {'evaluator.kernels.' + n for ns in cli._KERNELS.values() for n in ns}\n"
+              "    c.compile_note(game)\nsys.stderr = sys.__stderr__\n"
+              "kernels = {'evaluator.kernels.' + n for ns in c.KERNELS.values() for n in ns}\n"
               "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba' "
               "or m in kernels))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -389,9 +394,10 @@ def test_the_compile_note_imports_no_numba():
 def test_the_compile_note_looks_where_numba_keeps_each_kernel(tmp_path, monkeypatch):
     import os
 
-    from evaluator import _cache_dirs, _jit, cli
+    from evaluator import _cache_dirs, _jit
+    from evaluator import _compile_note as note
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    modules = sorted({name for names in cli._KERNELS.values() for name in names})
+    modules = sorted({name for names in note.KERNELS.values() for name in names})
     for name in modules:                         # this session's locations
         module, kernels = _kernels(name)
         source = Path(module.__file__)
@@ -418,49 +424,60 @@ def test_the_compile_note_looks_where_numba_keeps_each_kernel(tmp_path, monkeypa
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     for line in done.stdout.splitlines():
         name, folder = line.split(" ", 1)
-        assert _cache_dirs.cache_dir_for(cli._KERNEL_DIR / f"{name}.py") == folder
+        assert _cache_dirs.cache_dir_for(note.KERNEL_DIR / f"{name}.py") == folder
         assert Path(folder).is_relative_to(tmp_path / "numba")
 
 
 def test_only_a_current_index_counts_as_cached(tmp_path, monkeypatch):
-    """An index counts if the installed Numba wrote it, for this Python, after the source
-    last changed: Numba ignores any other (and compiles)."""
+    """An index counts if the installed Numba wrote it, for this Python, with the source's
+    stamp as it is now (its SHA-256 digest): Numba ignores any other (and compiles)."""
+    import hashlib
     import os
     import pickle
 
     import numba
 
-    from evaluator import cli
+    from evaluator import _compile_note as note
     from evaluator._cache_dirs import cache_dir_for
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    source = cli._KERNEL_DIR / "high.py"
+    source = note.KERNEL_DIR / "high.py"
     folder = Path(cache_dir_for(source))
     assert folder.is_relative_to(tmp_path)
-    assert not cli._cached("high")               # nothing there
+    assert not note.cached("high")               # nothing there
     folder.mkdir(parents=True)
     abi = getattr(sys, "abiflags", "")
     tag = f"py{sys.version_info[0]}{sys.version_info[1]}{abi}"
     index = folder / f"high.evaluate_rows-10.{tag}.nbi"
-    index.write_bytes(pickle.dumps(numba.__version__) + b"rest of the index")
-    assert cli._cached("high") and "high" not in cli._uncached(("high", "omaha"))
-    assert cli._uncached(("high", "omaha")) == ["omaha"]
-    old = source.stat().st_mtime - 10            # written before the source changed
-    os.utime(index, (old, old))
-    assert not cli._cached("high")
-    index.write_bytes(pickle.dumps("0.1.0") + b"rest")       # another Numba's
-    assert not cli._cached("high") or cli._numba_version() is None
-    index.write_bytes(b"garbage")                            # damaged
-    assert not cli._cached("high")
+    digest = hashlib.sha256(source.read_bytes()).digest()
+
+    def write(version, stamp):
+        index.write_bytes(pickle.dumps(version) + pickle.dumps((stamp, {"overloads": 1})))
+    write(numba.__version__, digest)
+    assert note.cached("high") and "high" not in note.uncached(("high", "omaha"))
+    assert note.uncached(("high", "omaha")) == ["omaha"]
+    old = source.stat().st_mtime - 10            # an older file time changes nothing:
+    os.utime(index, (old, old))                  # Numba reads the stamp, not the times
+    assert note.cached("high")
+    write(numba.__version__, hashlib.sha256(b"another source").digest())
+    assert not note.cached("high")               # the source changed since
+    info = source.stat()
+    write(numba.__version__, (info.st_mtime, info.st_size))   # an older Numba's stamp
+    assert note.cached("high")
+    write("0.1.0", digest)                                     # another Numba's
+    assert not note.cached("high")
+    index.write_bytes(b"garbage")                              # damaged
+    assert not note.cached("high")
     index.unlink()
     (folder / "high.evaluate_rows-10.py27.nbi").write_bytes(pickle.dumps(numba.__version__))
-    assert not cli._cached("high")                           # another Python's
+    assert not note.cached("high")                             # another Python's
     monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
-    assert cli._uncached(("high",)) == []                    # nothing compiles
+    assert note.uncached(("high",)) == []                      # nothing compiles
 
 
 NOTE = """
 import sys
-from evaluator import cli, equity
+from evaluator import equity
+from evaluator._compile_note import compile_note
 
 class Terminal:
     text = ""
@@ -468,9 +485,11 @@ class Terminal:
         return True
     def write(self, text):
         self.text += text
+    def flush(self):
+        pass
 
 sys.stderr = terminal = Terminal()
-cli._compile_note("holdem")
+compile_note("holdem")
 sys.stderr = sys.__stderr__
 print("evaluator warmup" in terminal.text)
 if sys.argv[1:] == ["run"]:                     # how many kernels then compile, not load
@@ -499,10 +518,10 @@ def test_no_compile_note_with_numba_cache_dir_pointing_at_a_warm_cache(tmp_path)
     import os
     import shutil
 
-    from evaluator import cli
+    from evaluator import _compile_note as note
     from evaluator.kernels import high
     warm = getattr(high.evaluate_rows._cache, "_cache_path", None)   # this session's cache
-    if warm is None or cli._uncached(cli._KERNELS["best5"]):
+    if warm is None or note.uncached(note.KERNELS["best5"]):
         pytest.skip("this session's kernel cache is not warm (no cache, or a kernel's "
                     "source changed since the warmup)")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}

@@ -1,0 +1,153 @@
+"""Whether a command's kernels will compile, asked of Numba's cache without importing Numba.
+
+Numba keeps one index file per kernel (``<module>.<function>-<line>.py311.nbi``): the
+version of the Numba that wrote it, then a pickle of ``(source stamp, overloads)``, the
+stamp being the SHA-256 digest of the kernel's source file (older Numba: its
+``(st_mtime, st_size)``).  Numba loads an index only when both match
+(``numba/core/caching.py``, ``_load_index``) and compiles otherwise.  This module reads
+the same two things and answers the same way, so the note it prints ("compiling ... on
+first use") is true: it compares no file times of its own, and a reinstall that rewrites
+the sources unchanged leaves the cache (and the note) as it was.  Reading the stamp needs
+no Numba class: every other object of the pickle is loaded as an inert stub (nothing is
+called, so a damaged or foreign index cannot run code here).
+
+Importing Numba costs about 0.4 s, which every command would pay: this module is plain
+Python.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import pickle
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from ._cache_dirs import cache_dir_for
+
+__all__ = ["KERNELS", "KERNEL_DIR", "cached", "uncached", "compile_note", "note_for_rules"]
+
+# the kernel modules a game's commands load (``evaluator warmup`` fills every one)
+_SHARED = ("_intrinsics", "dealing", "high")
+# not "vector": its kernel compiles only where the CPU has a vector path, and on the others
+# its missing cache would show the note on every command
+_HOLDEM = (*_SHARED, "multisets", "ranges", "sampling", "walks")
+KERNELS = {"best5": _HOLDEM, "tahoe": _HOLDEM,
+           "omaha": (*_SHARED, "counting", "multisets", "omaha", "walks"),
+           "teen_patti": (*_SHARED, "counting", "teen_patti")}
+
+# as the kernel modules' ``__file__`` has it (Numba names cache folders after that path)
+KERNEL_DIR = Path(os.path.abspath(__file__)).parent / "kernels"
+
+
+@functools.cache
+def numba_version() -> str | None:
+    """The installed Numba's version, read from its ``_version.py`` (None: unknown)."""
+    from importlib.util import find_spec
+    try:
+        spec = find_spec("numba")
+        text = Path(spec.origin).with_name("_version.py").read_text()   # type: ignore
+    except (ImportError, AttributeError, TypeError, ValueError, OSError):
+        return None
+    match = re.search(r'"version":\s*"([^"]+)"', text)
+    return match.group(1) if match else None
+
+
+class _Stub:
+    """Whatever the pickle names (a Numba type, a reconstructor): built, never run."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
+
+    def __call__(self, *args, **kwargs) -> _Stub:
+        return _Stub()
+
+    def __setstate__(self, state) -> None:
+        pass
+
+
+class _StampReader(pickle.Unpickler):
+    def find_class(self, module: str, name: str):
+        return _Stub
+
+
+def _version_and_stamp(path: str) -> tuple[object, object]:
+    """The Numba version an index was written by, and its source stamp (None where the
+    version is not the installed Numba's: Numba reads no further either)."""
+    with open(path, "rb") as handle:
+        version = _StampReader(handle).load()
+        if version != numba_version():
+            return version, None
+        body = _StampReader(handle).load()        # (stamp, overloads)
+    stamp = body[0] if isinstance(body, tuple) and body else None
+    return version, stamp
+
+
+def cached(module: str) -> bool:
+    """Whether Numba would load some kernel of ``kernels/<module>.py`` from its cache:
+    an index for this Python, written by the installed Numba, whose source stamp is that
+    of the source file now (its SHA-256 digest, or for older Numba its time and size)."""
+    source = KERNEL_DIR / f"{module}.py"
+    folder = cache_dir_for(source)
+    if folder is None:                           # no cache anywhere: compiles each run
+        return False
+    try:
+        info = source.stat()
+        tag = f".py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
+        indexes = [entry.path for entry in os.scandir(folder)
+                   if entry.name.startswith(f"{module}.") and entry.name.endswith(f"{tag}.nbi")]
+    except OSError:
+        return False
+    if not indexes or numba_version() is None:
+        return False
+    digest: bytes | None = None
+    for path in indexes:
+        try:
+            version, found = _version_and_stamp(path)
+            if version != numba_version():
+                continue
+            if isinstance(found, bytes):
+                if digest is None:
+                    import hashlib
+                    digest = hashlib.sha256(source.read_bytes()).digest()
+                if found == digest:
+                    return True
+            elif found == (info.st_mtime, info.st_size):
+                return True
+        except Exception:                        # noqa: BLE001 - damaged: Numba recompiles
+            continue
+    return False
+
+
+def uncached(modules: Iterable[str]) -> list[str]:
+    """The kernel modules none of whose kernels has a current cache entry (they compile
+    on use)."""
+    if os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0"):
+        return []                                # plain Python: nothing compiles
+    return [name for name in modules if not cached(name)]
+
+
+def note_for_rules(rules: Iterable[str], what: str) -> bool:
+    """Print one line on stderr (any stream: a terminal, a log, a pipe) when some kernel of
+    these games' rules is not cached; True when it printed."""
+    modules: list[str] = []
+    for rule in rules:
+        modules += [m for m in KERNELS.get(rule, _HOLDEM) if m not in modules]
+    if not uncached(modules):
+        return False
+    print(f"note: compiling the {what} kernels on first use (a few seconds, once); "
+          "'evaluator warmup' compiles them all ahead", file=sys.stderr, flush=True)
+    return True
+
+
+def compile_note(game: str) -> bool:
+    """``note_for_rules`` for one game's name (a bad name prints nothing: the command
+    reports it itself)."""
+    from .errors import ArgumentTypeError, EvaluatorError
+    from .games import game as _game
+    try:
+        rule = _game(game).rule
+    except (EvaluatorError, ArgumentTypeError):
+        return False
+    return note_for_rules([rule], game)
