@@ -387,3 +387,69 @@ def test_replay_rejects_what_is_not_a_history():
         replay("not json")
     with pytest.raises(EvaluatorError, match="no 'game'"):
         replay("{}")
+
+
+# --- long histories ---------------------------------------------------------------------------
+
+def long_teen_patti(bets=3_000):
+    """A hand of ``bets`` blind bets of one boot round three players (no pot limit: the
+    source's hand can go on for ever), then a look, a pack and a show: each action
+    appends to the log, the events and the bettors."""
+    t = TeenPattiTable(["a", "b", "c"], dealer=0, boot=1, seed=12)
+    for _ in range(bets):
+        t.act("bet", 1)
+    t.act("pack")
+    t.act("look")
+    t.act("bet", 2)
+    t.act("show")
+    assert t.finished and len(t.log) == bets + 4
+    return t
+
+
+def test_long_histories_replay_in_linear_time():
+    """replay() copied the whole table, log included, before every action: 2,000 actions
+    took 5.2 s.  Now each action costs the same however long the history."""
+    import time
+    t = long_teen_patti()
+    record = t.history()
+    start = time.perf_counter()
+    again = replay(record)
+    seconds = time.perf_counter() - start
+    assert seconds < 0.5 * len(record["actions"]) / 1000, seconds     # per thousand actions
+    assert again.history() == record and again.result() == t.result()
+    assert again.events == t.events and again.bettors == t.bettors
+    assert replay(json.dumps(record)).history() == record
+
+
+def test_a_refused_action_after_many_still_leaves_the_table_as_it_was():
+    t = TeenPattiTable(["a", "b", "c"], dealer=0, boot=1, seed=12)
+    for _ in range(500):
+        t.act("bet", 1)
+    before, events, bettors = json.dumps(t.history()), list(t.events), list(t.bettors)
+    for kind, amount in (("bet", 99), ("show", None), ("accept", None), ("bet", None)):
+        with pytest.raises(IllegalAction):
+            t.act(kind, amount)
+    assert json.dumps(t.history()) == before
+    assert t.events == events and t.bettors == bettors and len(t.log) == 500
+    t.act("bet", 1)                                  # and play goes on from there
+    assert len(t.log) == 501 and len(t.bettors) == 501 and t.pot == 504
+
+
+def test_a_long_history_is_checked_against_its_result_as_soon_as_it_can_be():
+    """A result that cannot be right is refused before the replay (its keys) or at the
+    action whose pot passes the recorded one, not after thousands more actions."""
+    from evaluator.table import HistoryError
+    record = long_teen_patti().history()
+    passed = json.loads(json.dumps(record))
+    passed["result"]["pot"] = 100                    # 3 boots, then 1 a bet: 101 at action 98
+    with pytest.raises(HistoryError, match="recorded result: pot 100 recorded, 101 on replay "
+                                           "already after action 98 of 3004"):
+        replay(passed)
+    strange = json.loads(json.dumps(record))
+    strange["result"]["rake"] = 0
+    strange["actions"][-1] = {"kind": "dance"}       # the result's key is checked first
+    with pytest.raises(HistoryError, match="unknown key 'rake'"):
+        replay(strange)
+    strange["result"] = None
+    with pytest.raises(HistoryError, match="'result' is a NoneType"):
+        replay(strange)

@@ -49,6 +49,9 @@ class Table:
     """What every engine shares: seats, deck, pot, turn order, history and replay."""
     game = "?"
     OPTIONS: tuple[str, ...] = ()       # the keyword options of the engine's table
+    #: the lists an action only appends to, which ``act()`` undoes by cutting them back
+    #: to their length instead of copying them
+    _GROWING: tuple[str, ...] = ("log", "events")
 
     def __init__(self, names: list[str], *, dealer: int = 0, seed: int | None = None,
                  deck: CardsLike | None = None) -> None:
@@ -176,12 +179,19 @@ class Table:
                 raise IllegalAction(f"only a discard names a card, not {kind!r}", card)
         if self.finished:
             raise IllegalAction("the hand is over", kind)
-        before = copy.deepcopy(self.__dict__)
+        # the growing lists are kept by their lengths, the rest copied: copying the whole
+        # log per action made a hand (and its replay) quadratic in its actions
+        growing = {name: self.__dict__[name] for name in self._GROWING}
+        lengths = {name: len(items) for name, items in growing.items()}
+        before = copy.deepcopy({k: v for k, v in self.__dict__.items() if k not in growing})
         try:
             self._act(kind, amount, card)
         except BaseException:
+            for name, items in growing.items():
+                del items[lengths[name]:]
             self.__dict__.clear()
             self.__dict__.update(before)
+            self.__dict__.update(growing)
             raise
         entry: dict[str, Any] = {"kind": kind}
         if amount is not None:

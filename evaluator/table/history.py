@@ -30,6 +30,12 @@ def replay(history: dict[str, Any] | str) -> Table:
     (one written by hand and stopped mid-way: there is nothing to reach yet);
     when its actions finish the hand, a missing result is a ``HistoryError``, so
     that deleting it cannot hide a changed deck.
+
+    The result is checked as soon as it can be: its shape (a dict of known keys)
+    before any action, its pot after every action (a pot only grows, so a replay
+    that passes the recorded pot stops there), the rest at the end.  Each action
+    costs the same however long the history (``Table.act`` copies no log), so a
+    replay is linear in its actions.
     """
     record: Any = history           # decoded JSON: checked below, key by key
     if isinstance(history, str):
@@ -61,7 +67,15 @@ def replay(history: dict[str, Any] | str) -> Table:
         table = cls(record["seats"], dealer=record["dealer"], deck=record["deck"], **config)
     except (EvaluatorError, TypeError) as error:
         raise HistoryError(f"the history's table cannot be set up: {error}", error) from error
-    for number, entry in enumerate(record["actions"], 1):
+    keys = list(table.result())              # the keys every result has, known before any action
+    recorded = record.get("result")
+    if "result" in record:                  # what the result's shape says needs no replay
+        _check_result_keys(recorded, keys)
+    pot = recorded.get("pot") if isinstance(recorded, dict) else None
+    if not isinstance(pot, int) or isinstance(pot, bool):
+        pot = None
+    actions = record["actions"]
+    for number, entry in enumerate(actions, 1):
         if not isinstance(entry, dict) or "kind" not in entry:
             raise HistoryError(f"action {number} of the history is not an action: {entry!r}",
                                entry)
@@ -70,6 +84,11 @@ def replay(history: dict[str, Any] | str) -> Table:
         except (EvaluatorError, TypeError) as error:
             raise HistoryError(f"action {number} of the history ({entry}) cannot be replayed: "
                                f"{error}", entry) from error
+        if pot is not None and table.pot > pot:     # the pot only grows: stop at once
+            raise HistoryError(
+                f"the history does not replay to its recorded result: pot {pot!r} recorded, "
+                f"{table.pot!r} on replay already after action {number} of {len(actions)} "
+                "(were the deck or the actions changed?)", "pot")
     replayed = table.result()
     if "result" not in record:
         if table.finished:
@@ -77,15 +96,6 @@ def replay(history: dict[str, Any] | str) -> Table:
                                "hand: a finished hand's history must record its result (as "
                                "history() does)", "result")
         return table                        # a hand in progress: nothing to reach yet
-    recorded = record["result"]
-    if not isinstance(recorded, dict):
-        raise HistoryError(f"the history's 'result' is a {type(recorded).__name__}, not a dict "
-                           f"of {', '.join(replayed)}", recorded)
-    known = ", ".join(replayed)
-    unknown = sorted(map(str, set(recorded) - set(replayed)))
-    if unknown:
-        raise HistoryError(f"the history's result has an unknown key {unknown[0]!r} "
-                           f"(known: {known})", unknown[0])
     for key in replayed:
         if key in recorded and recorded[key] != replayed[key]:
             raise HistoryError(
@@ -95,6 +105,18 @@ def replay(history: dict[str, Any] | str) -> Table:
     missing = [key for key in replayed if key not in recorded]
     if missing:
         what = "is empty" if not recorded else f"has no {missing[0]!r}"
-        raise HistoryError(f"the history's result {what} (a result records {known})",
-                           missing[0])
+        raise HistoryError(f"the history's result {what} (a result records "
+                           f"{', '.join(replayed)})", missing[0])
     return table
+
+
+def _check_result_keys(recorded: Any, keys: list[str]) -> None:
+    """Refuse a recorded result that is not a dict, or has a key a result never has,
+    before any action is replayed (whether its values are reached needs the replay)."""
+    if not isinstance(recorded, dict):
+        raise HistoryError(f"the history's 'result' is a {type(recorded).__name__}, not a dict "
+                           f"of {', '.join(keys)}", recorded)
+    unknown = sorted(map(str, set(recorded) - set(keys)))
+    if unknown:
+        raise HistoryError(f"the history's result has an unknown key {unknown[0]!r} "
+                           f"(known: {', '.join(keys)})", unknown[0])

@@ -31,6 +31,7 @@ class TeenPattiTable(Table):
     """
     game = "teen_patti"
     OPTIONS = ("boot", "pot_limit")
+    _GROWING = Table._GROWING + ("bettors",)
 
     def __init__(self, names: list[str], *, dealer: int = 0, boot: int = 1,
                  pot_limit: int | None = None, seed: int | None = None,
