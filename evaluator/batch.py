@@ -3,8 +3,8 @@
 A query is a mapping with the arguments of ``equity``: ``game`` (default
 hold'em), ``hands`` (a list, or one string with hands separated by ``vs``,
 ``|`` or ``;``), and optionally ``board``, ``dead``, ``exact``, ``trials``,
-``target_stderr``, ``seed`` and ``id``.  Files: CSV with those columns, or
-JSON Lines with one object per line.
+``target_stderr``, ``seed`` and ``id``.  Files (or a stream, such as stdin):
+CSV with those columns, or JSON Lines with one object per line.
 
 Every query runs on its own, with its own seed (the query's, or one derived
 from the batch ``seed`` and the query's position), so the rows are the same
@@ -30,6 +30,7 @@ import json
 import math
 import os
 import re
+import reprlib
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -49,18 +50,38 @@ if TYPE_CHECKING:
     import socket
 
 __all__ = ["batch_equity", "read_queries", "write_rows", "check_output", "check_not_queries",
-           "BatchInterrupted", "QueryFailed", "OUT_SUFFIXES"]
+           "BatchInterrupted", "QueryFailed", "WriteFailed", "OUT_SUFFIXES"]
 
 FIELDS = ("game", "hands", "board", "dead", "exact", "trials", "target_stderr", "seed")
 BASE_COLUMNS = ("id", "game", "hands", "board", "dead", "method", "exact", "samples", "seed")
 PLAYER_COLUMNS = ("hand", "equity", "win", "tie", "scoop", "hi", "lo", "stderr")
-JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
-OUT_SUFFIXES = (".csv", *JSON_SUFFIXES)
+JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")     # query files read as JSON Lines
+OUT_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".json")
+WHOLE_SUFFIXES = (".json", ".parquet")    # written whole at the end, from OUT.rows.jsonl
 ON_ERROR = ("stop", "record")
 MAX_LISTED = 20                 # problems listed in one validation error
 FLUSH_EVERY = 0.2               # seconds a written row may wait for its flush while rows come
 FLUSH_ROWS = 1000               # or this many rows, whichever comes first
 _SPLIT = re.compile(r"\s+vs\.?\s+|\s*[|;]\s*", re.IGNORECASE)
+
+
+# the query files and examples ``evaluator batch --help`` shows (a test runs the samples)
+HELP = """query files: one query a line; fields as above, all but hands optional
+  CSV: a header line naming the fields, then the queries; hands separated by " vs ",
+  "|" or ";"; put quotes around a field that holds a comma (a range such as QQ+,AKs):
+    game,hands,board,trials
+    holdem,AsKs vs QhQd,2c7d9h,
+    holdem,"QQ+,AKs vs random",,100000
+  JSON Lines: one object a line; hands a list, or one string as in CSV:
+    {"game": "omaha8", "hands": ["Ah2h3sKs", "AdKdQcJc"], "board": "4c5d9s"}
+    {"hands": "QQ+,AKs vs JJ", "trials": 100000, "seed": 1, "id": "QQ+ vs JJ"}
+
+examples:
+  evaluator batch queries.csv --out results.csv
+  evaluator batch queries.csv --out results.csv --resume   # finish an interrupted run
+  cat queries.jsonl | evaluator batch - --out results.json
+  evaluator batch queries.jsonl --scheduler tcp://10.0.0.5:8786
+"""
 
 
 # --- output paths ---------------------------------------------------------------
@@ -113,16 +134,20 @@ def check_not_queries(queries, out, option: str = "out") -> None:
 
 # --- reading queries --------------------------------------------------------------
 
-def _read_text(path: Path) -> str:
-    """A file's text: UTF-8, with or without a byte-order mark (Excel writes one)."""
-    data = path.read_bytes()
+def _decode(data: bytes, name: str, token: object) -> str:
+    """Query bytes as text: UTF-8, with or without a byte-order mark (Excel writes one)."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
-        raise EvaluatorError(f"{path.name} line {line}: not UTF-8 text (byte "
+        raise EvaluatorError(f"{name} line {line}: not UTF-8 text (byte "
                              f"0x{data[error.start]:02x} at offset {error.start}); save the "
-                             "file as UTF-8", str(path)) from None
+                             "file as UTF-8", token) from None
+
+
+def _read_text(path: Path) -> str:
+    """A file's text: UTF-8, with or without a byte-order mark."""
+    return _decode(path.read_bytes(), path.name, str(path))
 
 
 def _is_json_lines(path: Path, text: str) -> bool:
@@ -135,6 +160,27 @@ def _is_json_lines(path: Path, text: str) -> bool:
     return text.lstrip().startswith("{")
 
 
+class _Unreadable:
+    """A JSON line that is valid JSON but cannot be read (nested too deeply, a number
+    of too many digits): a bad query, refused or recorded as any other."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def _json_query(line: str, name: str, number: int) -> object:
+    """One JSON line's query; text that is not JSON stops the batch, naming the line."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as error:
+        raise EvaluatorError(f"{name} line {number}: not JSON ({error.msg})",
+                             number) from None
+    except RecursionError:
+        return _Unreadable("the line's JSON is nested too deeply to be a query")
+    except ValueError as error:          # an integer of more than 4,300 digits
+        return _Unreadable(f"the line's JSON cannot be read ({str(error).split(';')[0]})")
+
+
 def _records(path: Path) -> list[tuple[int, object]]:
     """``(line number, query)`` for every query in a CSV or JSON Lines file."""
     if path.is_dir():
@@ -143,16 +189,31 @@ def _records(path: Path) -> list[tuple[int, object]]:
     if not path.is_file():
         raise EvaluatorError(f"no such file: {str(path)!r}", str(path))
     text = _read_text(path)
+    return _parse(text, path.name, _is_json_lines(path, text), str(path))
+
+
+def _stream_records(stream) -> list[tuple[int, object]]:
+    """``(line number, query)`` for every query read from a stream (``sys.stdin``): JSON
+    Lines when its first character is ``{``, else CSV, as for a file of another suffix."""
+    label = getattr(stream, "name", None)
+    if label in ("<stdin>", 0):
+        name = "stdin"
+    elif isinstance(label, str) and not label.startswith("<"):
+        name = Path(label).name
+    else:
+        name = "the input"
+    data = stream.read()
+    text = _decode(data, name, name) if isinstance(data, bytes) else data.removeprefix("\ufeff")
+    return _parse(text, name, text.lstrip().startswith("{"), name)
+
+
+def _parse(text: str, name: str, json_lines: bool, token: str) -> list[tuple[int, object]]:
+    """The queries of a file's (or a stream's) text, named ``name`` in errors."""
     records: list[tuple[int, object]] = []
-    if _is_json_lines(path, text):
+    if json_lines:
         for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append((number, json.loads(line)))
-            except json.JSONDecodeError as error:
-                raise EvaluatorError(f"{path.name} line {number}: not JSON ({error.msg})",
-                                     number) from None
+            if line.strip():
+                records.append((number, _json_query(line, name, number)))
     else:
         reader = csv.reader(io.StringIO(text, newline=""))
         header: list[str] | None = None
@@ -164,36 +225,61 @@ def _records(path: Path) -> list[tuple[int, object]]:
                 # a second column of a name would silently replace the first
                 twice = next((k for i, k in enumerate(header) if k and k in header[:i]), None)
                 if twice is not None:
-                    raise EvaluatorError(f"{path.name} line {reader.line_num}: column "
+                    raise EvaluatorError(f"{name} line {reader.line_num}: column "
                                          f"{twice!r} appears twice", twice)
                 continue
             if len(fields) > len(header):
                 raise EvaluatorError(
-                    f"{path.name} line {reader.line_num}: {len(fields)} fields but the header "
+                    f"{name} line {reader.line_num}: {len(fields)} fields but the header "
                     f"has {len(header)} ({', '.join(header)}); put quotes around a field that "
                     'holds commas, e.g. "AsKs vs QQ+,AKs"', reader.line_num)
             records.append((reader.line_num,
                             {k: v for k, v in zip(header, fields) if k and v != ""}))
     if not records:
-        raise EvaluatorError(f"no queries in {path}", str(path))
+        raise EvaluatorError(f"no queries in {token}", token)
     return records
 
 
-def read_queries(path: str | Path) -> list[dict]:
+def read_queries(path: str | Path | IO) -> list[dict]:
     """Queries from a CSV file (a header row with the query fields) or JSON Lines.
 
     JSON Lines: a ``.jsonl``, ``.ndjson`` or ``.json`` file, or one of another
     suffix whose first character is ``{``.  A file without queries is an error.
+    A stream (``sys.stdin``, text or bytes) is read as a file of another suffix.
     """
-    return [query for _, query in _records(Path(path))]   # type: ignore[misc]  # checked later
+    records = _stream_records(path) if hasattr(path, "read") else _records(Path(path))
+    return [query for _, query in records]   # type: ignore[misc]  # checked later
 
 
 # --- checking queries -------------------------------------------------------------
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxlist, _REPR.maxtuple, _REPR.maxdict = 3, 10, 10, 10
+_REPR.maxstring = _REPR.maxother = 80
+
+
+def _shown(value: object) -> str:
+    """A value as a message shows it: short whatever its size, and whatever its nesting
+    (``repr`` of a list nested 100,000 deep raises ``RecursionError``)."""
+    try:
+        if isinstance(value, (str, int, float)) or value is None:
+            return repr(value)[:300]
+        return _REPR.repr(value)
+    except (ValueError, RecursionError):       # an int of more than 4,300 digits
+        return f"a {type(value).__name__}"
+
+
+def _text(value: object) -> str:
+    """A query's field as the text of a recorded error row."""
+    return value if isinstance(value, str) else _shown(value)
+
+
 def _normalise(query: Mapping, index: int, seed: int) -> dict:
     """A query with every field in its final type (errors carry no query name)."""
+    if isinstance(query, _Unreadable):
+        raise EvaluatorError(query.reason, None)
     if not isinstance(query, Mapping):
-        raise EvaluatorError(f"a query is a mapping of equity arguments, got {query!r}"[:300],
+        raise EvaluatorError(f"a query is a mapping of equity arguments, got {_shown(query)}",
                              query)
     unknown = set(query) - set(FIELDS) - {"id"}
     if unknown:
@@ -201,18 +287,19 @@ def _normalise(query: Mapping, index: int, seed: int) -> dict:
                              f"(fields: {', '.join(FIELDS)}, id)", sorted(map(str, unknown))[0])
     ident = query.get("id", index + 1)
     if isinstance(ident, bool) or not isinstance(ident, (str, int)):
-        raise ArgumentTypeError(f"id must be a string or an integer, got {ident!r}", ident)
+        raise ArgumentTypeError(f"id must be a string or an integer, got {_shown(ident)}",
+                                ident)
     hands = query.get("hands")
     if isinstance(hands, str):
         hands = [h for h in _SPLIT.split(hands.strip()) if h]
     if not isinstance(hands, (list, tuple)) or len(hands) < 2:
-        raise EvaluatorError(f"needs two or more hands, e.g. 'AsKs vs QQ+', got {hands!r}",
-                             hands)
+        raise EvaluatorError(f"needs two or more hands, e.g. 'AsKs vs QQ+', got "
+                             f"{_shown(hands)}", hands)
     if not all(isinstance(h, str) for h in hands):
-        raise ArgumentTypeError(f"hands must be strings, got {hands!r}", hands)
+        raise ArgumentTypeError(f"hands must be strings, got {_shown(hands)}", hands)
     for name in ("game", "board", "dead"):
         if not isinstance(query.get(name, ""), str):
-            raise ArgumentTypeError(f"{name} must be a string, got {query[name]!r}",
+            raise ArgumentTypeError(f"{name} must be a string, got {_shown(query[name])}",
                                     query[name])
     out = {"id": ident, "game": query.get("game", "holdem") or "holdem", "hands": list(hands),
            "board": query.get("board", "") or "", "dead": query.get("dead", "") or ""}
@@ -220,10 +307,10 @@ def _normalise(query: Mapping, index: int, seed: int) -> dict:
     if isinstance(exact, str):
         lowered = exact.strip().lower()
         if lowered not in ("true", "false", "1", "0", "yes", "no", ""):
-            raise EvaluatorError(f"exact must be true or false, got {exact!r}", exact)
+            raise EvaluatorError(f"exact must be true or false, got {_shown(exact)}", exact)
         exact = None if not lowered else lowered in ("true", "1", "yes")
     elif exact is not None and not isinstance(exact, bool):
-        raise ArgumentTypeError(f"exact must be true or false, got {exact!r}", exact)
+        raise ArgumentTypeError(f"exact must be true or false, got {_shown(exact)}", exact)
     out["exact"] = exact
     for name, kind in (("trials", int), ("target_stderr", float), ("seed", int)):
         value = query.get(name)
@@ -241,11 +328,11 @@ def _normalise(query: Mapping, index: int, seed: int) -> dict:
 def _number(name: str, value) -> float:
     """A query's number field (a JSON number, or the text of a CSV cell) as a float."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise EvaluatorError(f"{name} must be a number, got {value!r}", value)
+        raise EvaluatorError(f"{name} must be a number, got {_shown(value)}", value)
     try:
         return float(value)
     except ValueError:
-        raise EvaluatorError(f"{name} must be a number, got {value!r}", value) from None
+        raise EvaluatorError(f"{name} must be a number, got {_shown(value)}", value) from None
 
 
 def _whole(name: str, value) -> int:
@@ -263,9 +350,9 @@ def _whole(name: str, value) -> int:
             pass
     number = _number(name, value)
     if not math.isfinite(number):
-        raise EvaluatorError(f"{name} must be a number, got {value!r}", value)
+        raise EvaluatorError(f"{name} must be a number, got {_shown(value)}", value)
     if not number.is_integer():
-        raise EvaluatorError(f"{name} must be a whole number, got {value!r}", value)
+        raise EvaluatorError(f"{name} must be a whole number, got {_shown(value)}", value)
     return int(number)
 
 
@@ -283,7 +370,8 @@ def _validate(records: list[tuple[int | None, object]], seed: int,
     seen: dict[str, str] = {}                    # id -> where it was first given
     for index, (line, query) in enumerate(records):
         ident = query.get("id", index + 1) if isinstance(query, Mapping) else index + 1
-        name = f"query {ident}" + (f" (line {line})" if line is not None else "")
+        shown = ident if isinstance(ident, (str, int)) else _shown(ident)
+        name = f"query {shown}" + (f" (line {line})" if line is not None else "")
         where = f"line {line}" if line is not None else f"query number {index + 1}"
         if isinstance(ident, (str, int)) and not isinstance(ident, bool):
             # refused even with record: resuming matches rows to queries by id
@@ -322,11 +410,11 @@ def _error_item(query, index: int, reason: str) -> dict:
     query = query if isinstance(query, Mapping) else {}
     hands = query.get("hands", "")
     if isinstance(hands, (list, tuple)):
-        hands = " vs ".join(map(str, hands))
+        hands = " vs ".join(map(_text, hands))
     ident = query.get("id", index + 1)
-    return {"id": ident if isinstance(ident, (str, int)) else str(ident),
-            "game": str(query.get("game", "holdem")), "hands": str(hands),
-            "board": str(query.get("board", "")), "dead": str(query.get("dead", "")),
+    return {"id": ident if isinstance(ident, (str, int)) else _text(ident),
+            "game": _text(query.get("game", "holdem")), "hands": _text(hands),
+            "board": _text(query.get("board", "")), "dead": _text(query.get("dead", "")),
             "error": reason}
 
 
@@ -508,6 +596,83 @@ def _changed(item: dict, row: Mapping) -> tuple[str, str] | None:
     return None
 
 
+ROW_TOLERANCE = 1e-9             # rounding allowed in the sums a row read back must satisfy
+_ERROR_ROW = frozenset(("id", "game", "hands", "board", "dead", "error"))
+
+
+def _bad_result(row: Mapping, item: dict) -> str | None:
+    """What is wrong with the result of a row read back to be kept, or None.
+
+    A row is kept as its query's answer, so it must be one that ``run_query``
+    could have given: the columns of its game and method, each of its type, and
+    figures that agree with each other.  Each figure is a share in [0, 1], the
+    equities add up to 1, ``win <= equity <= win + tie`` (a pot taken alone,
+    or a part of it), ``win + tie <= 1``, and in hi-lo games ``hi + lo ==
+    equity``, all within ``ROW_TOLERANCE``.  An error row holds the query and
+    its error, no figures.
+    """
+    def number(value) -> bool:
+        return (isinstance(value, (int, float)) and not isinstance(value, bool)
+                and math.isfinite(value))
+
+    if "error" in item or row.get("error") not in (None, ""):
+        if not isinstance(row.get("error"), str) or not row["error"]:
+            return "no error text" if "error" in item else f"error {_shown(row.get('error'))}"
+        extra = [name for name in row if name not in _ERROR_ROW]
+        return f"both an error and {extra[0]}" if extra else None
+    from .games import game as _game
+    exact = row.get("exact")
+    if not isinstance(exact, bool):
+        return f"exact {_shown(exact)}, not true or false"
+    hilo = _game(item["game"]).pot == "hilo"
+    names = ["hand", "equity", "win", "tie"] if not hilo else [
+        "hand", "equity", "tie", "scoop", "hi", "lo"]
+    if not exact:
+        names.append("stderr")
+    players = range(1, len(item["hands"]) + 1)
+    wanted = [*BASE_COLUMNS, *(f"p{p}_{name}" for p in players for name in names)]
+    missing = [name for name in wanted if name not in row]
+    if missing:
+        return f"no {missing[0]}"
+    extra = [name for name in row if name not in wanted and name != "error"]
+    if extra:
+        return f"a column {extra[0]} that this query's row does not have"
+    if not isinstance(row["method"], str) or not row["method"]:
+        return f"method {_shown(row['method'])}"
+    if not number(row["samples"]) or row["samples"] <= 0:
+        return f"samples {_shown(row['samples'])}, not a positive number"
+    seed = row["seed"]
+    if (seed is not None if exact else (not isinstance(seed, int) or isinstance(seed, bool)
+                                        or seed < 0)):
+        return f"seed {_shown(seed)}" + (" on an exact result" if exact else "")
+    total = 0.0
+    for p in players:
+        figures = {}
+        for name in names:
+            value = row[f"p{p}_{name}"]
+            if name == "hand":
+                if not isinstance(value, str) or not value:
+                    return f"p{p}_hand {_shown(value)}"
+                continue
+            if not number(value) or not 0 <= value <= 1:
+                return f"p{p}_{name} {_shown(value)}, not a number from 0 to 1"
+            figures[name] = value
+        whole = "scoop" if hilo else "win"          # the pot taken alone
+        win, tie, share = figures[whole], figures["tie"], figures["equity"]
+        total += share
+        if not win - ROW_TOLERANCE <= share <= win + tie + ROW_TOLERANCE:
+            return (f"p{p}_equity {share!r} outside p{p}_{whole} {win!r} to p{p}_{whole} + "
+                    f"p{p}_tie {win + tie!r}")
+        if win + tie > 1 + ROW_TOLERANCE:
+            return f"p{p}_{whole} + p{p}_tie {win + tie!r}, above 1"
+        if hilo and abs(figures["hi"] + figures["lo"] - share) > ROW_TOLERANCE:
+            return (f"p{p}_hi + p{p}_lo {figures['hi'] + figures['lo']!r}, not p{p}_equity "
+                    f"{share!r}")
+    if abs(total - 1) > ROW_TOLERANCE:
+        return f"equities adding up to {total!r}, not 1"
+    return None
+
+
 class _Sink:
     """Rows in the input's order, written as they finish.
 
@@ -522,8 +687,9 @@ class _Sink:
 
     def __init__(self, out, path: Path | None, header: list[str], items: list[dict],
                  resume: bool) -> None:
-        self.header, self.items = header, items
+        self.header, self.items, self.path = header, items, path
         self.csv = path is not None and path.suffix.lower() == ".csv"
+        self.broken = False                       # a flush failed: close writes nothing more
         self.rows: list[dict] = []
         self.pending: dict[int, dict] = {}
         self.writing: list | None = None          # [row, start, end, handed] mid-write
@@ -587,7 +753,7 @@ class _Sink:
             for number, line in enumerate(lines, start=1):
                 try:
                     row = json.loads(line)
-                except json.JSONDecodeError:
+                except (ValueError, RecursionError):    # not JSON, too deep, too many digits
                     raise EvaluatorError(f"cannot resume {path}: line {number} is not JSON",
                                          str(path)) from None
                 if not isinstance(row, dict):
@@ -616,7 +782,24 @@ class _Sink:
             raise EvaluatorError(f"cannot resume {path}: line {line} was sampled with seed "
                                  f"{seed}, this batch gives that query seed {item['seed']} "
                                  "(another batch seed?)", str(path))
-        changed = _changed(item, row)
+        def damaged(what: str) -> EvaluatorError:
+            return EvaluatorError(
+                f"cannot resume {path}: line {line} (query {mine[0]}) has {what}; a batch "
+                "writes no such row (was it edited, or damaged?): delete that line and the "
+                "lines after it to compute them again, or start the file afresh (without "
+                "resuming)", str(path))
+
+        try:
+            typed = self._typed(row, item) if self.csv else row
+        except ValueError as error:
+            raise damaged(str(error)) from None
+        if "error" not in item and not typed.get("error") and not isinstance(
+                typed.get("exact"), bool):
+            raise damaged(f"exact {_shown(typed.get('exact'))}, not true or false")
+        try:
+            changed = _changed(item, row)
+        except (ValueError, TypeError):           # a figure that is no number: below
+            changed = None
         if changed is not None:
             was, now = changed
             raise EvaluatorError(
@@ -624,10 +807,14 @@ class _Sink:
                 f"batch's query {mine[0]} has {now}; the query changed since the row was "
                 "written: start the file afresh (without resuming) or write to another "
                 "file", str(path))
-        self.rows.append(self._typed(row, item) if self.csv else row)
+        bad = _bad_result(typed, item)
+        if bad is not None:
+            raise damaged(bad)
+        self.rows.append(typed)
 
     def _typed(self, cells: dict[str, str], item: dict) -> dict:
-        """A CSV row read back as the dict ``run_query`` gave (empty cells left out)."""
+        """A CSV row read back as the dict ``run_query`` gave (empty cells left out);
+        ``ValueError`` naming the cell if one cannot be read as its column's type."""
         row: dict = {}
         for name, text in cells.items():
             if name == "id":
@@ -636,13 +823,22 @@ class _Sink:
                 if name in ("board", "dead") or (name == "seed" and not cells.get("error")):
                     row[name] = "" if name != "seed" else None
             elif name == "exact":
+                if text not in ("True", "False"):
+                    raise ValueError(f"exact {_shown(text)}, not True or False")
                 row[name] = text == "True"
             elif name in ("samples", "seed"):
-                row[name] = int(text)
+                try:
+                    # samples: deals, or their total weight (a float) with weighted ranges
+                    row[name] = int(text) if name == "seed" or text.isdigit() else float(text)
+                except ValueError:
+                    raise ValueError(f"{name} {_shown(text)}, not a number") from None
             elif name in BASE_COLUMNS or name == "error" or name.endswith("_hand"):
                 row[name] = text
             else:
-                row[name] = float(text)
+                try:
+                    row[name] = float(text)
+                except ValueError:
+                    raise ValueError(f"{name} {_shown(text)}, not a number") from None
         return row
 
     def _line(self, fields) -> str:
@@ -662,7 +858,10 @@ class _Sink:
         """The output file's size (None for a stream)."""
         if not self.own or self.handle is None:
             return None
-        return os.fstat(self.handle.fileno()).st_size
+        try:
+            return os.fstat(self.handle.fileno()).st_size
+        except (OSError, ValueError):             # closed by a failed close
+            return None
 
     def add(self, index: int, row: dict) -> int:
         """Take row ``index``; write every row now in order.  Returns rows written."""
@@ -735,7 +934,7 @@ class _Sink:
         try:
             self.handle.flush()
         except (OSError, ValueError):
-            pass
+            self.broken = True                    # what it still holds never goes out
         size = self._size()
         if size is None:
             return
@@ -744,11 +943,42 @@ class _Sink:
             self.rows.pop()
         whole = self.tail[-1] if self.tail else self.durable
         if whole is not None and size > whole:
-            os.ftruncate(self.handle.fileno(), whole)
+            try:
+                os.ftruncate(self.handle.fileno(), whole)
+            except OSError:                       # a device, ...: nothing to cut
+                pass
+
+    def failed(self, error: OSError) -> WriteFailed:
+        """A write or flush failed (a full disk, ...): count the rows whose whole line is in
+        the file, take out the part of one, and the error that says so."""
+        self.settle()
+        self.broken = True
+        reason = error.strerror or str(error) or type(error).__name__
+        total = len(self.items)
+        if self.path is None:
+            # a stream cannot be measured: which of the rows handed over are out is unknown
+            return WriteFailed(f"cannot write the rows: {reason} (after {self.done:,} of "
+                               f"{total:,} rows)", self.done, total, None)
+        return WriteFailed(f"cannot write {self.path}: {reason}; the first {self.done:,} of "
+                           f"{total:,} rows are kept in {self.path}: make room and run again "
+                           "with resume=True to finish", self.done, total, self.path)
 
     def close(self) -> None:
-        """Close the file (which flushes it); flush a stream, which stays open."""
-        if self.own and self.handle is not None:
+        """Close the file (which flushes it); flush a stream, which stays open.
+
+        After a failed flush the file is closed without flushing what the handle
+        still holds: ``settle`` cut the file after its last whole line, and that
+        rest, written later, would land after the cut.
+        """
+        if self.own and self.handle is not None and self.broken:
+            raw = getattr(getattr(self.handle, "buffer", None), "raw", None)
+            try:
+                if raw is not None:
+                    raw.close()                   # the handle is then closed, unflushed
+                self.handle.close()
+            except (OSError, ValueError):
+                pass
+        elif self.own and self.handle is not None:
             self.handle.close()
         elif self.handle is not None:
             try:
@@ -757,7 +987,16 @@ class _Sink:
                 pass
 
 
-def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
+class WriteFailed(EvaluatorError):
+    """The output could not be written (a full disk, a drive gone, ...): the first
+    ``kept`` of ``total`` rows are in ``path`` (None: a stream), ready for ``resume=True``."""
+
+    def __init__(self, message: str, kept: int, total: int, path: Path | None) -> None:
+        super().__init__(message, None if path is None else str(path))
+        self.kept, self.total, self.path = kept, total, path
+
+
+def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None,
                  threads: int | None = None, progress: bool = True, seed: int = 0,
                  chunk_size: int | None = None, out: str | Path | IO[str] | None = None,
                  resume: bool = False, on_error: str = "stop") -> list[dict]:
@@ -765,13 +1004,18 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
 
     Parameters
     ----------
-    queries : iterable of mappings, or a path to a CSV / JSON Lines file
+    queries : iterable of mappings, a path to a CSV / JSON Lines file, or a stream
         Each query's ``id`` (default: its position, from 1) must be its own:
         resuming matches rows to queries by id.  A CSV header names each column once.
+        A stream (``sys.stdin``; text or bytes) holds JSON Lines when its first
+        character is ``{``, else CSV.
     scheduler : str or dask.distributed.Client, optional
         ``"tcp://host:port"`` or a client: the batch is split into chunks and
         run on that Dask cluster (``pip install "evaluator[cluster]"``).
-        Default: every core of this machine, no server.
+        Default: every core of this machine, no server.  An address that is
+        not a Dask scheduler's (a web address, nothing listening, another
+        kind of server) is refused within a few seconds, before the output
+        is opened.
     threads : int, optional
         Local worker threads (default: every core).
     progress : bool
@@ -782,18 +1026,22 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
         Queries per cluster task (default: about four tasks per worker).
     out : path or text stream, optional
         Write each row as it finishes, in order: ``.csv`` (columns fixed up
-        front from the queries) or JSON Lines (``.jsonl``, ``.ndjson``,
-        ``.json``; a stream gets JSON Lines).  ``.parquet`` (pyarrow, the
-        ``data`` extra) streams to ``OUT.rows.jsonl`` and writes the Parquet
-        file from it at the end.  Checked before any work; never
-        the query file itself.
+        front from the queries) or JSON Lines (``.jsonl``, ``.ndjson``; a
+        stream gets JSON Lines).  ``.json`` (one JSON document: a list of the
+        rows) and ``.parquet`` (pyarrow, the ``data`` extra) stream the rows
+        to ``OUT.rows.jsonl`` and write ``OUT`` from it at the end, when the
+        rows file is removed.  Checked before any work (the rows file too);
+        never the query file itself.
     resume : bool
-        Continue the interrupted output ``out``: keep its complete rows (a
-        partly written last line is dropped), compute only the missing ones.
-        The file ends as an uninterrupted run writes it.  Refused when its
-        rows are another batch's, or a kept row's query has changed since
-        (its game, cards, ``exact``, ``trials``, ``target_stderr`` or seed);
-        a missing file starts afresh.
+        Continue the interrupted output ``out`` (for ``.json`` and
+        ``.parquet``, its rows file): keep its complete rows (a partly
+        written last line is dropped), compute only the missing ones.  The
+        file ends as an uninterrupted run writes it.  Refused when its rows
+        are another batch's, a kept row's query has changed since (its game,
+        cards, ``exact``, ``trials``, ``target_stderr`` or seed), or a kept
+        row is not one a batch writes (a column missing or of the wrong type,
+        a share outside [0, 1], equities not adding up to 1, ...: edited or
+        damaged); a missing file starts afresh.
     on_error : "stop" or "record"
         ``"stop"``: a bad query stops the batch before anything runs, and a
         query failing while it runs raises ``QueryFailed`` once the rows
@@ -807,6 +1055,10 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
     BatchInterrupted
         On Ctrl-C (a ``KeyboardInterrupt``): the work stops within about a
         second; the finished rows are in ``out``.
+    WriteFailed
+        When ``out`` cannot be written (a full disk, ...): its ``kept`` rows
+        are whole in the file (a part of one is taken out), ready for
+        ``resume=True``.
     """
     if on_error not in ON_ERROR:
         raise EvaluatorError(f"on_error must be 'stop' or 'record', got {on_error!r}",
@@ -816,10 +1068,11 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
     if seed < 0:
         raise EvaluatorError(f"seed must be a non-negative integer, got {seed}", seed)
     path = None
-    if out is not None and not hasattr(out, "write") and Path(out).suffix.lower() == ".parquet":
-        return _to_parquet(queries, Path(out), scheduler=scheduler, threads=threads,
-                           progress=progress, seed=seed, chunk_size=chunk_size, resume=resume,
-                           on_error=on_error)
+    suffix = "" if out is None or hasattr(out, "write") else Path(out).suffix.lower()
+    if suffix in WHOLE_SUFFIXES:
+        return _via_rows_file(queries, Path(out), scheduler=scheduler,   # type: ignore[arg-type]
+                              threads=threads, progress=progress, seed=seed,
+                              chunk_size=chunk_size, resume=resume, on_error=on_error)
     if out is not None and not hasattr(out, "write"):
         path = check_output(out, OUT_SUFFIXES, "out")
         check_not_queries(queries, out, "out")
@@ -828,35 +1081,77 @@ def batch_equity(queries: Iterable[Mapping] | str | Path, *, scheduler=None,
     from ._parallel import resolve_threads
     if isinstance(queries, (str, Path)):
         records = _records(Path(queries))
+    elif hasattr(queries, "read"):
+        records = _stream_records(queries)
     else:
         records = [(None, q) for q in queries]     # type: ignore[misc]  # no line numbers
     record = on_error == "record"
     items = _validate(records, seed, record)       # type: ignore[arg-type]
     if scheduler is None:
         threads = resolve_threads(threads, len(items) << 20)
-    sink = _Sink(out, path, columns(items), items, resume)
+    # the cluster before the output: a wrong address leaves the file as it was
+    client, own = _client(scheduler) if scheduler is not None else (None, False)
     try:
-        _run(items, sink, scheduler, threads, progress, chunk_size, record, path)
+        try:
+            sink = _Sink(out, path, columns(items), items, resume)
+        except OSError as error:
+            raise EvaluatorError(f"cannot write {path if path is not None else 'the rows'}: "
+                                 f"{error.strerror or error}", str(path)) from error
+        try:
+            _run(items, sink, client, threads, progress, chunk_size, record, path)
+        except OSError as error:
+            if isinstance(error, BrokenPipeError) and not sink.own:
+                raise                             # a closed stdout: the caller's to handle
+            raise sink.failed(error) from error
+        finally:
+            sink.close()
     finally:
-        sink.close()
+        if own:
+            _close_client(client)
     return sink.rows
 
 
-def _to_parquet(queries, out: Path, **options) -> list[dict]:
-    """``batch_equity`` into a Parquet file: the rows stream to ``OUT.rows.jsonl`` as they
-    finish (so that ``resume`` works as for JSON Lines), and the Parquet file is written from
-    them at the end, when the stream is removed."""
-    check_output(out, (".parquet",), "out")
+def _write_json(rows: list[dict], path: Path) -> None:
+    with path.open("w", encoding="utf-8") as handle:
+        json.dump(rows, handle)
+        handle.write("\n")
+
+
+def _write_parquet(rows: list[dict], path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    pq.write_table(pa.Table.from_pylist(rows), path)
+
+
+def _via_rows_file(queries, out: Path, **options) -> list[dict]:
+    """``batch_equity`` into a file written whole (``.json``: one JSON list of the rows;
+    ``.parquet``): the rows stream to ``OUT.rows.jsonl`` as they finish (so that ``resume``
+    works as for JSON Lines), and ``OUT`` is written from them at the end, when the rows
+    file is removed.  Both paths are checked before any work."""
+    suffix = out.suffix.lower()
+    check_output(out, (suffix,), "out")
+    check_not_queries(queries, out, "out")
+    rows_file = out.with_name(out.name + ".rows.jsonl")
+    check_output(rows_file, (".jsonl",), "the rows file of out")
+    if suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401 - checked before any work
+        except ImportError:
+            raise EvaluatorError("Parquet output needs pyarrow: pip install "
+                                 "\"evaluator[data]\"", str(out)) from None
+    rows = batch_equity(queries, out=rows_file, **options)
     try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise EvaluatorError("Parquet output needs pyarrow: pip install \"evaluator[data]\"",
-                             str(out)) from None
-    stream = out.with_name(out.name + ".rows.jsonl")
-    rows = batch_equity(queries, out=stream, **options)
-    pq.write_table(pa.Table.from_pylist(rows), out)
-    stream.unlink(missing_ok=True)
+        (_write_parquet if suffix == ".parquet" else _write_json)(rows, out)
+    except OSError as error:
+        try:
+            out.unlink(missing_ok=True)           # a part of it
+        except OSError:
+            pass
+        raise WriteFailed(f"cannot write {out}: {error.strerror or error}; all {len(rows):,} "
+                          f"rows are kept in {rows_file}: make room and run again with "
+                          f"resume=True to write {out.name}", len(rows), len(rows),
+                          rows_file) from error
+    rows_file.unlink(missing_ok=True)
     return rows
 
 
@@ -867,8 +1162,8 @@ def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progres
     if not todo:
         return
     from .progress import progress_bar
-    bar = progress_bar(len(items), "equity queries" + (" (cluster)" if scheduler else ""),
-                    progress)
+    bar = progress_bar(len(items), "equity queries" + (" (cluster)" if scheduler is not None
+                                                       else ""), progress)
     if bar is not None:
         bar.advance(bar.task, sink.done)
     results: Generator[tuple[int, object], None, None]
@@ -934,34 +1229,49 @@ def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progres
 # --- Dask -------------------------------------------------------------------------
 
 PROBE_TIMEOUT = 2.0            # seconds to connect to a scheduler and read its greeting
-CONNECT_TIMEOUT = "5s"
+CONNECT_TIMEOUT = "5s"         # Dask's, to a tcp:// scheduler that answered the probe
 MAX_GREETING = 1 << 16         # bytes: a Dask handshake is a small msgpack mapping
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")     # the protocols Dask speaks
+_HOST_PORT = ("tcp", "tls", "ws", "wss")                   # ... over a TCP connection
 
 
-def _probe(address: str) -> None:
-    """Check that a Dask scheduler answers at ``address``; one clear error if not.
+def _probe(address: str) -> str:
+    """Check what can be checked of a Dask scheduler's address before Dask is loaded (it
+    takes a second or two); one clear error if it is wrong.  Returns its protocol.
 
-    A Dask server speaks first: a handshake frame, an 8-byte length and a
-    small msgpack mapping.  An HTTP server waits silently, a random service
-    sends something else, and nothing listening refuses the connection; each
-    is told apart here in at most a few seconds, before Dask sees the address.
-    Other protocols (``tls://``, ``inproc://``, ...) are left to Dask.
+    A web address (a pasted dashboard link), an unknown protocol, and text that
+    is no ``host:port`` are refused at once, as is an address where nothing
+    listens.  A Dask server speaks first: a handshake frame, an 8-byte length
+    and a small msgpack mapping; over ``tcp://`` that greeting is read here, so
+    that a web server (which waits silently), a random service (which sends
+    something else) or one that closes the connection are told apart in at most
+    a few seconds.  Over the other protocols Dask's own handshake does that,
+    under the same time limit.
     """
     import socket  # only for cluster addresses: loaded here
     import struct
-    scheme, _, rest = address.strip().rpartition("://")
-    if scheme not in ("", "tcp"):
-        return
-    match = re.fullmatch(r"\[?([^\[\]]+?)\]?:(\d+)", rest)
-    if not match:
-        raise EvaluatorError(f"scheduler address {address!r} must look like "
-                             "'tcp://host:port'", address)
-    host, port = match.group(1), int(match.group(2))
+    text = address.strip()
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
 
     def fail(why: str) -> EvaluatorError:
         return EvaluatorError(f"cannot reach the Dask scheduler at {address!r}: {why}",
                               address)
 
+    if scheme.lower() in ("http", "https"):
+        raise fail("that is a web address (the dashboard's?); a scheduler's address looks "
+                   "like tcp://host:8786")
+    if scheme not in SCHEMES:
+        raise fail(f"unknown protocol {scheme!r}; a scheduler's address looks like "
+                   f"tcp://host:8786 (Dask's protocols: {', '.join(SCHEMES)})")
+    if scheme not in _HOST_PORT:
+        return scheme
+    match = re.fullmatch(r"\[?([^\[\]/]+?)\]?:(\d+)/?", rest)
+    if not match or int(match.group(2)) > 65535:
+        raise EvaluatorError(f"scheduler address {address!r} must look like "
+                             "'tcp://host:port'", address)
+    host, port = match.group(1), int(match.group(2))
     try:
         sock = socket.create_connection((host, port), timeout=PROBE_TIMEOUT)
     except TimeoutError:
@@ -969,6 +1279,8 @@ def _probe(address: str) -> None:
     except OSError as error:
         raise fail(error.strerror or str(error)) from None
     with sock:
+        if scheme != "tcp":
+            return scheme
         try:
             head = _read_exactly(sock, 8)
             size = struct.unpack("<Q", head)[0]
@@ -988,6 +1300,7 @@ def _probe(address: str) -> None:
             sock.sendall(head + greeting)         # answer in kind, so it logs no error
         except OSError:
             pass
+    return scheme
 
 
 def _read_exactly(sock: socket.socket, n: int) -> bytes:
@@ -1001,37 +1314,67 @@ def _read_exactly(sock: socket.socket, n: int) -> bytes:
 
 
 def _client(scheduler):
-    try:
-        from distributed import Client
-    except ImportError:
-        raise EvaluatorError("running on a cluster needs Dask: pip install "
-                             "'evaluator[cluster]'", "dask") from None
+    """``(client, own)``: the client given, or one connected to the address given (``own``:
+    closed by the batch).  A client that fails to connect is closed before the error is
+    raised: left to the garbage collector, it waits 10 s and prints a traceback."""
     if not isinstance(scheduler, str):
+        if not callable(getattr(scheduler, "map", None)):
+            raise ArgumentTypeError("scheduler must be an address like 'tcp://host:8786' "
+                                    "or a dask.distributed.Client, got "
+                                    f"{type(scheduler).__name__}", scheduler)
         return scheduler, False
-    _probe(scheduler)
+    from importlib.util import find_spec
+    if find_spec("distributed") is None:
+        raise EvaluatorError("running on a cluster needs Dask: pip install "
+                             "'evaluator[cluster]'", "dask")
+    scheme = _probe(scheduler)
+    import logging
+
+    from distributed import Client
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
+    # built in two steps so that a client whose connection fails can still be closed
+    client = Client.__new__(Client)
+    try:
+        client.__init__(scheduler, set_as_default=False,   # type: ignore[misc]
+                        timeout=CONNECT_TIMEOUT if scheme == "tcp" else f"{PROBE_TIMEOUT:g}s")
+    except Exception as error:          # noqa: BLE001 - any failure: the address is wrong
+        _close_client(client)
+        why = _reason(error) if not isinstance(error, (OSError, TimeoutError)) else str(error)
+        if scheme == "tcp" and not isinstance(error, (OSError, TimeoutError)):
+            # it answered the probe's handshake: a Dask server, but not a scheduler
+            why = f"the server there is not a Dask scheduler (a worker?): {why}"
+        raise EvaluatorError(f"cannot reach the Dask scheduler at {scheduler!r}: {why}",
+                             scheduler) from None
+    finally:
+        quiet.setLevel(level)
+    return client, True
+
+
+def _close_client(client) -> None:
+    """Close a client this batch opened, quietly, in at most a couple of seconds."""
     import logging
     quiet = logging.getLogger("distributed")
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)
     try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False), True
-    except (OSError, TimeoutError, ValueError) as error:
-        raise EvaluatorError(f"cannot reach the Dask scheduler at {scheduler!r}: {error}",
-                             scheduler) from None
+        client.close(timeout=2)
+    except Exception:                   # noqa: BLE001 - closing: nothing to report
+        pass
     finally:
         quiet.setLevel(level)
 
 
-def _on_cluster(items: list[dict], scheduler, chunk_size: int | None,
+def _on_cluster(items: list[dict], client, chunk_size: int | None,
                 idle: Callable[[], None]) -> Generator[tuple[int, object], None, None]:
     """Yield ``(index, row or failure reason)`` as chunks finish on a Dask cluster,
     calling ``idle`` after each chunk (the wait for the next may be long).
 
     A task lost with its worker is run again; a task that still fails gives
     each of its queries that failure.  Closing the generator (Ctrl-C, or a
-    failure) cancels the tasks not yet finished.
+    failure) cancels the tasks not yet finished; the caller closes the client.
     """
-    client, own = _client(scheduler)
     futures = []
     try:
         if chunk_size is None:
@@ -1059,14 +1402,15 @@ def _on_cluster(items: list[dict], scheduler, chunk_size: int | None,
     finally:
         if futures:
             client.cancel(futures)
-        if own:
-            client.close(timeout=2)
 
 
 def write_rows(rows: list[dict], path: str | Path) -> None:
-    """Write result rows as CSV (``.csv``) or JSON Lines (anything else)."""
+    """Write result rows as CSV (``.csv``), one JSON list (``.json``) or JSON Lines
+    (anything else)."""
     path = Path(path)
-    if path.suffix.lower() == ".csv":
+    if path.suffix.lower() == ".json":
+        _write_json(rows, path)
+    elif path.suffix.lower() == ".csv":
         header: list[str] = []
         for row in rows:
             header += [k for k in row if k not in header]

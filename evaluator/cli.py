@@ -239,19 +239,41 @@ def _cmd_discard(args: argparse.Namespace) -> int:
 # --- batch, matrix, range ---------------------------------------------------------
 
 def _cmd_batch(args: argparse.Namespace) -> int:
-    """Rows go to ``--out`` (or stdout) as they finish; Ctrl-C keeps them for ``--resume``."""
-    from .batch import OUT_SUFFIXES, BatchInterrupted, QueryFailed, batch_equity
+    """Rows go to ``--out`` (or stdout) as they finish; Ctrl-C keeps them for ``--resume``.
+    ``-`` reads the queries from stdin."""
+    from .batch import OUT_SUFFIXES, BatchInterrupted, QueryFailed, WriteFailed, batch_equity
+
+    def words(message: str) -> str:
+        # the API's words for its options, as the command line spells them
+        for api, flag in (("resume=True", "--resume"), ("without resuming", "without --resume"),
+                          ("on_error='record'", "--on-error record")):
+            message = message.replace(api, flag)
+        return message
+
     _check_out(args.out, (*OUT_SUFFIXES, ".parquet"), "--out")
-    if args.out:
+    if args.out and args.file != "-":
         from .batch import check_not_queries
         check_not_queries(args.file, args.out, "--out")
     if args.resume and not args.out:
         raise EvaluatorError("--resume needs --out: the file to continue", "--resume")
+    queries = getattr(sys.stdin, "buffer", sys.stdin) if args.file == "-" else args.file
     try:
-        rows = batch_equity(args.file, scheduler=args.scheduler, threads=args.threads,
+        rows = batch_equity(queries, scheduler=args.scheduler, threads=args.threads,
                             progress=not args.no_progress, seed=args.seed,
                             out=args.out or sys.stdout, resume=args.resume,
                             on_error=args.on_error)
+    except WriteFailed as failed:           # a full disk, ...: the rows kept, and how to go on
+        print(f"evaluator: error: {words(str(failed))}", file=sys.stderr)
+        return 1
+    except QueryFailed as failed:
+        message = f"query {failed.query} failed: {failed.reason}"
+        if failed.path is not None:
+            message += (f"; the {failed.kept:,} rows before it are in {failed.path}; fix it "
+                        "and run again with --resume, or add --on-error record")
+        print(f"evaluator: error: {message}", file=sys.stderr)
+        return 1
+    except EvaluatorError as error:
+        raise EvaluatorError(words(str(error)), error.token) from None
     except BatchInterrupted as stop:
         if stop.path is None:
             print(f"interrupted: {stop.kept:,} of {stop.total:,} rows written",
@@ -260,13 +282,6 @@ def _cmd_batch(args: argparse.Namespace) -> int:
             print(f"interrupted: {stop.kept:,} of {stop.total:,} rows in {stop.path}; run "
                   "again with --resume to finish", file=sys.stderr)
         return 130
-    except QueryFailed as failed:
-        message = f"query {failed.query} failed: {failed.reason}"
-        if failed.path is not None:
-            message += (f"; the {failed.kept:,} rows before it are in {failed.path}; fix it "
-                        "and run again with --resume, or add --on-error record")
-        print(f"evaluator: error: {message}", file=sys.stderr)
-        return 1
     if args.out:
         print(f"{len(rows):,} results written to {args.out}", file=sys.stderr)
         if args.json:
@@ -603,17 +618,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_discard)
 
+    from .batch import HELP as BATCH_HELP
     p = sub.add_parser("batch", help="run many equity queries", formatter_class=raw,
                        description="Equity queries from a CSV or JSON Lines file (fields: "
                                    "game, hands, board, dead, exact, trials, target_stderr, "
                                    "seed, id), locally or on a Dask cluster.",
-                       epilog="examples:\n  evaluator batch queries.csv --out results.csv\n"
-                              "  evaluator batch queries.jsonl --scheduler "
-                              "tcp://10.0.0.5:8786")
-    p.add_argument("file", help="queries: .csv or .jsonl")
-    p.add_argument("--scheduler", help="Dask scheduler address (default: this machine)")
-    p.add_argument("--out", help="write results to .csv, .jsonl or .parquet (default: JSON lines "
-                                 "on stdout)")
+                       epilog=BATCH_HELP)
+    p.add_argument("file", help="queries: .csv or .jsonl, or - to read them from stdin "
+                                "(JSON Lines if the first character is {, else CSV)")
+    p.add_argument("--scheduler", help="Dask scheduler address, tcp://host:port (default: "
+                                       "this machine)")
+    p.add_argument("--out", help="write results to .csv, .jsonl (JSON Lines), .json (one JSON "
+                                 "list) or .parquet; .json and .parquet stream the rows to "
+                                 "OUT.rows.jsonl and are written at the end (default: JSON "
+                                 "lines on stdout)")
     p.add_argument("--threads", type=_whole, help="local threads (default: all cores)")
     p.add_argument("--seed", type=_whole, default=0, help="seeds queries without their own")
     p.add_argument("--resume", action="store_true",

@@ -1,10 +1,12 @@
 """Batches never lose finished rows: Ctrl-C, kills, bad rows, resumes, odd query files,
 output paths and addresses that are not Dask schedulers."""
 import csv
+import errno
 import http.server
 import io
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -17,6 +19,7 @@ import pytest
 import evaluator.batch as batch
 from evaluator import ArgumentTypeError, CardError, EvaluatorError, batch_equity
 from evaluator.batch import BatchInterrupted, QueryFailed, read_queries
+from evaluator.cli import main
 
 from conftest import sigint_default
 
@@ -722,3 +725,262 @@ def test_addresses_that_are_not_schedulers_fail_in_one_line_within_5_s(tmp_path,
     assert line.startswith(f"evaluator: error: cannot reach the Dask scheduler at "
                            f"'tcp://127.0.0.1:{port}'")
     assert took < 8, f"{took:.1f} s (interpreter start included)"
+
+
+def not_a_scheduler(kind, http_port):
+    """A 127.0.0.1 address that no Dask scheduler answers."""
+    return {"dashboard link": lambda: f"http://127.0.0.1:{http_port}/status",
+            "http, nothing there": lambda: f"http://127.0.0.1:{free_port()}",
+            "unknown protocol": lambda: "foo://127.0.0.1:9",
+            "ws, nothing there": lambda: f"ws://127.0.0.1:{free_port()}",
+            "ws, a web server": lambda: f"ws://127.0.0.1:{http_port}",
+            "tcp, a web server": lambda: f"tcp://127.0.0.1:{http_port}",
+            "no protocol, nothing there": lambda: f"127.0.0.1:{free_port()}",
+            "no port": lambda: "tcp://127.0.0.1",
+            "garbage": lambda: "garbage"}[kind]()
+
+
+@pytest.mark.parametrize("kind", ["dashboard link", "http, nothing there", "unknown protocol",
+                                  "ws, nothing there", "ws, a web server",
+                                  "tcp, a web server", "no protocol, nothing there", "no port",
+                                  "garbage"])
+def test_any_address_that_is_not_a_scheduler_is_one_line_within_5_s_and_nothing_after(
+        tmp_path, kind, http_port):
+    """A pasted dashboard link, a wrong protocol, nothing listening, a web server: one line,
+    exit 2, and no traceback from a Dask client left to the garbage collector after it."""
+    pytest.importorskip("distributed")
+    address = not_a_scheduler(kind, http_port)
+    q = write_jsonl(tmp_path / "q.jsonl", MIXED[:1])
+    start = time.monotonic()
+    done = run_cli("batch", str(q), "--scheduler", address, "--no-progress", timeout=60)
+    took = time.monotonic() - start
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr
+    line = one_line_error(done)
+    assert line.startswith("evaluator: error: ") and address in line
+    assert took < 5, f"{took:.1f} s (interpreter start included)"
+
+
+@pytest.mark.parametrize("kind", ["dashboard link", "unknown protocol", "ws, nothing there",
+                                  "tcp, a web server"])
+def test_the_api_refuses_an_address_that_is_not_a_scheduler_quickly_and_quietly(
+        tmp_path, kind, http_port):
+    """``batch_equity(scheduler=...)``: an ``EvaluatorError`` within 5 s, before the output
+    is opened (the file is left as it was), and nothing printed then or at exit."""
+    pytest.importorskip("distributed")
+    address = not_a_scheduler(kind, http_port)
+    out = tmp_path / "r.csv"
+    out.write_text("an earlier batch's rows\n")
+    start = time.monotonic()
+    with pytest.raises(EvaluatorError, match="cannot reach the Dask scheduler"):
+        batch_equity(MIXED[:1], scheduler=address, out=out, progress=False)
+    assert time.monotonic() - start < 5
+    assert out.read_text() == "an earlier batch's rows\n"
+    script = ("import evaluator\n"
+              "try:\n"
+              f"    evaluator.batch_equity([{{'hands': 'AsKs vs QhQd'}}], scheduler={address!r},"
+              " progress=False)\n"
+              "except evaluator.EvaluatorError as error:\n"
+              "    print(type(error).__name__)\n")
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    took = time.monotonic() - start
+    assert (done.returncode, done.stdout, done.stderr) == (0, "EvaluatorError\n", "")
+    assert took < 5, f"{took:.1f} s (interpreter start included)"
+
+
+def test_a_wrong_kind_of_scheduler_is_a_type_error():
+    with pytest.raises(ArgumentTypeError, match="scheduler must be an address"):
+        batch_equity(MIXED[:1], scheduler=8786, progress=False)
+
+
+# --- a full disk ----------------------------------------------------------------------
+
+FULL = OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.parametrize("name", ["r.csv", "r.jsonl", "r.json"])
+def test_a_full_disk_is_one_line_with_the_rows_kept_and_resume_finishes(
+        tmp_path, monkeypatch, capsys, name):
+    """A write that fails (here the sixth row's) ends the batch with one line: how many
+    rows the file keeps, and to run again with --resume; that run gives the whole file."""
+    queries = write_jsonl(tmp_path / "q.jsonl", [{"hands": "AsKs vs QhQd", "board": "2c7d9h",
+                                                  "id": f"q{i}"} for i in range(12)])
+    whole = tmp_path / ("whole" + os.path.splitext(name)[1])
+    batch_equity(queries, out=whole, progress=False)
+    real = batch._Sink._put
+    written = []
+
+    def put(self, row):
+        if len(written) == 5:
+            raise FULL
+        written.append(row)
+        real(self, row)
+    monkeypatch.setattr(batch._Sink, "_put", put)
+    out = tmp_path / name
+    kept_in = tmp_path / (name + ".rows.jsonl" if name.endswith(".json") else name)
+    assert main(["batch", str(queries), "--out", str(out), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err == (f"evaluator: error: cannot write {kept_in}: No space left on device; the "
+                   f"first 5 of 12 rows are kept in {kept_in}: make room and run again with "
+                   "--resume to finish\n")
+    assert len(kept_in.read_text().splitlines()) == 5 + name.endswith(".csv")
+    monkeypatch.setattr(batch._Sink, "_put", real)
+    calls = counting(monkeypatch)
+    assert main(["batch", str(queries), "--out", str(out), "--resume", "--no-progress"]) == 0
+    assert len(calls) == 12 - 5
+    assert out.read_bytes() == whole.read_bytes() and not (tmp_path / "r.json.rows.jsonl").exists()
+
+
+class FullDisk:
+    """An output on a disk that fills up: it takes ``room`` more characters (cutting the
+    line that does not fit), then every write and flush fails."""
+
+    def __init__(self, handle, room):
+        self.handle, self.room = handle, room
+
+    def write(self, text):
+        if self.room <= 0:
+            raise FULL
+        part = text[:self.room]
+        self.handle.write(part)
+        self.handle.flush()
+        self.room -= len(part)
+        if len(part) < len(text):
+            raise FULL
+
+    def flush(self):
+        if self.room <= 0:
+            raise FULL
+        self.handle.flush()
+
+    def __getattr__(self, name):
+        return getattr(self.handle, name)
+
+
+@pytest.mark.parametrize("name", ["r.csv", "r.jsonl"])
+def test_a_full_disk_in_the_middle_of_a_line_keeps_the_whole_rows_for_resume(
+        tmp_path, monkeypatch, name):
+    queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": f"q{i}"} for i in range(12)]
+    whole = tmp_path / ("whole" + os.path.splitext(name)[1])
+    batch_equity(queries, out=whole, progress=False)
+    lines = whole.read_bytes().splitlines(keepends=True)
+    header = 1 if name.endswith(".csv") else 0
+    room = sum(map(len, lines[header:header + 5])) + 10      # five rows, a part of the sixth
+    real = batch._Sink.__init__
+
+    def init(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        self.handle = FullDisk(self.handle, room)
+    monkeypatch.setattr(batch._Sink, "__init__", init)
+    out = tmp_path / name
+    with pytest.raises(batch.WriteFailed) as failed:
+        batch_equity(queries, out=out, threads=1, progress=False)
+    assert isinstance(failed.value, EvaluatorError)
+    assert failed.value.kept == 5 and failed.value.total == 12 and failed.value.path == out
+    assert str(failed.value) == (f"cannot write {out}: No space left on device; the first 5 "
+                                 f"of 12 rows are kept in {out}: make room and run again with "
+                                 "resume=True to finish")
+    assert out.read_bytes() == b"".join(lines[:header + 5])      # the part of a line taken out
+    monkeypatch.setattr(batch._Sink, "__init__", real)
+    batch_equity(queries, out=out, resume=True, progress=False)
+    assert out.read_bytes() == whole.read_bytes()
+
+
+def test_a_full_disk_while_writing_json_keeps_the_rows_file(tmp_path, monkeypatch):
+    queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": f"q{i}"} for i in range(4)]
+    out = tmp_path / "r.json"
+
+    def full(rows, path):
+        path.write_text("[{")
+        raise FULL
+    monkeypatch.setattr(batch, "_write_json", full)
+    with pytest.raises(batch.WriteFailed, match=r"cannot write .*r\.json: No space left on "
+                       r"device; all 4 rows are kept in .*r\.json\.rows\.jsonl: make room "
+                       r"and run again with resume=True to write r\.json"):
+        batch_equity(queries, out=out, progress=False)
+    assert not out.exists()
+    monkeypatch.undo()
+    calls = counting(monkeypatch)
+    rows = batch_equity(queries, out=out, resume=True, progress=False)
+    assert calls == [] and json.loads(out.read_text()) == rows
+
+
+# --- resume checks the results it keeps -------------------------------------------------
+
+def edit(field, value):
+    def change(row):
+        if value is DELETE:
+            del row[field]
+        else:
+            row[field] = value(row) if callable(value) else value
+    return change
+
+
+DELETE = object()
+
+
+# lines of MIXED's rows: 1 exact hold'em, 2 exact omaha8 (hi-lo), 3 sampled, 4 three players
+@pytest.mark.parametrize("line, change, says", [
+    (1, edit("p1_equity", 0.5), "p1_equity 0.5 outside p1_win"),
+    (1, edit("p1_equity", lambda r: r["p1_equity"] + 0.1), "p1_equity 0.339393939"),
+    # a sampled row with ties: the share stays within win .. win + tie, the sum does not
+    (3, edit("p1_equity", lambda r: r["p1_equity"] + 1e-6), "equities adding up to 1.000001"),
+    (1, edit("p1_equity", "0.2393"), "p1_equity '0.2393', not a number from 0 to 1"),
+    (3, edit("p1_stderr", -0.1), "p1_stderr -0.1, not a number from 0 to 1"),
+    (2, edit("p1_hi", lambda r: r["p1_hi"] + 0.01), "p1_hi \\+ p1_lo"),
+    (4, edit("p3_tie", DELETE), "no p3_tie"),
+    (1, edit("p3_equity", 0.0), "a column p3_equity that this query's row does not have"),
+    (1, edit("exact", "yes"), "exact 'yes', not true or false"),
+    (1, edit("samples", 0), "samples 0, not a positive number"),
+    (3, edit("seed", None), "seed None"),
+    (1, edit("p2_hand", ""), "p2_hand ''"),
+])
+def test_resume_refuses_a_row_whose_results_were_edited(tmp_path, monkeypatch, line, change,
+                                                       says):
+    out = tmp_path / "r.jsonl"
+    batch_equity(MIXED[:6], out=out, progress=False)
+    rows = [json.loads(text) for text in out.read_text().splitlines()][:4]
+    change(rows[line - 1])
+    out.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    before = out.read_bytes()
+    calls = counting(monkeypatch)
+    with pytest.raises(EvaluatorError, match=f"cannot resume {out}: line {line} .*has {says}"
+                       ".*delete that line and the lines after it to compute them again, or "
+                       "start the file afresh \\(without resuming\\)"):
+        batch_equity(MIXED[:6], out=out, resume=True, progress=False)
+    assert calls == [] and out.read_bytes() == before
+
+
+@pytest.mark.parametrize("cell, text, says", [
+    ("p1_equity", "abc", "p1_equity 'abc', not a number"),
+    ("p2_win", "0.9", "p2_equity .* outside p2_win 0.9"),
+    ("exact", "maybe", "exact 'maybe', not True or False"),
+    ("samples", "many", "samples 'many', not a number"),
+])
+def test_resume_refuses_a_csv_cell_edited_in_one_line(tmp_path, cell, text, says):
+    queries = write_jsonl(tmp_path / "q.jsonl", MIXED[:3])
+    out = tmp_path / "r.csv"
+    batch_equity(queries, out=out, progress=False)
+    table = list(csv.reader(out.read_text().splitlines()))
+    table[1][table[0].index(cell)] = text                       # the first row, file line 2
+    with out.open("w", newline="") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(table[:3])
+    line = one_line_error(run_cli("batch", str(queries), "--out", str(out), "--resume",
+                                  "--no-progress"))
+    assert re.search(f"cannot resume {out}: line 2 \\(query flop\\) has {says}", line), line
+    assert line.endswith("or start the file afresh (without --resume)")
+
+
+def test_resume_keeps_csv_rows_of_weighted_ranges(tmp_path):
+    """Exact rows of weighted ranges count their deals' weight, a float, in ``samples``."""
+    queries = [{"hands": "QQ+,AKs:0.5 vs JJ:0.3,AKo", "board": "2c7d9hTs"},
+               {"hands": "AsKs vs QhQd", "board": "2c7d9h"}]
+    whole = tmp_path / "whole.csv"
+    rows = batch_equity(queries, out=whole, progress=False)
+    assert isinstance(rows[0]["samples"], float)
+    out = tmp_path / "r.csv"
+    out.write_bytes(b"".join(whole.read_bytes().splitlines(keepends=True)[:2]))
+    assert batch_equity(queries, out=out, resume=True, progress=False) == rows
+    assert out.read_bytes() == whole.read_bytes()
