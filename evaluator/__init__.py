@@ -38,10 +38,11 @@ Where each game is computed:
 The engine's planner (``engine/plan.py``) chooses between enumerating and sampling;
 ``engine/exact.py``, ``engine/sample.py`` and ``engine/ranged.py`` call the kernels.
 """
-from .batch import batch_equity
-from .breakdown import RangeBreakdown, range_breakdown
+import sys
+import types
+from typing import TYPE_CHECKING
+
 from .cards import CardError, card_id, card_str, format_cards, parse_cards
-from .engine import EquityResult, PlayerEquity, discard_equity, equity, equity_by_street
 from .errors import (
     ArgumentTypeError,
     BatchInterrupted,
@@ -52,12 +53,58 @@ from .errors import (
     RangeError,
     TableError,
 )
-from .evaluate import HandValue, category_of, evaluate, evaluate_batch
-from .flops import FlopStudy, flop_study
 from .games import GAMES, Game, game
-from .ranges import Range
-from .studies import EquityDistribution, equity_distribution, hand_vs_range, preflop_matrix
-from .warmup import warmup
+
+# the rest loads on first use (PEP 562): a command that needs only the equity engine does
+# not pay for the batch, the studies and their imports (about 0.2 s a command)
+_LAZY = {
+    "batch_equity": "batch", "range_breakdown": "breakdown", "RangeBreakdown": "breakdown",
+    "EquityResult": "engine", "PlayerEquity": "engine", "discard_equity": "engine",
+    "equity": "engine", "equity_by_street": "engine",
+    "HandValue": "evaluate", "category_of": "evaluate", "evaluate": "evaluate",
+    "evaluate_batch": "evaluate", "FlopStudy": "flops", "flop_study": "flops",
+    "Range": "ranges", "EquityDistribution": "studies", "equity_distribution": "studies",
+    "hand_vs_range": "studies", "preflop_matrix": "studies", "warmup": "warmup"}
+
+if TYPE_CHECKING:
+    from .batch import batch_equity
+    from .breakdown import RangeBreakdown, range_breakdown
+    from .engine import EquityResult, PlayerEquity, discard_equity, equity, equity_by_street
+    from .evaluate import HandValue, category_of, evaluate, evaluate_batch
+    from .flops import FlopStudy, flop_study
+    from .ranges import Range
+    from .studies import EquityDistribution, equity_distribution, hand_vs_range, preflop_matrix
+    from .warmup import warmup
+
+
+class _Package(types.ModuleType):
+    """The package module: importing its submodules ``evaluate`` and ``warmup`` leaves the
+    functions of those names as its attributes (as an eager ``from .evaluate import
+    evaluate`` in this file would), not the submodules."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _SHADOWED and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+_SHADOWED = frozenset({"evaluate", "warmup"})
+sys.modules[__name__].__class__ = _Package
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'evaluator' has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __version__ = "0.1.0"
 

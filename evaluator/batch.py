@@ -45,6 +45,7 @@ from .errors import (
     QueryFailed,
     optional_integer,
 )
+from .export import check_output
 
 if TYPE_CHECKING:
     import socket
@@ -85,33 +86,6 @@ examples:
 
 
 # --- output paths ---------------------------------------------------------------
-
-def check_output(path: str | Path, suffixes: Iterable[str], option: str = "out") -> Path:
-    """``path`` as a ``Path`` if a file of one of ``suffixes`` can be written there.
-
-    Called before any work, so a typo in an output path costs nothing.  The
-    error names ``option`` and the path: a missing folder, a folder in the
-    file's place, a file or folder that cannot be written, or an unknown suffix.
-    """
-    suffixes = tuple(suffixes)
-    path = Path(path)
-    shown = str(path)
-    if path.is_dir():
-        raise EvaluatorError(f"{option} {shown!r} is a folder, not a file", shown)
-    if path.suffix.lower() not in suffixes:
-        raise EvaluatorError(f"{option} {shown!r}: unknown file type "
-                             f"{path.suffix or '(no suffix)'!r}; use "
-                             f"{', '.join(suffixes)}", shown)
-    parent = path.parent
-    if not parent.is_dir():
-        raise EvaluatorError(f"{option} {shown!r}: no such folder {str(parent)!r}", shown)
-    if path.exists() and not os.access(path, os.W_OK):
-        raise EvaluatorError(f"{option} {shown!r}: the file is not writable", shown)
-    if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
-        raise EvaluatorError(f"{option} {shown!r}: cannot create files in {str(parent)!r}",
-                             shown)
-    return path
-
 
 def check_not_queries(queries, out, option: str = "out") -> None:
     """Refuse an output that is the query file itself: writing it would destroy the queries.
@@ -1155,6 +1129,20 @@ def _via_rows_file(queries, out: Path, **options) -> list[dict]:
     return rows
 
 
+def _compile_note(items: Iterable[dict]) -> bool:
+    """Print the compile note (one line on stderr) when the batch's games have kernels
+    Numba has not cached; True when it printed."""
+    from ._compile_note import note_for_rules
+    from .games import game as _game
+    rules = set()
+    for item in items:
+        try:
+            rules.add(_game(item["game"]).rule)
+        except Exception:                    # noqa: BLE001 - a bad row: reported elsewhere
+            continue
+    return note_for_rules(sorted(rules), "batch's")
+
+
 def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progress: bool,
          chunk_size: int | None, record: bool, path: Path | None) -> None:
     """Compute the rows ``sink`` lacks, feeding it each as it finishes."""
@@ -1162,8 +1150,12 @@ def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progres
     if not todo:
         return
     from .progress import progress_bar
-    bar = progress_bar(len(items), "equity queries" + (" (cluster)" if scheduler is not None
-                                                       else ""), progress)
+    label = "equity queries" + (" (cluster)" if scheduler is not None else "")
+    # kernels compile here, not on a cluster's workers: say so, and label the bar, rather
+    # than sit at 0 while they do
+    compiling = scheduler is None and progress and _compile_note(items[i] for i in todo)
+    bar = progress_bar(len(items), f"compiling kernels, then {label}" if compiling else label,
+                       progress)
     if bar is not None:
         bar.advance(bar.task, sink.done)
     results: Generator[tuple[int, object], None, None]
@@ -1202,6 +1194,9 @@ def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progres
             assert isinstance(result, dict)             # a row, once failures are handled
             written = sink.add(index, result)
             if bar is not None:
+                if compiling:
+                    bar.update(bar.task, description=label)
+                    compiling = False
                 bar.advance(bar.task, written)
             if failure is not None and sink.done >= failure[0]:
                 break

@@ -23,6 +23,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ._compile_note import compile_note as _compile_note
+from ._terminal import IMAGE_SUFFIXES, SHOWN  # noqa: F401
+from ._terminal import console as _console
+from ._terminal import short as _short
 from .errors import ArgumentTypeError, EvaluatorError, RangeError
 from .games import GAMES
 
@@ -44,7 +47,6 @@ EXAMPLES = """examples:
 """
 
 
-IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
 
 # The API's argument names in its messages, and the flags that set them here.  Anchored
 # rules apply to every command; the others not to ``batch``, whose query files use the
@@ -77,29 +79,6 @@ def _check_out(path: str | None, suffixes: tuple[str, ...], option: str) -> None
     if path is not None:
         from .batch import check_output
         check_output(path, suffixes, option)
-
-
-def _console():
-    from rich.console import Console
-
-    class Piped(Console):
-        def on_broken_pipe(self) -> None:        # rich would exit 1: main answers 141
-            self.quiet = True
-            raise BrokenPipeError
-
-    return Piped(highlight=False, soft_wrap=True)
-
-
-SHOWN = 60                                       # characters of a long text shown
-
-
-def _short(text: str) -> str:
-    """A text as tables and headers show it: a long range cut to its first ``SHOWN``
-    characters and its length (JSON and CSV output keep it whole)."""
-    text = str(text)
-    if len(text) <= SHOWN:
-        return text
-    return f"{text[:SHOWN]}… ({len(text):,} characters)"
 
 
 def _pct(x: float | None) -> str:
@@ -490,12 +469,13 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
         def show(step: int, steps: int, label: str) -> None:
             bar.update(task, completed=step, total=steps, description=label)
         with bar:
-            warmup(report=show)
+            ran = warmup(report=show, force=args.force)
     else:
         def line(step: int, steps: int, label: str) -> None:
             print(f"{step + 1}/{steps}: {label}", file=sys.stderr, flush=True)
-        warmup(report=line)
-    print("kernels compiled and cached")
+        ran = warmup(report=line, force=args.force)
+    print("kernels compiled and cached" if ran else
+          "kernels already compiled and cached (--force runs every step again)")
     return 0
 
 
@@ -717,6 +697,8 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_tables)
 
     p = sub.add_parser("warmup", help="compile the kernels into Numba's cache")
+    p.add_argument("--force", action="store_true",
+                   help="run every step even when a complete warmup is recorded")
     p.set_defaults(run=_cmd_warmup)
     return top
 

@@ -25,8 +25,8 @@ def _check_plot(path: str | None) -> None:
     """Refuse a ``--plot`` path, or a missing matplotlib, before the study runs."""
     if path is None:
         return
+    from ._terminal import IMAGE_SUFFIXES
     from .batch import check_output
-    from .cli import IMAGE_SUFFIXES
     check_output(path, IMAGE_SUFFIXES, "--plot")
     from .plots import pyplot
     pyplot()                                      # the plot extra: refused now if missing
@@ -47,8 +47,9 @@ def _written(count: int, what: str, path: str) -> None:
 def _study_flops(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
+    from ._terminal import console as _console
+    from ._terminal import short as _short
     from .batch import check_output
-    from .cli import _console, _short
     from .errors import BatchInterrupted
     from .flops import flop_study
     _check_outputs(args)
@@ -108,7 +109,8 @@ def _study_flops(args: argparse.Namespace) -> int:
 # --- distribution ------------------------------------------------------------------
 
 def _study_distribution(args: argparse.Namespace) -> int:
-    from .cli import _console, _short
+    from ._terminal import console as _console
+    from ._terminal import short as _short
     from .studies import check_distribution, equity_distribution
     if len(args.hands) != 2:
         raise EvaluatorError("a distribution takes two ranges: the one to spread, and the one "
@@ -158,8 +160,9 @@ def _study_distribution(args: argparse.Namespace) -> int:
 # --- breakdown ---------------------------------------------------------------------
 
 def _study_breakdown(args: argparse.Namespace) -> int:
+    from ._terminal import console as _console
+    from ._terminal import short as _short
     from .breakdown import range_breakdown
-    from .cli import _console, _short
     _check_outputs(args)
     _compile_note(args.game)
     b = range_breakdown(args.hand, args.board, args.game, args.dead,

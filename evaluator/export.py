@@ -10,21 +10,48 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .errors import EvaluatorError
 
-__all__ = ["ROW_SUFFIXES", "check_rows_path", "rows_frame", "write_rows"]
+__all__ = ["ROW_SUFFIXES", "check_output", "check_rows_path", "rows_frame", "write_rows"]
 
 ROW_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".json", ".parquet")
+
+
+def check_output(path: str | Path, suffixes: Iterable[str], option: str = "out") -> Path:
+    """``path`` as a ``Path`` if a file of one of ``suffixes`` can be written there.
+
+    Called before any work, so a typo in an output path costs nothing.  The
+    error names ``option`` and the path: a missing folder, a folder in the
+    file's place, a file or folder that cannot be written, or an unknown suffix.
+    """
+    suffixes = tuple(suffixes)
+    path = Path(path)
+    shown = str(path)
+    if path.is_dir():
+        raise EvaluatorError(f"{option} {shown!r} is a folder, not a file", shown)
+    if path.suffix.lower() not in suffixes:
+        raise EvaluatorError(f"{option} {shown!r}: unknown file type "
+                             f"{path.suffix or '(no suffix)'!r}; use "
+                             f"{', '.join(suffixes)}", shown)
+    parent = path.parent
+    if not parent.is_dir():
+        raise EvaluatorError(f"{option} {shown!r}: no such folder {str(parent)!r}", shown)
+    if path.exists() and not os.access(path, os.W_OK):
+        raise EvaluatorError(f"{option} {shown!r}: the file is not writable", shown)
+    if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+        raise EvaluatorError(f"{option} {shown!r}: cannot create files in {str(parent)!r}",
+                             shown)
+    return path
 
 
 def check_rows_path(path: str | Path, option: str = "path") -> Path:
     """``path`` if rows can be written there (a known suffix, a folder that exists and can
     be written, pyarrow installed for Parquet), else an ``EvaluatorError`` naming it."""
-    from .batch import check_output
     checked = check_output(path, ROW_SUFFIXES, option)
     if checked.suffix.lower() == ".parquet":
         _pyarrow(str(checked))

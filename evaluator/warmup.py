@@ -1,22 +1,30 @@
 """Compile (or load from Numba's on-disk cache) every kernel the package uses.
 
 ``evaluator warmup`` runs it once after installing, so that no first query of a game pays
-the 2-4 s its kernels take to compile; the tests run it once per session.
+the seconds its kernels take to compile; the tests run it once per session.  The queries
+are derived from the game registry (every game, every board size, every kind of hand and
+range, exact and sampled), so a new game is warmed without a line here; a slow test runs
+a wider batch after it and counts the kernels that still compile (none).
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import sys
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .engine import equity
 from .evaluate import evaluate_batch
-from .games import GAMES
+from .games import GAMES, Game
 from .games import game as _game
 
-__all__ = ["warmup"]
+__all__ = ["warmup", "warmed"]
 
 
 def _evaluate_game(name: str) -> None:
@@ -28,57 +36,122 @@ def _evaluate_game(name: str) -> None:
             evaluate_batch(g, hands, low=True)
 
 
+# hands by hole size, from cards every game's deck holds (sixes and up), and boards that
+# share no card with them
+_KNOWN = {2: ("AsKs", "QhQd", "JcTc"), 3: ("AsKsQs", "JhJdTc", "9c9d9h"),
+          4: ("AsAhKsKh", "QdQcJdTc", "9c9d9hTh"), 5: ("AsAhKsKhQs", "QdQcJdTcJs", "9c9d9hThTs"),
+          6: ("AsAhKsKhQsJh", "QdQcJdTcJsKd", "9c9d9hThTsAc")}
+_BOARD, _SHORT_BOARD = "2c3d4h5s2h", "6c6d7h7s8c"
+SAMPLED: dict[str, Any] = {"trials": 500, "seed": 1}
+
+
+def _narrow(g: Game) -> tuple[str, str]:
+    """Two-combo ranges of the game, of equal and of unequal weights."""
+    first, second = _KNOWN[g.hole][0], _KNOWN[g.hole][1]
+    # the same ranks in other suits: the suit-swapped twins of the first two hands
+    swap = str.maketrans("shdc", "dchs")
+    return f"{first},{first.translate(swap)}", f"{second},{second.translate(swap)}:0.5"
+
+
 def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
-    """Tiny queries that reach every equity kernel: (game, hands, board, options)."""
-    sampled: dict[str, Any] = {"trials": 1000, "seed": 1}
-    steps = [
-        ("holdem", ["AsKs", "QhQd"], "", {}),                          # rank multisets
-        ("holdem", ["AsKs", "QhQd"], "2c7d9h", {}),
-        ("holdem", ["AsKs", "QhQd"], "2c7d9hTs", {}),
-        ("the", ["AcKcQc", "AhKhQh"], "2s", {}),                       # walking boards
-        ("holdem", ["AsKs", "QhQd"], "", sampled),                      # sampling
-        ("holdem", ["AsKs", "random"], "", sampled),
-        ("holdem", ["QQ+,AKs:0.5", "random"], "", sampled),
-        # the samplers compile once per number of board cards dealt
-        ("holdem", ["AsKs", "QhQd"], "2c7d9h", sampled),
-        ("holdem", ["AsKs", "QhQd"], "2c7d9hTs", sampled),
-        ("holdem", ["QQ+,AKs", "random"], "2c7d9h", sampled),
-        ("holdem", ["QQ+,AKs", "random"], "2c7d9hTs", sampled),
-        ("holdem", ["QQ+,AKs", "random"], "", sampled),                  # equal weights
-        ("holdem", ["AsKs", "QhQd"], "2c7d9hTs4h", sampled),             # the river
-        ("holdem", ["AA,KK", "QQ", "random"], "", sampled),
-        ("holdem", ["AA,KK", "QQ"], "", {}),                            # ranges, exact
-        ("holdem", ["AA,KK", "QQ"], "2c7d9h", {}),
-        ("holdem", ["AA,KK:0.3", "QQ"], "2c7d9h", {})]
-    for game in ("omaha", "omaha8"):
-        steps += [(game, ["AsAhKsKh", "QdQcJdTc"], "", {}),
-                  (game, ["AsAhKsKh", "QdQcJdTc"], "", sampled),
-                  (game, ["AsAhKsKh,AcAdKcKd", "QdQcJdTc"], "2c7d9h", {}),
-                  (game, ["AsAh**", "QdQcJdTc"], "2c7d9h", sampled)]
-    steps += [("tahoe", ["AsKsQs", "JhJdTc"], "2c7d9h", {}),
-              ("tahoe", ["AsKsQs", "JhJdTc"], "", sampled),
-              ("tahoe", ["AsKsQs", "JhJdTc"], "2c7d9h", sampled),
-              ("tahoe", ["AsKsQs", "JhJdTc"], "2c7d9hTs", sampled),
-              ("tahoe", ["AsKsQs", "random"], "", sampled),             # unknown cards
-              ("omaha", ["AsAhKsKh", "QdQcJd?"], "2c7d9hTs4h", {}),
-              ("teen_patti", ["AsKsQs", "random"], "", sampled),
-              ("teen_patti", ["AsKsQs", "random"], "", {}),
-              ("short_deck", ["AsKs", "QhQd"], "", {})]
+    """Small queries that reach every equity kernel, derived from the game registry: for
+    each game and each of its board sizes, known hands (heads-up and three-way), a hand
+    with an unknown card, 'random', narrow ranges of equal and unequal weights and a wide
+    one, each exact (as the planner chooses) and sampled.  (game, hands, board, options)."""
+    steps: list[tuple[str, list[str], str, dict[str, Any]]] = []
+    for name in GAMES:
+        g = _game(name)
+        a, b, c = _KNOWN[g.hole]
+        equal, unequal = _narrow(g)
+        wide = "5%"
+        partly = b[:-2] + "?"
+        cards = _SHORT_BOARD if g.lowest_rank else _BOARD
+        for street in g.streets:
+            board = cards[:2 * street]
+            for hands in ([a, b], [a, b, c], [a, "random"], [a, partly], [equal, b],
+                          [unequal, a], [equal, "random"], [unequal, "random"],
+                          [equal, unequal, c]):
+                steps.append((name, hands, board, {}))
+                steps.append((name, hands, board, SAMPLED))
+            for hands in ([wide, "random"], [wide, b], [wide, unequal, c]):
+                steps.append((name, hands, board, SAMPLED))
     return steps
 
 
-def warmup(report: Callable[[int, int, str], None] | None = None) -> None:
-    """Compile or load every kernel: each game's evaluators, then each equity path.
+def _study_steps() -> list[tuple[str, Callable[[], object]]]:
+    """The studies' own kernels: the rank-multiset batches of the distributions, on every
+    street of hold'em."""
+    from .studies import equity_distribution
+    return [(f"distribution on {board or 'no board'}",
+             partial(equity_distribution, "AsKs,QQ", "JJ:0.5", board, progress=False,
+                     threads=1))
+            for board in ("", "2c3d4h", "2c3d4h5s", "2c3d4h5s2h")]
+
+
+# what the compiled code depends on besides the sources: a record written under other
+# settings does not count
+_SETTINGS = ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES", "NUMBA_OPT", "NUMBA_DISABLE_JIT",
+             "NUMBA_ENABLE_AVX", "EVALUATOR_SIMD")
+
+
+def _record_path() -> Path | None:
+    """Where warmup records that it ran: beside Numba's index files of the kernels."""
+    from ._cache_dirs import cache_dir_for
+    from ._compile_note import KERNEL_DIR
+    folder = cache_dir_for(KERNEL_DIR / "high.py")
+    tag = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    return None if folder is None else Path(folder) / f"evaluator-warmup.{tag}.json"
+
+
+def _fingerprint() -> dict[str, object]:
+    """The kernel sources (their digests), the Numba version and the settings that decide
+    what warmup compiled."""
+    from ._compile_note import KERNEL_DIR, numba_version
+    sources = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+               for p in sorted(KERNEL_DIR.glob("*.py"))}
+    return {"numba": numba_version(), "sources": sources,
+            "settings": {k: os.environ.get(k) for k in _SETTINGS}}
+
+
+def warmed() -> bool:
+    """Whether a complete warmup ran with these kernel sources, this Numba and these
+    settings, and Numba's cache still holds every kernel module (then nothing of what
+    warmup covers compiles)."""
+    from ._compile_note import KERNELS, uncached
+    path = _record_path()
+    try:
+        if path is None or json.loads(path.read_text()) != _fingerprint():
+            return False
+    except (OSError, ValueError):
+        return False
+    return not uncached({m for modules in KERNELS.values() for m in modules})
+
+
+def warmup(report: Callable[[int, int, str], None] | None = None, *,
+           force: bool = False) -> bool:
+    """Compile or load every kernel: each game's evaluators, then each equity path, then
+    the studies.  Returns False without doing anything when a complete warmup already ran
+    with these sources and settings (``warmed()``), unless ``force``; True otherwise.
 
     ``report(step, steps, label)``, when given, is called before each step.
     """
+    if not force and warmed():
+        return False
     work: list[tuple[str, Callable[[], object]]] = [
         (f"evaluate {name}", partial(_evaluate_game, name)) for name in GAMES]
     for game, hands, board, options in _equity_steps():
         label = (f"{game} {' vs '.join(hands)}" + (f" on {board}" if board else "")
                  + (", sampled" if options else ""))
         work.append((label, partial(equity, game, hands, board, threads=1, **options)))
+    work += _study_steps()
     for step, (label, run) in enumerate(work):
         if report is not None:
             report(step, len(work), label)
         run()
+    path = _record_path()
+    if path is not None:
+        try:
+            path.write_text(json.dumps(_fingerprint()))
+        except OSError:                  # a read-only cache: warmup runs again next time
+            pass
+    return True

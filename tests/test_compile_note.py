@@ -67,3 +67,70 @@ def test_no_false_compile_note_after_a_reinstall(tmp_path):
     high.write_text(high.read_text() + "\n# changed\n")
     cached, misses = run(site, cache)
     assert not cached and misses > 0                 # a changed source: compiles, said so
+
+
+WARM_CHECK = """
+import importlib, pkgutil, sys
+sys.path.insert(0, {tests!r})
+from numba.core.dispatcher import Dispatcher
+import evaluator.kernels
+from evaluator import batch_equity
+from warm_queries import every_query, every_study
+rows = batch_equity(every_query(), threads=2, progress=False, on_error="record")
+errors = [r["error"] for r in rows if r.get("error")]
+every_study()
+missed = []
+for info in pkgutil.iter_modules(evaluator.kernels.__path__):
+    module = importlib.import_module("evaluator.kernels." + info.name)
+    for name, k in vars(module).items():
+        if isinstance(k, Dispatcher) and k.stats.cache_misses:
+            missed.append(f"{{info.name}}.{{name}}: {{len(k.stats.cache_misses)}}")
+print(len(rows), len(errors), errors[:3], missed)
+"""
+
+
+@pytest.mark.slow
+def test_after_warmup_a_batch_of_every_game_and_street_compiles_nothing(tmp_path):
+    """warmup, in a fresh cache, then (in another process) a batch touching every game and
+    board size with every kind of hand, and the studies: Numba loads every kernel from the
+    cache; none compiles (counted by Numba's own cache-miss statistics)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    done = subprocess.run([sys.executable, "-m", "evaluator", "warmup"], capture_output=True,
+                          text=True, timeout=900, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "kernels compiled and cached" in done.stdout
+    again = subprocess.run([sys.executable, "-m", "evaluator", "warmup"], capture_output=True,
+                           text=True, timeout=900, env=env, cwd=tmp_path)
+    assert again.returncode == 0 and "already compiled" in again.stdout   # recorded: skipped
+    script = WARM_CHECK.format(tests=str(Path(__file__).parent))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=900, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    queries, errors, shown, missed = done.stdout.strip().split(" ", 3)
+    assert int(queries) > 500 and errors == "0", shown
+    assert missed == "[]", f"kernels compiled after warmup: {missed}"
+
+
+def test_a_batch_says_it_compiles_and_labels_its_bar(monkeypatch, capsys):
+    from evaluator import _compile_note, batch_equity
+    from evaluator import progress as progress_module
+    labels = []
+    real = progress_module.progress_bar
+
+    def spy(total, label, show):
+        labels.append(label)
+        return real(total, label, show)
+    monkeypatch.setattr(progress_module, "progress_bar", spy)
+    monkeypatch.setattr(_compile_note, "cached", lambda module: False)
+    rows = batch_equity([{"game": "holdem", "hands": ["AsKs", "QhQd"], "board": "2c7d9h"}],
+                        threads=1, progress=True)
+    assert len(rows) == 1
+    err = capsys.readouterr().err
+    assert err.count("note: compiling") == 1 and "warmup" in err
+    assert labels and labels[0].startswith("compiling kernels")
+    monkeypatch.setattr(_compile_note, "cached", lambda module: True)
+    labels.clear()
+    batch_equity([{"game": "holdem", "hands": ["AsKs", "QhQd"], "board": "2c7d9h"}],
+                 threads=1, progress=True)
+    assert "note: compiling" not in capsys.readouterr().err
+    assert labels == ["equity queries"]

@@ -4,7 +4,7 @@ name used outside the module that defines it.
 Layers, lowest first (a module imports only from its own layer or those below):
 
     base       errors, cards, games, names, _layout, _cache_dirs, _jit, _tables, _parallel,
-               _suits, progress
+               _suits, progress, export, _compile_note
     kernels    kernels/*: pure Numba functions over uint8 arrays
     dispatch   which kernel and tables serve a game
     hands      evaluate (one hand, batches), _exact_numpy, classes, ranges
@@ -23,14 +23,15 @@ import evaluator
 PACKAGE = Path(evaluator.__file__).parent
 LAYERS = {
     "base": ["errors", "cards", "games", "names", "_layout", "_cache_dirs", "_jit", "_tables",
-             "_parallel", "_suits", "progress"],
+             "_parallel", "_suits", "progress", "export", "_compile_note"],
     "kernels": ["kernels"],
     "dispatch": ["dispatch"],
     "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "ranges"],
     "engine": ["engine"],
     "studies": ["studies", "breakdown"],
-    "apps": ["batch", "flops", "warmup", "plots", "table", "bench", "cli", "__main__",
-             "__init__"],
+    "apps": ["batch", "flops", "warmup", "plots", "table", "bench", "_terminal", "cli",
+             "cli_study",
+             "__main__", "__init__"],
 }
 RANK = {name: rank for rank, names in enumerate(LAYERS.values()) for name in names}
 

@@ -385,9 +385,9 @@ def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
     else:
         out = np.zeros(4, np.float64)
         first_w, second_w = weights
-    range_kernels.best5_range_boards(np.ascontiguousarray(rows[0]), first_w,
-                               np.ascontiguousarray(rows[1]), second_w, board_ids, live, need,
-                               *_tables.high(g.values), out)
+    range_kernels.best5_range_boards(_read_only(rows[0]), first_w, _read_only(rows[1]),
+                                     second_w, board_ids, live, need, *_tables.high(g.values),
+                                     out)
     if not out[3]:
         first_masks, second_masks = card_masks(rows[0]), card_masks(rows[1])
         if np.any((first_masks[:, None] & second_masks[None, :]) == 0):
@@ -416,6 +416,15 @@ def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
               + (", weighted" if weighted else ""))
     return make_result(g, names, board_ids, dead_ids, counts, True, method, None,
                        weight_scale=weight_scale)
+
+
+def _read_only(rows: np.ndarray) -> np.ndarray:
+    """A C-contiguous, read-only view: Numba compiles a kernel apart for read-only and
+    writable arrays, and a range's combos are either, depending on whether the board
+    removed any; one kind means one compiled kernel (the one warmup made)."""
+    view = np.ascontiguousarray(rows).view()
+    view.flags.writeable = False
+    return view
 
 
 def partial_range(g: Game, cards: np.ndarray, missing: int) -> Range:

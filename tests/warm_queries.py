@@ -1,0 +1,57 @@
+"""Queries that touch every game, street and kind of equity query (known hands, unknown
+cards, ranges of equal and unequal weights, heads-up and three-way, exact and sampled),
+and every study: what a user's first batch may ask, for the test that ``warmup`` leaves
+nothing to compile."""
+from __future__ import annotations
+
+import evaluator
+from evaluator.games import GAMES
+
+# hands and ranges by hole size, from cards every game's deck holds (sixes and up)
+KNOWN = {2: ["AsKs", "QhQd", "JcTc"], 3: ["AsKsQs", "JhJdTc", "9c9d9h"],
+         4: ["AsAhKsKh", "QdQcJdTc", "9c9d9hTh"], 5: ["AsAhKsKhQs", "QdQcJdTcJs", "9c9d9hThTs"],
+         6: ["AsAhKsKhQsJh", "QdQcJdTcJsKd", "9c9d9hThTsAc"]}
+BOARD = ["2c", "3d", "4h", "5s", "2h"]
+SHORT_BOARD = ["6c", "6d", "7h", "7s", "8c"]
+
+
+def _ranges(g) -> tuple[str, str]:
+    """A range of equal weights and one of unequal weights for the game: other ranges than
+    warmup's, small enough that the batch takes seconds."""
+    if g.hole == 2 and g.rule == "best5":
+        return "QQ,AKs", "JJ:0.5,AQs"
+    first, second = KNOWN[g.hole][0], KNOWN[g.hole][1]
+    return f"{first[:-2]}*", f"{second[:-4]}**:0.5,{second[:-2]}*"
+
+
+def every_query() -> list[dict]:
+    queries = []
+    for name in GAMES:
+        g = evaluator.game(name)
+        known = KNOWN[g.hole]
+        cards = SHORT_BOARD if g.lowest_rank else BOARD
+        equal, unequal = _ranges(g)
+        unknown = known[1][:-2] + "?"
+        for street in g.streets:
+            board = "".join(cards[:street])
+            heads_up = [[known[0], known[1]], [known[0], "random"], [known[0], unknown],
+                        [equal, known[1]], [unequal, known[2]], [equal, "random"],
+                        [unequal, "random"]]
+            three_way = [[known[0], known[1], known[2]], [equal, unequal, known[2]]]
+            for hands in heads_up:
+                queries.append({"game": name, "hands": hands, "board": board})
+            for hands in heads_up + three_way:
+                queries.append({"game": name, "hands": hands, "board": board,
+                                "trials": 2000, "seed": 1})
+    return queries
+
+
+def every_study() -> None:
+    from evaluator.breakdown import range_breakdown
+    from evaluator.studies import equity_distribution, hand_vs_range
+    for board in ("2c7d9h", "2c7d9hTs", "2c7d9hTs4h"):
+        equity_distribution("QQ+,AKs", "JJ,TT:0.5", board, progress=False)
+        equity_distribution("AA**:$ds", "KK**", board, game="omaha", progress=False)
+        range_breakdown("QQ+,AKs,T9s", board, progress=False)
+        range_breakdown("AA**:$ds", board, "omaha", progress=False)
+        hand_vs_range("QQ+,AKs", board, progress=False)
