@@ -24,18 +24,21 @@ it: ``AA$ds`` is ``AA:$ds``.
 Terms combine with ``:`` (intersection) and ``!`` (exclusion), of equal precedence,
 left to right: ``KK!KKK:$r`` is ``(KK!KKK):$r``.  ``,`` (union, lowest) and weights
 (``:0.5`` or ``@50``, i.e. 50%, at the end of a part) belong to ``ranges.Range``.
-
-Each term is listed as a sorted array of 52-bit card masks (``compile_term``), never by
-looping over hands: a pattern's hands come from joining, element group by element
-group, the subsets of the cards each group may take (``ranges`` does the joining), and
-a macro is a vectorized test of suit and rank counts.  Listings are cached.
+Each term is listed as a sorted array of 52-bit card masks, never by looping over
+hands or over bindings: a pattern's hands come from joining, element group by element
+group, the subsets of the cards each group may take, with numpy arrays holding every
+binding of the variables at once (``ranges._list_bindings``; ``BwCxDyEzFw`` in 5-card
+Omaha, 1,853,280 bindings, lists in well under a second, and took 2 min 18 s as a
+Python loop per binding), and a macro is a vectorized test of suit and rank counts.
+A pattern is counted before it is listed (``listing_bound``), so one too wide is
+refused at once.  Listings are cached.
 """
 from __future__ import annotations
 
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -185,25 +188,28 @@ def parse_pattern(text: str, hole: int, part: str | None = None) -> Pattern:
 
 # --- listing a pattern's hands -------------------------------------------------------------
 
-def _groups(pattern: Pattern, ranks: dict[str, int], suits: dict[str, int]
-            ) -> list[tuple[tuple[int, ...], int]]:
-    """The pattern's non-padding elements under one binding of its variables, as groups
-    of equal elements: (the card ids each may take, how many elements)."""
-    counts: dict[tuple[int, ...], int] = {}
+def element_groups(pattern: Pattern) -> list[tuple[tuple[int, ...] | str,
+                                                   tuple[int, ...] | str, int]]:
+    """The pattern's non-padding elements as groups of equal elements: (the ranks each may
+    take, or its rank variable; the suits, or its suit variable; how many elements).
+    Elements that take the same cards under every binding form one group (``*s`` and
+    ``[A-2]s``): its elements choose their cards together, each hand once."""
+    counts: dict[tuple[tuple[int, ...] | str, tuple[int, ...] | str], int] = {}
     for e in pattern.elements:
         if e.padding:
             continue
-        if e.rank_variable:
-            rank_set: tuple[int, ...] = (ranks[e.rank_variable],)
-        else:
-            rank_set = e.ranks if e.ranks is not None else tuple(range(13))
-        if e.suit is None:
-            suit_set: tuple[int, ...] = (0, 1, 2, 3)
-        else:
-            suit_set = (suits[e.suit] if isinstance(e.suit, str) else e.suit,)
-        cards = tuple(4 * r + s for r in rank_set for s in suit_set)
-        counts[cards] = counts.get(cards, 0) + 1
-    return list(counts.items())
+        ranks: tuple[int, ...] | str = (e.rank_variable if e.rank_variable else
+                                        e.ranks if e.ranks is not None else tuple(range(13)))
+        suits: tuple[int, ...] | str = ((0, 1, 2, 3) if e.suit is None else
+                                        e.suit if isinstance(e.suit, str) else (e.suit,))
+        counts[ranks, suits] = counts.get((ranks, suits), 0) + 1
+    return [(ranks, suits, n) for (ranks, suits), n in counts.items()]
+
+
+def group_size(ranks: tuple[int, ...] | str, suits: tuple[int, ...] | str) -> int:
+    """How many cards an element group may take (a variable stands for one value)."""
+    return (1 if isinstance(ranks, str) else len(ranks)) * (
+        1 if isinstance(suits, str) else len(suits))
 
 
 def _free_values(pattern: Pattern) -> tuple[list[int], list[int]]:
@@ -246,30 +252,33 @@ def binding_count(pattern: Pattern) -> int:
     return count
 
 
-def bindings(pattern: Pattern) -> Iterator[tuple[dict[str, int], dict[str, int]]]:
-    """Every assignment of the rank and suit variables that lists different hands:
-    distinct values, none written explicitly elsewhere in the pattern, and variables of
-    one role (``_symmetric_groups``) in increasing order."""
+def binding_rows(pattern: Pattern) -> tuple[list[str], np.ndarray, list[str], np.ndarray]:
+    """Every assignment of the rank and suit variables that lists different hands, as
+    arrays: the rank variables' names and one row of ranks per assignment, then the same
+    for the suit variables (a pattern's bindings are every rank row with every suit row).
+    Values are distinct, none written explicitly elsewhere in the pattern, and variables
+    of one role (``_symmetric_groups``) take increasing values.  Built a variable at a
+    time by numpy (``BwCxDyEzFwGx`` has 308,880 rank rows), never a loop per binding."""
     free_ranks, free_suits = _free_values(pattern)
     rank_groups, suit_groups = _symmetric_groups(pattern)
-    rank_names = [n for g in rank_groups for n in g]
-    suit_names = [n for g in suit_groups for n in g]
+    return ([n for g in rank_groups for n in g], _ordered_rows(free_ranks, rank_groups),
+            [n for g in suit_groups for n in g], _ordered_rows(free_suits, suit_groups))
 
-    def ordered(values: tuple[int, ...], groups: list[list[str]]) -> bool:
-        at = 0
-        for group in groups:
-            chunk = values[at:at + len(group)]
-            if any(a > b for a, b in zip(chunk, chunk[1:])):
-                return False
-            at += len(group)
-        return True
 
-    for rs in itertools.permutations(free_ranks, len(rank_names)):
-        if not ordered(rs, rank_groups):
-            continue
-        for ss in itertools.permutations(free_suits, len(suit_names)):
-            if ordered(ss, suit_groups):
-                yield dict(zip(rank_names, rs)), dict(zip(suit_names, ss))
+def _ordered_rows(values: list[int], groups: list[list[str]]) -> np.ndarray:
+    """Rows of distinct ``values``, one column per variable of ``groups`` (in order),
+    increasing within each group, in lexicographic order."""
+    rows = np.zeros((1, 0), np.int8)
+    choices = np.array(values, np.int8)
+    for group in groups:
+        for k in range(len(group)):
+            wide = np.repeat(rows, len(choices), axis=0)
+            column = np.tile(choices, len(rows))
+            keep = ~(wide == column[:, None]).any(axis=1)
+            if k:                                # after the group's previous variable
+                keep &= column > wide[:, -1]
+            rows = np.column_stack([wide, column])[keep]
+    return rows
 
 
 def listing_bound(pattern: Pattern, hole: int) -> int:
@@ -279,11 +288,17 @@ def listing_bound(pattern: Pattern, hole: int) -> int:
     count = binding_count(pattern)
     if not count:
         return 0
+    return count * binding_listing(pattern, hole)
+
+
+def binding_listing(pattern: Pattern, hole: int) -> int:
+    """How many hands one binding of the variables lists, counting repeats: each group's
+    choices of its cards, times the padding's choices of the cards left."""
     free = sum(e.padding for e in pattern.elements)
     ways = math.comb(52 - (hole - free), free)
-    for cards, n in _groups(pattern, *next(bindings(pattern))):
-        ways *= math.comb(len(cards), n)
-    return count * ways
+    for ranks, suits, n in element_groups(pattern):
+        ways *= math.comb(group_size(ranks, suits), n)
+    return ways
 
 
 def why_empty(pattern: Pattern) -> str | None:
@@ -320,13 +335,6 @@ def _element_text(e: Element) -> str:
         rank = "[" + "".join(RANKS[r] for r in reversed(e.ranks)) + "]"
     suit = "" if e.suit is None else SUITS[e.suit] if isinstance(e.suit, int) else e.suit
     return rank + suit
-
-
-def group_listing(pattern: Pattern) -> Iterator[list[tuple[tuple[int, ...], int]]]:
-    """For each binding: the element groups, which ``ranges`` joins into card masks
-    (then with every subset of the padding's size of the cards left)."""
-    for ranks, suits in bindings(pattern):
-        yield _groups(pattern, ranks, suits)
 
 
 def padding(pattern: Pattern) -> int:

@@ -63,6 +63,7 @@ evaluator.errors.RangeError: bad range part 'AKx': use classes like 'AKs', ...
 """
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -86,7 +87,10 @@ from .errors import CardError, RangeError, check_type
 from .games import Game, Rule
 from .games import game as _game
 from .patterns import (
-    group_listing,
+    Pattern,
+    binding_rows,
+    element_groups,
+    group_size,
     listing_bound,
     macro_filter,
     macro_possible,
@@ -278,9 +282,10 @@ def _pattern(text: str, game: Game, part: str) -> np.ndarray:
 
     Under each binding of its variables, the pattern's groups of equal elements choose
     their cards together (``AA`` picks 2 of the 4 aces), and the padding takes every
-    subset of the cards left.  The hands listed that way, repeats included, are counted
-    first: a pattern that could list more than ``LISTING_LIMIT`` is refused before any
-    is listed.  Macros then filter the hands (a macro alone filters every hand)."""
+    subset of the cards left (``_list_bindings``).  The hands listed that way, repeats
+    included, are counted first: a pattern that could list more than ``LISTING_LIMIT``
+    is refused before any is listed.  Macros then filter the hands (a macro alone
+    filters every hand)."""
     pattern = parse_pattern(text, game.hole, part)
     for name in pattern.macros:
         if not macro_possible(name, game.hole):
@@ -295,16 +300,7 @@ def _pattern(text: str, game: Game, part: str) -> np.ndarray:
         bound = listing_bound(pattern, game.hole)
         if bound > LISTING_LIMIT:
             raise _too_many(part, bound, game, " counting those it matches more than one way")
-        free = padding(pattern)
-        blocks = [np.empty(0, np.uint64)]
-        for groups in group_listing(pattern):
-            block = np.zeros(1, np.uint64)
-            for cards, count in groups:
-                block = _join(block, _subsets(_CARD_BITS[list(cards)], count))
-            if free:
-                block = _join(block, _subset_masks(free))
-            blocks.append(block)
-        hands = _distinct(np.concatenate(blocks))
+        hands = _distinct(_list_bindings(pattern, game.hole))
     hands = macro_filter(pattern.macros, hands)
     if not len(hands):
         macros = "".join("$" + m for m in pattern.macros)
@@ -314,6 +310,61 @@ def _pattern(text: str, game: Game, part: str) -> np.ndarray:
     if len(hands) > RANGE_LIMIT:
         raise _too_many(part, len(hands), game)
     return hands
+
+
+_CLASH = np.uint64(0xFFFF_FFFF_FFFF_FFFF)   # a choice that reuses a card (no hand has it)
+
+
+def _list_bindings(pattern: Pattern, hole: int) -> np.ndarray:
+    """The card masks the pattern lists under every binding of its variables, repeats
+    included, bindings a block at a time: a numpy array per element group holds each
+    binding's choices of the group's cards (a row per binding), so a pattern of many
+    variables costs no Python loop per binding (``BwCxDyEzFw`` in 5-card Omaha has
+    1,853,280 bindings of one hand each).  Choices are combined binding by binding; one
+    that takes a card twice becomes ``_CLASH``, which every later group keeps."""
+    rank_names, rank_rows, suit_names, suit_rows = binding_rows(pattern)
+    groups = element_groups(pattern)
+    free = padding(pattern)
+    each = math.prod(math.comb(group_size(r, s), n) for r, s, n in groups)
+    step = max(1, _CHUNK // each)
+    fixed: dict[tuple[object, object], np.ndarray] = {}    # groups with no variable
+    for ranks, suits, n in groups:
+        if not isinstance(ranks, str) and not isinstance(suits, str):
+            cards = [4 * r + s for r in ranks for s in suits]
+            fixed[ranks, suits] = _subsets(_CARD_BITS[cards], n)[None, :]
+    blocks = [np.empty(0, np.uint64)]
+    for suit_row in suit_rows.astype(np.int64):
+        for start in range(0, len(rank_rows), step):
+            chunk = rank_rows[start:start + step].astype(np.int64)
+            block = np.zeros((len(chunk), 1), np.uint64)
+            for ranks, suits, n in groups:
+                choices = fixed.get((ranks, suits))
+                if choices is None:
+                    choices = _variable_choices(chunk, rank_names, suit_row, suit_names,
+                                                ranks, suits, n)
+                both = block[:, :, None] | choices[:, None, :]
+                both[(block[:, :, None] & choices[:, None, :]) != 0] = _CLASH
+                block = both.reshape(len(chunk), -1)
+            listed = block.ravel()
+            listed = listed[listed != _CLASH]
+            blocks.append(_join(listed, _subset_masks(free)) if free else listed)
+    return np.concatenate(blocks)
+
+
+def _variable_choices(chunk: np.ndarray, rank_names: list[str], suit_row: np.ndarray,
+                      suit_names: list[str], ranks: tuple[int, ...] | str,
+                      suits: tuple[int, ...] | str, n: int) -> np.ndarray:
+    """(bindings, choices) the masks of the ``n``-card subsets of a group's cards, for a
+    group with a variable, under each binding of ``chunk`` and ``suit_row``."""
+    if isinstance(ranks, str):
+        rank_ids = chunk[:, [rank_names.index(ranks)]]
+    else:
+        rank_ids = np.broadcast_to(np.array(ranks, np.int64), (len(chunk), len(ranks)))
+    suit_ids = (suit_row[[suit_names.index(suits)]] if isinstance(suits, str)
+                else np.array(suits, np.int64))
+    cards = (4 * rank_ids[:, :, None] + suit_ids[None, None, :]).reshape(len(chunk), -1)
+    picks = np.array(list(itertools.combinations(range(cards.shape[1]), n)), np.int64)
+    return np.bitwise_or.reduce(_CARD_BITS[cards][:, picks], axis=2)
 
 
 def _every_hand(game: Game, part: str) -> np.ndarray:
