@@ -51,8 +51,11 @@ before it is listed (its hands, counting those it matches more than one way, may
 not pass ``LISTING_LIMIT``, twice that), so ``******`` or ``random`` in 6-card Omaha
 (20,358,520 hands) is refused at once; equity deals a ``random`` hand without
 listing it.  A small part (at most 4,096 hands) given twice is listed once, and
-the parts of a range may list at most ``WORK_LIMIT`` (10,000,000) hands in all,
-repeats of larger parts included.
+the terms of a range's parts may list at most ``WORK_LIMIT`` (10,000,000) hands in
+all, repeats of larger parts and terms included; its ``:`` and ``!`` may test at most
+``TERM_LIMIT`` (40,000,000) hands.  A term given again with the same operator in one
+part is skipped (``AA!KK!KK`` is ``AA!KK``).  So any range text, however long, lists
+in seconds or is refused.
 
 >>> len(Range("QQ+,AKs")), len(Range("random")), len(Range("KTo+"))
 (22, 1326, 36)
@@ -103,11 +106,13 @@ from .rankings import RANKED_GAMES, ranked_classes, suit_classes
 __all__ = ["Range", "RangeLike", "RangeError", "CLASS_NAMES", "RANGE_LIMIT", "class_combos",
            "class_of", "preflop_order"]
 
-_FLOAT = r"[+-]?(?:[0-9]+\.?[0-9]*(?:e[+-]?[0-9]+)?|\.[0-9]+(?:e[+-]?[0-9]+)?|inf(?:inity)?|nan)"
-_WEIGHT_SUFFIX = re.compile(rf"^(.*):\s*({_FLOAT})\s*$", re.IGNORECASE)
+# Numbers are written so that a run of digits can be read only one way: "[0-9]+\.?[0-9]*"
+# tried every split of 50,000 digits (minutes); "[0-9]+(?:\.[0-9]*)?" reads them once.
+_FLOAT = (r"[+-]?(?:[0-9]+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?|\.[0-9]+(?:e[+-]?[0-9]+)?"
+          r"|inf(?:inity)?|nan)")
+_FLOAT_TEXT = re.compile(_FLOAT, re.IGNORECASE)
 _WEIGHT_PREFIX = re.compile(r"^([0-9.eE+-]+)\s*\((.*)\)$")
-_WEIGHT_AT = re.compile(r"^(.*?)\s*@\s*([^@]*)$")
-_NUMBER = r"([0-9]+\.?[0-9]*|\.[0-9]+)\s*%"
+_NUMBER = r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*%"
 _PERCENT = re.compile(rf"^{_NUMBER}$")
 _PERCENT_SPAN = re.compile(rf"^{_NUMBER}\s*-\s*{_NUMBER}$")
 _TERMS = re.compile(r"([:!])")
@@ -196,6 +201,7 @@ def _holdem_part(text: str, part: str) -> list[tuple[int, int]] | None:
 RANGE_LIMIT = 4_000_000               # combos one range may hold (15% of 6-card Omaha)
 LISTING_LIMIT = 2 * RANGE_LIMIT       # hands a pattern may list, counting repeats
 WORK_LIMIT = 10_000_000               # hands the parts of one range may list in all
+TERM_LIMIT = 40_000_000               # hands the ':' and '!' terms of a range may test
 _SMALL_PART = 4096                    # parts this small are listed once per range text
 _CHUNK = 1 << 20                      # card-mask pairs joined at a time
 
@@ -448,26 +454,36 @@ def _pair_masks(combos: list[tuple[int, int]]) -> np.ndarray:
 
 def _split_weight(part: str) -> tuple[str, float]:
     """A part's body and weight (``AKs:0.5``, ``0.5(AKs)``, ``AA@50`` for 50%; 1 when
-    none is given).  A ``:`` followed by anything but a number is an intersection."""
-    for regex, text_group, weight_group, scale in ((_WEIGHT_SUFFIX, 1, 2, 1.0),
-                                                   (_WEIGHT_PREFIX, 2, 1, 1.0),
-                                                   (_WEIGHT_AT, 1, 2, 0.01)):
-        match = regex.match(part)
-        if match:
-            try:
-                weight = float(match[weight_group]) * scale
-            except ValueError:
-                raise RangeError(f"bad weight in range part {_short(part)!r}: "
-                                 f"{_short(match[weight_group], 20)!r} is not a number",
-                                 part) from None
-            if not math.isfinite(weight):
-                raise RangeError(f"bad weight in range part {_short(part)!r}: weights are "
-                                 "finite numbers", part)
-            if weight < 0:
-                raise RangeError(f"bad weight in range part {_short(part)!r}: weights are "
-                                 "non-negative", part)
-            return match[text_group].strip(), weight
+    none is given).  A ``:`` followed by anything but a number is an intersection.  No
+    regular expression runs over the whole part: ``rpartition`` finds the last ``:``
+    or ``@`` (a weight holds neither), so 100,000 characters of spaces or digits are
+    read in one pass."""
+    head, colon, tail = part.rpartition(":")
+    number = tail.strip()
+    if colon and _FLOAT_TEXT.fullmatch(number):
+        return head.strip(), _weight(part, number, 1.0)
+    match = _WEIGHT_PREFIX.match(part)
+    if match:
+        return match[2].strip(), _weight(part, match[1], 1.0)
+    head, at, tail = part.rpartition("@")
+    if at:
+        return head.strip(), _weight(part, tail.strip(), 0.01)
     return part, 1.0
+
+
+def _weight(part: str, text: str, scale: float) -> float:
+    try:
+        weight = float(text) * scale
+    except ValueError:
+        raise RangeError(f"bad weight in range part {_short(part)!r}: "
+                         f"{_short(text, 20)!r} is not a number", part) from None
+    if not math.isfinite(weight):
+        raise RangeError(f"bad weight in range part {_short(part)!r}: weights are "
+                         "finite numbers", part)
+    if weight < 0:
+        raise RangeError(f"bad weight in range part {_short(part)!r}: weights are "
+                         "non-negative", part)
+    return weight
 
 
 def _relative(weights: np.ndarray, names: list[str]) -> np.ndarray:
@@ -566,13 +582,15 @@ class Range:
 
         Parts are listed as card masks; a part given again replaces its earlier listing,
         and the listings are merged whenever they hold more than ``RANGE_LIMIT`` hands,
-        so memory stays within a few times the limit however long the text.  The parts
-        may list ``WORK_LIMIT`` hands in all, which bounds the time."""
+        so memory stays within a few times the limit however long the text.  The terms
+        of the parts may list ``WORK_LIMIT`` hands in all, and their ``:`` and ``!`` test
+        ``TERM_LIMIT``, which bounds the time (``_part``)."""
         names: list[str] = []
         weights: list[float] = []
         small: dict[str, np.ndarray] = {}        # listings of small parts, by body
         pending: dict[object, tuple[np.ndarray, int]] = {}
-        listed = work = 0
+        listed = 0
+        spent = [0, 0]          # hands listed by the parts' terms, and tested by ':' and '!'
         kept = (np.empty(0, np.uint64), np.empty(0, np.int32))
         for index, part in enumerate(parts):
             if isinstance(part, str):
@@ -581,14 +599,9 @@ class Range:
                 body, weight = _split_weight(part)
                 masks = small.get(body)
                 if masks is None:
-                    masks = self._part(body, part)
+                    masks = self._part(body, part, spent)
                     if len(masks) <= _SMALL_PART:
                         small[body] = masks
-                    work += len(masks)
-                    if work > WORK_LIMIT:
-                        raise RangeError(f"range {_short(self.text)!r} lists more than "
-                                         f"{WORK_LIMIT:,} hands across its parts, too many "
-                                         "hands to list; give each pattern once", part)
                 key: object = body
             else:
                 cards = parse_cards(part, count=self.game.hole, what="range hand cards")
@@ -625,28 +638,37 @@ class Range:
                              "combos, too many hands to list; narrow it", self.text)
         return masks[keep], owner[keep]
 
-    def _part(self, body: str, part: str) -> np.ndarray:
+    def _part(self, body: str, part: str, spent: list[int]) -> np.ndarray:
         """The card masks of one part's hands, each once, in increasing order: its terms
         joined left to right by ``:`` (intersection) and ``!`` (exclusion).  A term that
-        is only macros (``$ds``) filters what comes before it, without listing."""
+        is only macros (``$ds``) filters what comes before it, without listing.
+
+        Both operators only narrow what is left, so a term given again with the same
+        operator changes nothing and is skipped (``AA!KK!KK...`` costs one ``!KK``).
+        ``spent`` counts, across the range's parts, the hands each term lists (cached or
+        not, so that what is refused does not depend on what was listed before), which
+        may not pass ``WORK_LIMIT``, and those the ``:`` and ``!`` terms test, which may
+        not pass ``TERM_LIMIT``."""
         pieces = _TERMS.split(body)
         terms = [t.strip() for t in pieces[0::2]]
         for term in terms:
             if not term:
                 raise RangeError(f"bad range part {_short(part)!r}: an empty term beside "
                                  "':' or '!'", part)
-        ops = pieces[1::2]
-        narrowing = tuple(m for op, term in zip(ops, terms[1:]) if op == ":" and
-                          term.startswith("$")
-                          for m in parse_pattern(term, self.game.hole, part).macros)
+        steps = list(dict.fromkeys(zip(pieces[1::2], terms[1:])))   # in order, each once
+        hole = self.game.hole
+        narrowing = tuple(m for op, term in steps if op == ":" and term.startswith("$")
+                          for m in parse_pattern(term, hole, part).macros)
         hands = _term_masks(self.game, terms[0], part, narrowing)
-        for op, term in zip(ops, terms[1:]):
+        self._spend(spent, part, listed=len(hands))
+        for op, term in steps:
             if term.startswith("$"):
-                macros = parse_pattern(term, self.game.hole, part).macros
+                macros = parse_pattern(term, hole, part).macros
                 for name in macros:
-                    if not macro_possible(name, self.game.hole):
+                    if not macro_possible(name, hole):
                         raise RangeError(f"range part {_short(part)!r} matches no hand: no "
-                                         f"{self.game.hole}-card hand passes ${name}", part)
+                                         f"{hole}-card hand passes ${name}", part)
+                self._spend(spent, part, tested=len(hands))
                 kept = macro_filter(macros, hands)
                 inside = np.isin(hands, kept, assume_unique=True)
             else:
@@ -661,6 +683,7 @@ class Range:
                     raise RangeError(f"bad weight in range part {_short(part)!r}: "
                                      f"{_short(term, 20)!r} is not a number, nor a range to "
                                      "intersect with", part) from None
+                self._spend(spent, part, listed=len(listed), tested=len(hands))
                 inside = _member(hands, listed)
             before = len(hands)
             hands = hands[inside] if op == ":" else hands[~inside]
@@ -671,6 +694,20 @@ class Range:
                 raise RangeError(f"range part {_short(part)!r} matches no hand: no hand of "
                                  f"{left!r} {how} {_short(term, 30)!r}", part)
         return hands
+
+    def _spend(self, spent: list[int], part: str, listed: int = 0, tested: int = 0) -> None:
+        """Count a term's hands: those listed (or looked up: the same, whatever the cache
+        holds) against ``WORK_LIMIT``, those tested against ``TERM_LIMIT``."""
+        spent[0] += listed
+        spent[1] += tested
+        if spent[0] > WORK_LIMIT:
+            raise RangeError(f"range {_short(self.text)!r} lists more than {WORK_LIMIT:,} "
+                             "hands across its parts and their terms, too many hands to "
+                             "list; give each pattern once, or fewer or narrower terms", part)
+        if spent[1] > TERM_LIMIT:
+            raise RangeError(f"range {_short(self.text)!r} tests more than {TERM_LIMIT:,} "
+                             "hands across the ':' and '!' terms of its parts, too many to "
+                             "combine; give each term once, or fewer or narrower terms", part)
 
     def _set(self, rows: np.ndarray, weights: np.ndarray) -> None:
         """Keep rows (each sorted) and weights, the rows put in increasing order."""

@@ -1,8 +1,11 @@
 """What a range text may cost: patterns of many variables list in seconds (numpy over
-the bindings, no Python loop per binding).  Each case runs under a deadline (SIGALRM), so
-a regression fails instead of hanging the suite."""
+the bindings, no Python loop per binding), a long ':' / '!' chain costs one pass per
+distinct term, and a text of 100,000 characters works or is refused, saying why, in
+seconds.  Each case runs under a deadline (SIGALRM), so a regression fails instead of
+hanging the suite."""
 from __future__ import annotations
 
+import itertools
 import random
 import signal
 import time
@@ -11,7 +14,7 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 
-from evaluator import Range
+from evaluator import Range, format_cards
 from evaluator.errors import RangeError
 from evaluator.ranges import card_masks
 
@@ -107,3 +110,72 @@ def test_every_pattern_lists_in_seconds_or_is_refused_at_once(game, text):
             assert "too many hands" in str(error) and "narrow it" in str(error)
         else:
             assert 0 < len(r) <= 4_000_000
+
+
+# --- 2. long chains of ':' and '!' -----------------------------------------------------------
+
+@pytest.mark.parametrize("text, game, same_as, seconds", [
+    # a pass over the hands per term before: 2 s here, 80 s on two shared cores
+    ("AA" + "!KK" * 20_000, "omaha", "AA!KK", 1),
+    ("AA" + ":AA**" * 20_000, "omaha", "AA", 1),
+    ("AA" + ":$ds" * 20_000, "omaha", "AA$ds", 1),
+    ("AA" + " ! KK :$ss" * 10_000 + ":0.5", "omaha", "AA!KK:$ss", 1),
+    ("AA" + "!KK" * 2_000, "omaha6", "AA!KK", 10),           # 51 s before
+    ("AA" + "!KK" * 20_000, "holdem", "AA", 1),
+])
+def test_long_chains_cost_one_pass_per_distinct_term(text, game, same_as, seconds):
+    """A term given again with the same operator changes nothing, and is skipped."""
+    with deadline(seconds):
+        r = Range(text, game)
+    expect = Range(same_as, game)
+    assert np.array_equal(r.combos, expect.combos)
+
+
+def _many_parts(term: str, room: int = 100_000) -> str:
+    return ",".join([term] * (room // (len(term) + 1)))
+
+
+HUNDRED_THOUSAND = [
+    # (text, game, what it gives: a count, or the start of the refusal)
+    ("AA" + " " * 100_000 + "!KK", "omaha", 6_925),                 # spaces beside '!'
+    ("AA:" + "1" * 100_000 + "x", "omaha", "bad weight"),           # digits: read once
+    ("1" * 100_000 + "(AA", "omaha", "bad range part"),
+    ("AA:" + "1" * 50_000 + "e" + "1" * 50_000 + "x", "omaha", "bad weight"),
+    ("AA" + " @" * 50_000, "omaha", "bad weight"),
+    ("AA" + "!KK" * 33_000, "omaha6", 1_201_596),
+    ("AA" + "".join(f"!{a}{b}{c}" for a in "AKQJT98765432" for b in "AKQJT98765432"
+                    for c in "AKQJT98765432") * 11, "omaha", "matches no hand"),
+    (_many_parts("AA:KK"), "omaha6", "lists more than 10,000,000 hands"),
+    (_many_parts("AA!KK"), "omaha6", "lists more than 10,000,000 hands"),
+    (_many_parts("AK****:$ds"), "omaha6", "lists more than 10,000,000 hands"),
+    (lambda: "AsAh****" + "".join("!AsAh" + format_cards(more, sep="")     # 7,000 hands
+                                  for more in itertools.islice(
+                                      itertools.combinations(range(50), 4), 7_000)),
+     "omaha6", "tests more than 40,000,000 hands"),
+]
+
+
+@pytest.mark.parametrize("text, game, outcome", HUNDRED_THOUSAND)
+def test_texts_of_100000_characters_work_or_are_refused_in_seconds(text, game, outcome):
+    text = text() if callable(text) else text
+    assert len(text) >= 50_000
+    with deadline(5):
+        if isinstance(outcome, int):
+            assert len(Range(text, game)) == outcome
+            return
+        with pytest.raises(RangeError, match=outcome) as info:
+            Range(text, game)
+    assert len(str(info.value)) < 400 and "\n" not in str(info.value)
+
+
+def test_the_terms_of_a_range_are_counted_whatever_was_listed_before():
+    """What the ':' and '!' terms cost is counted from the text alone: a term listed
+    before (cached) costs the same, so a range is refused, or not, the same each time."""
+    from evaluator import ranges
+
+    assert len(Range("AA:KK,AA!QQ,AA:JJ", "omaha6"))     # AA and each other pair: 7.4M
+    refused = ",".join(["AA:KK"] * 5)                     # AA and KK listed 5 times: 12.4M
+    for _ in range(2):
+        with pytest.raises(RangeError, match="more than"):
+            Range(refused, "omaha6")
+    assert ranges.TERM_LIMIT == 40_000_000 and ranges.WORK_LIMIT == 10_000_000
