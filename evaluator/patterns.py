@@ -24,6 +24,13 @@ it: ``AA$ds`` is ``AA:$ds``.
 Terms combine with ``:`` (intersection) and ``!`` (exclusion), of equal precedence,
 left to right: ``KK!KKK:$r`` is ``(KK!KKK):$r``.  ``,`` (union, lowest) and weights
 (``:0.5`` or ``@50``, i.e. 50%, at the end of a part) belong to ``ranges.Range``.
+A part ending in ``:`` and a number written only with the digits 2-9 that is also a
+pattern of the game (``AA:22``, ``AA:2``, ``AA:2345`` in Omaha: weight 22, or AA with
+two deuces?) is ambiguous and refused, saying how to write each meaning: the weight as
+``AA:22.0`` or ``AA@2200``, the intersection as ``AA:22**`` (``AA:[2]345`` when the
+digits fill the hole).  Numbers that cannot be a pattern stay weights: ``0.5``, ``1``,
+``10``, ``1e-3``, and ``23456`` in 4-card Omaha (one card too many).
+
 Each term is listed as a sorted array of 52-bit card masks, never by looping over
 hands or over bindings: a pattern's hands come from joining, element group by element
 group, the subsets of the cards each group may take, with numpy arrays holding every

@@ -43,6 +43,10 @@ and the generic pattern syntax of Omaha players (``patterns`` has it in full):
 ``AA$ds@50``
 ======================  ===================================================
 
+``AA:22`` (weight 22, or AA with two deuces?) is refused as ambiguous, as is any
+``:`` and a number of the digits 2-9 that is also a hand of the game (``AKs:22`` in
+hold'em; ``AKs:2`` stays weight 2); write ``AA:22.0`` or ``AA@2200``, or ``AA:22**``.
+
 ``:`` and ``!`` (and percentages inside them: ``15%:$ds``, ``20%!10%``) work in
 hold'em ranges too.
 
@@ -113,6 +117,7 @@ _FLOAT = (r"[+-]?(?:[0-9]+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?|\.[0-9]+(?:e[+-]?[0-9]+
 _FLOAT_TEXT = re.compile(_FLOAT, re.IGNORECASE)
 _WEIGHT_PREFIX = re.compile(r"^([0-9.eE+-]+)\s*\((.*)\)$")
 _NUMBER = r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*%"
+_RANK_DIGITS = frozenset("23456789")
 _PERCENT = re.compile(rf"^{_NUMBER}$")
 _PERCENT_SPAN = re.compile(rf"^{_NUMBER}\s*-\s*{_NUMBER}$")
 _TERMS = re.compile(r"([:!])")
@@ -421,7 +426,7 @@ def _list_term(game: Game, body: str, part: str, macros: tuple[str, ...] = ()) -
         if every > RANGE_LIMIT:
             raise _too_many(part, every, game)
         return _subset_masks(hole)
-    holdem = hole == 2 and game.rule is Rule.BEST5
+    holdem = _holdem_syntax(game)
     percent, span = _PERCENT.match(body), _PERCENT_SPAN.match(body)
     if percent:
         return _top_percent_masks(game, 0.0, float(percent[1]), part, macros)
@@ -452,15 +457,18 @@ def _pair_masks(combos: list[tuple[int, int]]) -> np.ndarray:
     return np.array([(1 << a) | (1 << b) for a, b in combos], np.uint64)
 
 
-def _split_weight(part: str) -> tuple[str, float]:
+def _split_weight(part: str, game: Game) -> tuple[str, float]:
     """A part's body and weight (``AKs:0.5``, ``0.5(AKs)``, ``AA@50`` for 50%; 1 when
-    none is given).  A ``:`` followed by anything but a number is an intersection.  No
-    regular expression runs over the whole part: ``rpartition`` finds the last ``:``
-    or ``@`` (a weight holds neither), so 100,000 characters of spaces or digits are
-    read in one pass."""
+    none is given).  A ``:`` followed by anything but a number is an intersection, and
+    one followed by a number that also reads as a hand of the game (``AA:22``: deuces,
+    or weight 22?) is refused as ambiguous (``_ambiguous``).  No regular expression
+    runs over the whole part: ``rpartition`` finds the last ``:`` or ``@`` (a weight
+    holds neither), so 100,000 characters of spaces or digits are read in one pass."""
     head, colon, tail = part.rpartition(":")
     number = tail.strip()
     if colon and _FLOAT_TEXT.fullmatch(number):
+        if set(number) <= _RANK_DIGITS and _reads_as_term(number, game):
+            raise _ambiguous(part, head.strip(), number, game)
         return head.strip(), _weight(part, number, 1.0)
     match = _WEIGHT_PREFIX.match(part)
     if match:
@@ -484,6 +492,39 @@ def _weight(part: str, text: str, scale: float) -> float:
         raise RangeError(f"bad weight in range part {_short(part)!r}: weights are "
                          "non-negative", part)
     return weight
+
+
+def _holdem_syntax(game: Game) -> bool:
+    """Whether the game's ranges are hold'em class notation (else the pattern syntax)."""
+    return game.hole == 2 and game.rule is Rule.BEST5
+
+
+def _reads_as_term(text: str, game: Game) -> bool:
+    """Whether ``text`` is written as a hand of the game: a hold'em class or span, or a
+    pattern of at most the game's hole cards (whether or not any hand matches it)."""
+    try:
+        if _holdem_syntax(game):
+            return _holdem_part(text, text) is not None
+        parse_pattern(text, game.hole)
+    except RangeError:
+        return False
+    return True
+
+
+def _ambiguous(part: str, body: str, number: str, game: Game) -> RangeError:
+    """``AA:22``: the weight 22, or ``AA`` intersected with the hand ``22``?  Refused,
+    saying how to write each."""
+    if _holdem_syntax(game):
+        other = f"{number}-{number}"                     # a span of one class
+    elif len(number) < game.hole:
+        other = number + "*" * (game.hole - len(number))
+    else:
+        other = f"[{number[0]}]{number[1:]}"             # a one-rank span
+    body = _short(body, 30)
+    return RangeError(f"range part {_short(part)!r} is ambiguous: ':{number}' reads as a "
+                      f"weight and as the hand {number!r}; write the weight as "
+                      f"'{body}:{number}.0' or '{body}@{number}00', or the intersection as "
+                      f"'{body}:{other}'", part)
 
 
 def _relative(weights: np.ndarray, names: list[str]) -> np.ndarray:
@@ -596,7 +637,7 @@ class Range:
             if isinstance(part, str):
                 if not part:
                     raise RangeError(f"empty part in range {_short(self.text)!r}", self.text)
-                body, weight = _split_weight(part)
+                body, weight = _split_weight(part, self.game)
                 masks = small.get(body)
                 if masks is None:
                     masks = self._part(body, part, spent)

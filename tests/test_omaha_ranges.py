@@ -168,3 +168,49 @@ def test_two_weights_on_one_part_are_named_as_such():
     for text in ("AA:0.5:0.5", "AA:0.5@50"):
         with pytest.raises(RangeError, match="takes one weight"):
             Range(text, "omaha")
+
+
+# --- ':' and a number: a weight, or the intersection with a pattern of ranks? ---------------
+
+@pytest.mark.parametrize("text, game, weight, intersection", [
+    ("AA:22", "omaha", "'AA:22.0' or 'AA@2200'", "'AA:22**'"),
+    ("KK:99", "omaha", "'KK:99.0' or 'KK@9900'", "'KK:99**'"),
+    ("AA:2", "omaha", "'AA:2.0' or 'AA@200'", "'AA:2***'"),
+    ("AA:2345", "omaha", "'AA:2345.0' or 'AA@234500'", "'AA:[2]345'"),
+    ("AA$ds:22", "omaha5", "'AA$ds:22.0' or 'AA$ds@2200'", "'AA$ds:22***'"),
+    ("AA:22, KK", "omaha", "'AA:22.0'", "'AA:22**'"),
+    ("AA: 22 ", "omaha", "'AA:22.0'", "'AA:22**'"),
+    ("AAA:22", "teen_patti", "'AAA:22.0'", "'AAA:22*'"),
+])
+def test_a_number_that_is_also_a_pattern_is_refused_as_ambiguous(text, game, weight,
+                                                                   intersection):
+    """``AA:22`` was read as AA at weight 22, silently, though ``22`` is a pattern and
+    ``:`` intersects: it is refused in one line saying how to write each meaning."""
+    with pytest.raises(RangeError, match="is ambiguous") as info:
+        Range(text, game)
+    message = str(info.value)
+    assert weight in message and intersection in message and "\n" not in message
+
+
+def test_the_spellings_the_refusal_suggests_parse_as_they_say():
+    aa, kk = _set_of("AA"), _set_of("KK")
+    for weighted in ("AA:22.0,KK", "AA@2200,KK", "22.0(AA),KK"):
+        r = Range(weighted, "omaha")
+        weights = dict(zip(map(tuple, r.combos.tolist()), r.weights.tolist()))
+        assert {weights[h] for h in aa - kk} == {1.0}      # AAKK keeps its last weight
+        assert sorted({weights[h] for h in kk}) == [pytest.approx(1 / 22)]
+    assert _set_of("AA:22**") == aa & _set_of("22")
+    assert _set_of("2345:[2]345") == _set_of("2345")
+    assert len(Range("AA:22***", "omaha5")) > 0
+
+
+@pytest.mark.parametrize("text, game", [
+    ("AA:0.5", "omaha"), ("AA:1", "omaha"), ("AA:10", "omaha"), ("AA:1e-3", "omaha"),
+    ("AA:.5", "omaha"), ("AA:23456", "omaha"), ("AAA:2222", "teen_patti"),
+])
+def test_numbers_that_cannot_be_a_pattern_stay_weights(text, game):
+    """``1`` and ``0`` are no ranks, and a number longer than the hole no pattern."""
+    body = text.split(":")[0]
+    r = Range(text + "," + "KK", game)
+    assert len(r) == len(Range(body + ",KK", game))
+    assert len(set(r.weights.tolist())) in (1, 2)

@@ -365,3 +365,18 @@ def test_patterns_match_a_brute_force(pattern):
     expect = [h for h in combinations(range(52), 3)
               if reference.pattern_matches(elements, macros, h)]
     assert Range(pattern, "tahoe").combos.tolist() == [list(h) for h in expect]
+
+
+def test_holdem_weights_after_a_colon_stay_unless_they_read_as_a_class():
+    """``AKs:2`` is weight 2 as before (``2`` is no hold'em hand); ``AKs:22`` and
+    ``AKs:98`` are also the classes 22 and 98, and are refused as ambiguous, as in Omaha."""
+    r = Range("AKs:2,QQ")
+    assert sorted(set(r.weights.tolist())) == [0.5, 1.0] and len(r) == 10
+    assert len(Range("AKs:222,QQ")) == 10 and len(Range("AKs:22.0,QQ")) == 10
+    assert Range("AKs@2200,QQ") == Range("AKs:22.0,QQ")
+    for text, other in (("AKs:22", "'AKs:22-22'"), ("AKs:98", "'AKs:98-98'"),
+                        ("QQ+:33", "'QQ+:33-33'")):
+        with pytest.raises(RangeError, match="is ambiguous") as info:
+            Range(text)
+        assert other in str(info.value) and f"'{text}.0'" in str(info.value)
+    assert len(Range("22+:33-33")) == 6                       # the intersection, spelled out
