@@ -64,7 +64,8 @@ _FLAG_WORDS = [(re.compile(r"\btrials= or target_stderr="), "--trials or --stder
                (re.compile(r"\btrials="), "--trials"),
                (re.compile(r"\btarget_stderr="), "--stderr"),
                (re.compile(r"\bthreads="), "--threads"),
-               (re.compile(r"\bseed="), "--seed")]
+               (re.compile(r"\bseed="), "--seed"),
+               (re.compile(r"\bdiscard_equity\b"), "'evaluator discard'")]
 
 
 def _flags(message: str, command: str | None) -> str:
@@ -97,7 +98,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         return 0
     console = _console()
     console.print(f"[bold]{hand.name}[/bold]")
-    console.print(f"  best five: {' '.join(hand.best)}\n  category:  {hand.category}\n"
+    best = {3: "best three", 4: "best four"}.get(len(hand.best), "best five")
+    console.print(f"  {best}: {' '.join(hand.best)}\n  category:  {hand.category}\n"
                   f"  value:     {hand.value}")
     if hand.low is not None:
         console.print(f"  low:       {hand.low.name} ({' '.join(hand.low.best)})")
@@ -143,7 +145,9 @@ def _equity_table(result, title: str | None = None):
     """One result as a table; hi-lo games show scoop, tie, high and low (win = scoop)."""
     from rich.table import Table
     hilo = result.players[0].hi is not None
-    caption = result.method + (f"\n{HILO_CAPTION}" if hilo else "")
+    caption = result.method + ("" if result.exact or result.seed is None
+                               else f", seed {result.seed}") + (f"\n{HILO_CAPTION}" if hilo
+                                                                else "")
     table = Table(title=title, title_justify="left", caption=caption,
                   caption_justify="left")
     table.add_column("hand")
@@ -297,7 +301,9 @@ def _cmd_matrix(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_grid(values: dict[str, float], title: str) -> None:
+def _print_grid(values: dict[str, float], title: str, composition: bool = False) -> None:
+    """The 13 x 13 grid on the terminal: equities in green / yellow / red, or (a range's
+    composition) shares in cyan, with the classes the range does not hold dimmed."""
     from rich.table import Table
 
     from .classes import CLASS_NAMES
@@ -310,8 +316,11 @@ def _print_grid(values: dict[str, float], title: str) -> None:
         for j in range(13):
             name = CLASS_NAMES[13 * i + j]
             value = values.get(name)
-            if value is None or value != value:
+            if value is None or value != value or (composition and value == 0):
                 cells.append(f"[dim]{name}\n-[/dim]")
+                continue
+            if composition:
+                cells.append(f"[bold cyan]{name}\n{value:.0%}[/bold cyan]")
                 continue
             colour = "green" if value >= 0.6 else "yellow" if value >= 0.45 else "red"
             cells.append(f"[{colour}]{name}\n{value:.0%}[/{colour}]")
@@ -341,7 +350,7 @@ def _cmd_range(args: argparse.Namespace) -> int:
     console.print(f"[bold]{escape(_short(r.text))}[/bold]: {len(r):,} combos, "
                   f"weight {r.total_weight:g} ({r.share:.2%} of all {r.game.name} hands)")
     if holdem:
-        _print_grid(r.classes(), "share of each class in the range")
+        _print_grid(r.classes(), "share of each class in the range", composition=True)
         return 0
     assert breakdown is not None
     for title, counts in (("ranks", breakdown["ranks"]), ("suits", breakdown["suits"])):

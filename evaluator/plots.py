@@ -54,18 +54,25 @@ def save(fig: Figure, path: str | Path) -> Path:
 
 def grid(values: dict[str, float], path: str | Path, *, title: str = "",
          label: str = "equity", percent: bool = True) -> Path:
-    """A 13 x 13 grid of the hold'em classes coloured by ``values`` (0..1; nan: blank)."""
+    """A 13 x 13 grid of the hold'em classes coloured by ``values`` (0..1; nan: blank).
+    Equities run red to green; a range's composition (``label="share"``) runs light to
+    dark blue, and the classes it does not hold (share 0) stay blank grey."""
     plt = pyplot()
     cells = np.array([values.get(name, math.nan) for name in CLASS_NAMES]).reshape(13, 13)
+    composition = label == "share"
+    if composition:
+        cells = np.where(cells == 0, math.nan, cells)      # not in the range: no colour
     fig, ax = plt.subplots(figsize=(8.4, 7.6))
+    ax.set_facecolor("#e6e6e6")                            # blank cells: neutral grey
     shown = np.ma.masked_invalid(cells)
-    image = ax.imshow(shown, cmap="RdYlGn", vmin=0.0, vmax=1.0)
+    image = ax.imshow(shown, cmap="Blues" if composition else "RdYlGn", vmin=0.0, vmax=1.0)
     for k, name in enumerate(CLASS_NAMES):
         i, j = divmod(k, 13)
         value = cells[i, j]
         text = name if math.isnan(value) else (
             f"{name}\n{value:.0%}" if percent else f"{name}\n{value:.2f}")
-        dark = not math.isnan(value) and (value < 0.2 or value > 0.85)
+        dark = not math.isnan(value) and (value > 0.6 if composition
+                                          else value < 0.2 or value > 0.85)
         ax.text(j, i, text, ha="center", va="center", fontsize=6.5,
                 color="white" if dark else "black")
     ax.set_xticks([])
@@ -82,9 +89,13 @@ def grid(values: dict[str, float], path: str | Path, *, title: str = "",
 def streets(results: Sequence[EquityResult], path: str | Path, *, title: str = "") -> Path:
     """Each player's equity after each street (``equity_by_street`` results), as lines."""
     plt = pyplot()
-    sizes = [len(r.board.split()) for r in results]
-    labels = ([f"{n} board cards" for n in sizes] if results[0].game == "the"
-              else [_street_name(n) for n in sizes])
+    boards = [r.board.split() for r in results]
+    labels = []
+    for k, board in enumerate(boards):
+        new = board[len(boards[k - 1]):] if k else board
+        name = (f"{len(board)} board cards" if results[0].game == "the"
+                else _street_name(len(board)))
+        labels.append(f"{name}\n{''.join(new)}" if new else name)   # the cards that fell
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     for p, player in enumerate(results[0].players):
         ax.plot(labels, [r.players[p].equity for r in results], marker="o",

@@ -163,3 +163,19 @@ def test_the_package_imports_in_one_direction():
             assert not private, f"{name}.py imports {private} from {node.module}"
             if node.level == 1:
                 assert node.module in order[:k], f"{name}.py imports .{node.module}"
+
+
+def test_ratios_read_as_words_and_the_cross_check_is_stated():
+    from evaluator.bench.report import _ratio_text, cross_check_line
+    assert _ratio_text(2.26e-05, "eval7") == "44,248x slower"
+    assert _ratio_text(0.5, "pokerkit") == "2x slower"
+    assert _ratio_text(1.3, "ompeval") == "1.3x faster"
+    assert _ratio_text(1.0, "evaluator") == "(ours)"
+    ok = {"workloads": [{"name": "7-card", "results": [
+        {"adapter": "evaluator", "status": "ok"}, {"adapter": "eval7", "status": "ok"}]}]}
+    assert cross_check_line(ok).startswith("cross-check passed: eval7")
+    ok["workloads"][0]["results"][1]["status"] = "mismatch"
+    assert "FAILED" in cross_check_line(ok) and "eval7 on 7-card" in cross_check_line(ok)
+    alone = {"workloads": [{"name": "7-card", "results": [
+        {"adapter": "evaluator", "status": "ok"}]}]}
+    assert "no peer installed" in cross_check_line(alone)

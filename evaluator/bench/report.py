@@ -72,6 +72,36 @@ def _rate_text(rate: float | None, unit: str) -> str:
     return f"{rate:.1f} {unit}/s"
 
 
+def _ratio_text(ratio: float | None, adapter: str) -> str:
+    """A peer's speed beside ours in words: ``44,000x slower``, ``1.3x faster``; ours is
+    ``(ours)``."""
+    if ratio is None:
+        return ""
+    if adapter == "evaluator":
+        return "(ours)"
+    if ratio <= 0:
+        return ""
+    if ratio < 1:
+        slower = 1 / ratio
+        return f"{slower:,.0f}x slower" if slower >= 100 else f"{slower:.2g}x slower"
+    return f"{ratio:,.0f}x faster" if ratio >= 100 else f"{ratio:.2g}x faster"
+
+
+def cross_check_line(report: dict[str, Any]) -> str:
+    """One line saying whether every peer that ran gave our answers."""
+    ran = [(w["name"], r) for w in report["workloads"] for r in w["results"]
+           if r["status"] in ("ok", "mismatch") and r["adapter"] != "evaluator"]
+    wrong = [f"{r['adapter']} on {name}" for name, r in ran if r["status"] == "mismatch"]
+    if wrong:
+        return f"cross-check FAILED: different answers from {', '.join(wrong)}"
+    if not ran:
+        return ("cross-check: no peer installed to compare with (pip install eval7, "
+                "phevaluator, pokerkit ... and run again)")
+    peers = sorted({r["adapter"] for _, r in ran})
+    return (f"cross-check passed: {', '.join(peers)} gave the same answers as ours on every "
+            f"hand of {len({name for name, _ in ran})} workloads")
+
+
 def _rows(report: dict[str, Any]) -> Iterator[tuple[str, ...]]:
     """(workload, adapter with version, median, rate, ratio, note, status) per measurement
     that ran (peers not installed are listed by ``_missing`` instead)."""
@@ -80,7 +110,7 @@ def _rows(report: dict[str, Any]) -> Iterator[tuple[str, ...]]:
         for k, r in enumerate(shown):
             median = (f"{r['median_s'] * 1e3:.2f} ms ({r['min_s'] * 1e3:.2f}-"
                       f"{r['max_s'] * 1e3:.2f})" if r["median_s"] is not None else "")
-            ratio = f"{r['ratio_to_ours']:.3g}x" if r["ratio_to_ours"] is not None else ""
+            ratio = _ratio_text(r["ratio_to_ours"], r["adapter"])
             note = r["note"] if r["status"] != "ok" else (
                 f"on {r['items']:,} of the {w['items']:,}" if r["items"] < w["items"] else "")
             if r["status"] == "mismatch":
@@ -119,6 +149,8 @@ def print_report(report: dict[str, Any], console: Console | None = None) -> None
         style = {"mismatch": "bold red", "error": "red", "skipped": "dim"}.get(row[-1])
         table.add_row(*row[:-1], style=style)
     console.print(table)
+    line = cross_check_line(report)
+    console.print(f"[bold red]{line}[/bold red]" if "FAILED" in line else line)
     if _missing(report):
         console.print(f"[dim]{_missing(report)}[/dim]")
 
@@ -129,6 +161,7 @@ def markdown(report: dict[str, Any]) -> str:
              "|---|---|---|---|---|---|"]
     for row in _rows(report):
         lines.append("| " + " | ".join(row[:-1]) + " |")
+    lines += ["", cross_check_line(report)]
     if _missing(report):
         lines += ["", _missing(report)]
     return "\n".join(lines) + "\n"
