@@ -2,6 +2,8 @@
 that is not hold'em.
 
 A **pattern** has one *element* per hole card; a shorter one is padded with ``*``.
+Written-out cards are elements too: ``AsKs`` in Omaha is ``AsKs**`` (holds the As and
+the Ks), and only as many cards as the hole (``AsKsQdJd``) are that one hand.
 An element is a rank (``A K Q J T 9 ... 2``), ``*`` (any rank), a span ``[K-T]``
 (any rank from K down to T; the ace is high; ``[AKQ]`` lists ranks) or a rank
 variable (a capital letter that is not a rank: ``R``, ``O``, ``N``, ...), optionally

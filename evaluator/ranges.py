@@ -41,6 +41,7 @@ and the generic pattern syntax of Omaha players (``patterns`` has it in full):
                         10% boundaries, by the game's shipped ranking
 ``AA$ds:0.5``,          weights, as in hold'em; ``@50`` is 50%
 ``AA$ds@50``
+``AsKs``                written-out cards, padded with ``*`` (``AsKs**``)
 ======================  ===================================================
 
 ``AA:22`` (weight 22, or AA with two deuces?) is refused as ambiguous, as is any
@@ -439,6 +440,8 @@ def _list_term(game: Game, body: str, part: str, macros: tuple[str, ...] = ()) -
             pass
         else:
             cards = parse_cards(body, what=f"range part {_short(part)!r}")
+            if len(cards) < hole and not holdem:    # written-out cards pad with '*' too
+                return _pattern(format_cards(cards, sep=""), game, part)
             if len(cards) != hole:
                 raise RangeError(f"range part {_short(part)!r} has {len(cards)} cards; "
                                  f"{game.name} hands have {hole}", part)

@@ -9,8 +9,8 @@ import re
 import numpy as np
 import pytest
 
-from evaluator import Range, equity
-from evaluator.errors import RangeError
+from evaluator import Range, equity, parse_cards
+from evaluator.errors import CardError, RangeError
 from evaluator.rankings import PERMUTATIONS
 
 import reference
@@ -214,3 +214,32 @@ def test_numbers_that_cannot_be_a_pattern_stay_weights(text, game):
     r = Range(text + "," + "KK", game)
     assert len(r) == len(Range(body + ",KK", game))
     assert len(set(r.weights.tolist())) in (1, 2)
+
+
+# --- written-out cards are padded with '*' like any pattern ---------------------------------
+
+@pytest.mark.parametrize("text, game, padded", [
+    ("AsKs", "omaha", "AsKs**"),            # was: "has 2 cards; omaha hands have 4"
+    ("As Ks", "omaha", "AsKs**"),
+    ("As", "omaha", "As***"),
+    ("AsKsQd", "omaha", "AsKsQd*"),
+    ("AsKs", "omaha5", "AsKs***"),
+    ("AsKsQdJd", "omaha6", "AsKsQdJd**"),
+    ("AsKs", "teen_patti", "AsKs*"),
+    ("AsKs:$ds", "omaha", "AsKs**$ds"),
+    ("AsAh!AsAhAd", "omaha", "AsAh**!AsAhAd*"),
+])
+def test_written_out_cards_shorter_than_the_hole_are_a_padded_pattern(text, game, padded):
+    assert Range(text, game) == Range(padded, game)
+
+
+def test_written_out_cards_of_a_whole_hand_stay_that_hand():
+    assert Range("AsKsQdJd", "omaha").combos.tolist() == [list(parse_cards("QdJdKsAs")[
+        np.argsort(parse_cards("QdJdKsAs"))])]
+    assert len(Range("AsKs", "omaha")) == 1_225               # C(50, 2)
+    with pytest.raises(RangeError, match="has 5 cards; omaha hands have 4"):
+        Range("AsKsQdJdTc", "omaha")
+    with pytest.raises(CardError, match="duplicate card 'As'"):
+        Range("AsAs", "omaha")
+    with pytest.raises(RangeError, match="has 1 cards; holdem hands have 2"):
+        Range("As")                                          # hold'em has no padding
