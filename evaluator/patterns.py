@@ -23,6 +23,11 @@ more (2+1+1, 2+1+1+1; no 6-card hand); ``$r`` no two cards share a suit (4 cards
 only); ``$np`` no two cards share a rank.  A macro after a pattern is intersected with
 it: ``AA$ds`` is ``AA:$ds``.
 
+Spaces may stand beside the operators and commas, inside a span (``[K - T]``), before a
+macro (``AA $ds``) and between written-out cards (``As Ks``), never between the elements
+of a pattern: ``AA KK`` (two hands, or AAKK?) is refused, naming the part and saying that
+a comma separates hands, as hold'em refuses ``AA KK``.
+
 Terms combine with ``:`` (intersection) and ``!`` (exclusion), of equal precedence,
 left to right: ``KK!KKK:$r`` is ``(KK!KKK):$r``.  ``,`` (union, lowest) and weights
 (``:0.5`` or ``@50``, i.e. 50%, at the end of a part) belong to ``ranges.Range``.
@@ -132,9 +137,37 @@ def _span(body: str, part: str) -> tuple[int, ...]:
     return tuple(sorted(ranks))
 
 
+def _no_space_inside(text: str, part: str) -> None:
+    """Refuse a space between the cards of a pattern (``AA KK``: two hands or one?), as
+    hold'em refuses ``AA KK``; spaces may stand inside a span (``[K - T]``) and before a
+    macro (``AA $ds``).  One pass over the text, however many spaces."""
+    depth = pos = 0
+    pieces, start, refuse = [], 0, False
+    while pos < len(text):
+        c = text[pos]
+        if c == " " and not depth:
+            end = pos
+            while end < len(text) and text[end] == " ":
+                end += 1
+            if not text.startswith("$", end):
+                refuse = True
+                pieces.append(text[start:pos])
+                start = end
+            pos = end
+            continue
+        depth = depth + 1 if c == "[" else max(0, depth - 1) if c == "]" else depth
+        pos += 1
+    if refuse:
+        hands = ",".join(pieces + [text[start:]])
+        raise _bad(part, f"a space inside the hand {_short(text, 30)!r}: a comma separates "
+                         f"hands ({_short(hands, 30)!r}), and one hand's cards are written "
+                         "together")
+
+
 def parse_pattern(text: str, hole: int, part: str | None = None) -> Pattern:
     """``text`` as a pattern of ``hole`` cards; ``RangeError`` names the bad token."""
     part = text if part is None else part
+    _no_space_inside(text.strip(" "), part)
     plain = text.replace(" ", "")
     elements: list[Element] = []
     macros: list[str] = []

@@ -47,6 +47,7 @@ and the generic pattern syntax of Omaha players (``patterns`` has it in full):
 ``AA:22`` (weight 22, or AA with two deuces?) is refused as ambiguous, as is any
 ``:`` and a number of the digits 2-9 that is also a hand of the game (``AKs:22`` in
 hold'em; ``AKs:2`` stays weight 2); write ``AA:22.0`` or ``AA@2200``, or ``AA:22**``.
+A space inside a hand (``AA KK``) is refused: a comma separates hands.
 
 ``:`` and ``!`` (and percentages inside them: ``15%:$ds``, ``20%!10%``) work in
 hold'em ranges too.
@@ -449,9 +450,12 @@ def _list_term(game: Game, body: str, part: str, macros: tuple[str, ...] = ()) -
     if holdem:
         combos = _holdem_part(body, part)
         if combos is None:
+            words = body.split()
+            comma = ("" if len(words) < 2 else "; a space does not separate hands, a comma "
+                     f"does ({_short(','.join(words), 30)!r})")
             raise RangeError(f"bad range part {_short(part)!r}: use classes like 'AKs', "
                              "'QQ+', '22-55', 'T9s-65s', combos like 'AhKh', 'random' or "
-                             "'N%'", part)
+                             f"'N%'{comma}", part)
         return _pair_masks(combos)
     return _pattern(body, game, part)
 
@@ -719,7 +723,7 @@ class Range:
                 try:
                     listed = _term_masks(self.game, term, part)
                 except RangeError:
-                    if op != ":":
+                    if op != ":" or " " in term:      # no weight: say what is wrong
                         raise
                     if re.fullmatch(_FLOAT, term, re.IGNORECASE):
                         raise RangeError(f"bad weight in range part {_short(part)!r}: a part "

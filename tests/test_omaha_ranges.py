@@ -243,3 +243,30 @@ def test_written_out_cards_of_a_whole_hand_stay_that_hand():
         Range("AsAs", "omaha")
     with pytest.raises(RangeError, match="has 1 cards; holdem hands have 2"):
         Range("As")                                          # hold'em has no padding
+
+
+# --- a space inside a hand ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, game, hands", [
+    ("AA KK", "omaha", "'AA,KK'"),               # was: AAKK (36 hands), silently
+    ("AK s", "omaha", "'AK,s'"),
+    ("A A", "omaha5", "'A,A'"),
+    ("AA KK QQ", "teen_patti", "'AA,KK,QQ'"),
+    ("[K-T]x [K-T]x", "omaha", "'[K-T]x,[K-T]x'"),
+    ("AA:KK QQ", "omaha", "'KK,QQ'"),
+])
+def test_a_space_inside_a_hand_is_refused_naming_the_part(text, game, hands):
+    with pytest.raises(RangeError, match="a space inside the hand") as info:
+        Range(text, game)
+    assert f"bad range part {text!r}" in str(info.value)
+    assert hands in str(info.value) and "comma" in str(info.value)
+    assert info.value.token == text
+
+
+@pytest.mark.parametrize("text, same_as", [
+    (" AA ", "AA"), ("AA : KK", "AA:KK"), ("KK ! KKK : $r", "KK!KKK:$r"),
+    ("[K - T][K-T]", "[K-T][K-T]"), ("AA $ds", "AA$ds"), ("As Ks Qd Jd", "AsKsQdJd"),
+    ("AA , KK", "AA,KK"), ("AA$ds : 0.5", "AA$ds:0.5"),
+])
+def test_spaces_beside_operators_in_spans_and_between_cards_still_read(text, same_as):
+    assert Range(text, "omaha") == Range(same_as, "omaha")

@@ -141,6 +141,7 @@ HUNDRED_THOUSAND = [
     ("AA:" + "1" * 100_000 + "x", "omaha", "bad weight"),           # digits: read once
     ("1" * 100_000 + "(AA", "omaha", "bad range part"),
     ("AA:" + "1" * 50_000 + "e" + "1" * 50_000 + "x", "omaha", "bad weight"),
+    ("AA" + " " * 100_000 + "x", "omaha", "a space inside the hand"),
     ("AA" + " @" * 50_000, "omaha", "bad weight"),
     ("AA" + "!KK" * 33_000, "omaha6", 1_201_596),
     ("AA" + "".join(f"!{a}{b}{c}" for a in "AKQJT98765432" for b in "AKQJT98765432"

@@ -333,7 +333,8 @@ def test_long_range_texts_parse_quickly():
     r = Range(text, "omaha")
     assert len(r) == 12_000 and r.weights.max() == 1.0
     # the same hands written many ways are listed each time: the work is bounded
-    variants = ",".join(f"A{' ' * k}A**" for k in range(20))
+    variants = ",".join(["AA", "AA*", "AA**", "AA***", "AA****", "A*A", "A*A*", "*AA", "A[A]",
+                         "[A]A", "A**A", "*A*A"])      # no space inside a hand: 'A A' is refused
     with pytest.raises(RangeError, match="lists more than 10,000,000 hands"):
         Range(variants, "omaha6")
     with pytest.raises(RangeError, match=r"bad range part 'AKx'") as info:
@@ -353,7 +354,7 @@ def test_ranges_from_arrays_scale_their_weights_too():
 
 
 @pytest.mark.parametrize("pattern", ["Ax*", "xxy", "AxKx", "xyz", "Axy", "xx", "Asx", "KK",
-                                     "*s*", "xKx", "Ax Ay", "*xx", "xxx", "A"])
+                                     "*s*", "xKx", "AxAy", "*xx", "xxx", "A"])
 def test_patterns_match_a_brute_force(pattern):
     """Equal entries choosing together and the variables' suit bindings list exactly the
     hands that fit, checked against every three-card hand (the brute-force matcher of
@@ -380,3 +381,9 @@ def test_holdem_weights_after_a_colon_stay_unless_they_read_as_a_class():
             Range(text)
         assert other in str(info.value) and f"'{text}.0'" in str(info.value)
     assert len(Range("22+:33-33")) == 6                       # the intersection, spelled out
+
+
+def test_a_space_inside_a_holdem_hand_is_refused_suggesting_a_comma():
+    with pytest.raises(RangeError, match=r"bad range part 'AA KK'.*a comma does \('AA,KK'\)"):
+        Range("AA KK")
+    assert len(Range("Ah Kh")) == 1 and len(Range(" AA ")) == 6   # cards may be spaced
