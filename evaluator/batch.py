@@ -322,11 +322,25 @@ def _whole(name: str, value) -> int:
             return int(value.strip())
         except ValueError:
             pass
+        from decimal import Decimal, InvalidOperation
+        try:                                 # '1e30' is exactly 10**30, not a float's
+            exact = Decimal(value.strip())
+        except InvalidOperation:
+            exact = None
+        if exact is not None and exact.is_finite() and abs(exact.adjusted()) <= 4300:
+            if exact != exact.to_integral_value():
+                raise EvaluatorError(f"{name} must be a whole number, got {_shown(value)}",
+                                     value)
+            return int(exact)
     number = _number(name, value)
     if not math.isfinite(number):
         raise EvaluatorError(f"{name} must be a number, got {_shown(value)}", value)
     if not number.is_integer():
         raise EvaluatorError(f"{name} must be a whole number, got {_shown(value)}", value)
+    if abs(number) > 2 ** 53:
+        # a float this large stands for many integers: the one meant is not known
+        raise EvaluatorError(f"{name} {_shown(value)} is not an exact integer (a float past "
+                             "2**53); write its digits", value)
     return int(number)
 
 

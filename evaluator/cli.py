@@ -525,16 +525,19 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _whole(text: str) -> int:
-    """A whole-number flag: ``1000000``, ``1_000_000``, ``1e6`` or ``1000000.0``."""
+    """A whole-number flag: ``1000000``, ``1_000_000``, ``1e6`` or ``1000000.0``, read
+    exactly (``1e30`` is 10**30, never a float's rounding of it); ``1.5`` is refused."""
     try:
         return int(text)
     except ValueError:
         pass
+    from decimal import Decimal, InvalidOperation
     try:
-        number = float(text)
-    except ValueError:
+        number = Decimal(text.replace("_", "") if "__" not in text else "x")
+    except InvalidOperation:
         raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if not math.isfinite(number) or not number.is_integer():
+    if not number.is_finite() or number != number.to_integral_value() \
+            or abs(number.adjusted()) > 4300:
         raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}")
     return int(number)
 

@@ -28,7 +28,7 @@ import numpy as np
 from ._suits import stabilizer
 from .batch import batch_equity
 from .cards import format_cards, parse_cards
-from .engine.spots import parse_hands
+from .engine.spots import check_options, check_trials_time, parse_hands
 from .errors import EvaluatorError, HandError, RangeError
 from .export import rows_frame, write_rows
 from .games import Game
@@ -290,6 +290,9 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
     if sampled:
         _check_weighable(as_ranges, texts)
     classes = _flop_classes(live, _symmetries(parsed, ranges, dead_ids))
+    if trials is not None:                          # every flop samples its trials
+        check_options(exact if exact is not True else None, trials, None, seed)
+        check_trials_time(g, trials * len(classes), threads)
     dead_text = format_cards(dead_ids, sep="")
     queries = [{"game": g.name, "hands": texts, "board": format_cards(flop, sep=""),
                 "dead": dead_text, "exact": exact, "trials": trials} for flop, _ in classes]

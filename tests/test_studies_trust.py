@@ -187,3 +187,36 @@ def test_ctrl_c_in_a_flop_study_says_what_is_kept(monkeypatch, tmp_path, capsys)
     assert "nothing was written" not in err
     code, _, err = run_cli(["study", "flops", "AA", "KK"], capsys)
     assert code == 130 and "nothing was written" in err
+
+
+# --- numbers read exactly, and work bounded before it starts -----------------------------
+
+def test_seeds_are_exact_integers_or_refused():
+    from evaluator.batch import _whole
+    assert cli._whole("1e30") == 10 ** 30 and _whole("seed", "1e30") == 10 ** 30
+    for bad in ("1.5", "1e-3", "nan", "inf"):
+        with pytest.raises(Exception, match="whole number"):
+            cli._whole(bad)
+    with pytest.raises(EvaluatorError, match="not an exact integer"):
+        _whole("seed", 1e30)
+    a = ev.equity("holdem", ["AsKs", "QhQd"], trials=20_000, seed=10 ** 30)
+    b = ev.equity("holdem", ["AsKs", "QhQd"], trials=20_000, seed=10 ** 30 + 1)
+    assert a.seed == 10 ** 30 and a.players[0].equity != b.players[0].equity
+
+
+@pytest.mark.parametrize("call", [
+    lambda: ev.equity("holdem", ["AsKs", "QhQd"], trials=10 ** 12),
+    lambda: ev.equity("omaha", ["AsAhKsKh", "random"], trials=10 ** 11),
+    lambda: flop_study(["AA", "KK"], trials=10 ** 9, progress=False),
+])
+def test_trials_past_ten_minutes_at_the_fastest_rate_are_refused_at_once(call):
+    start = time.monotonic()
+    with pytest.raises(EvaluatorError, match="would take at least"):
+        call()
+    assert time.monotonic() - start < 10
+
+
+def test_a_trillion_trials_from_the_command_line_is_one_line(capsys):
+    code, out, err = run_cli(["equity", "holdem", "AsKs", "QhQd", "--trials", "1e12"], capsys)
+    assert code == 2 and "--trials" in err and "--stderr" in err
+    assert len(err.strip().splitlines()) == 1

@@ -40,6 +40,7 @@ from .spots import (
     check_options,
     check_spot,
     check_street,
+    check_trials_time,
     completion_text,
     engine_dead,
     parse_hands,
@@ -96,6 +97,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     live = check_spot(g, parsed, board_ids, dead_ids)
     dead_ids = engine_dead(g, dead_ids)
     sampling = check_options(exact, trials, target_stderr, seed)
+    check_trials_time(g, trials, threads)
     if any(r is not None for r in ranges):
         return range_equity(g, parsed, unknown, ranges, board_ids, dead_ids, exact, trials,
                              target_stderr, seed, threads)
