@@ -537,7 +537,7 @@ def _whole(text: str) -> int:
     except InvalidOperation:
         raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
     if not number.is_finite() or number != number.to_integral_value() \
-            or abs(number.adjusted()) > 4300:
+            or number.adjusted() > 308:              # past a float's range, as before
         raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}")
     return int(number)
 
