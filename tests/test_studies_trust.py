@@ -220,3 +220,56 @@ def test_a_trillion_trials_from_the_command_line_is_one_line(capsys):
     code, out, err = run_cli(["equity", "holdem", "AsKs", "QhQd", "--trials", "1e12"], capsys)
     assert code == 2 and "--trials" in err and "--stderr" in err
     assert len(err.strip().splitlines()) == 1
+
+
+# --- words a user reads -------------------------------------------------------------------
+
+def test_teen_patti_shows_its_best_three(capsys):
+    code, out, _ = run_cli(["eval", "teen_patti", "As2d3c"], capsys)
+    assert code == 0 and "best three:" in out and "best five" not in out
+
+
+def test_a_monte_carlo_table_names_its_seed(capsys):
+    code, out, _ = run_cli(["equity", "holdem", "AsKs", "QhQd", "--trials", "1e4",
+                            "--seed", "7"], capsys)
+    assert code == 0 and "seed 7" in out
+
+
+def test_cli_errors_name_the_command_not_the_python_function(capsys):
+    code, _, err = run_cli(["eval", "pineapple", "AsKsQd", "2c7d9h"], capsys)
+    assert code == 2 and "'evaluator discard'" in err and "discard_equity" not in err
+
+
+def test_a_range_grid_leaves_the_hands_outside_it_neutral(monkeypatch):
+    from evaluator import cli as cli_module
+    printed = []
+    monkeypatch.setattr(cli_module, "_console",
+                        lambda: type("C", (), {"print": lambda self, t: printed.append(t)})())
+    cli_module._print_grid({"AA": 1.0, "KK": 0.0}, "share", composition=True)
+    cli_module._print_grid({"AA": 1.0, "KK": 0.0}, "equity")
+    composition, equity_grid = ([str(c) for row in t.columns for c in row._cells]
+                                for t in printed)
+    assert any("KK" in c and "dim" in c for c in composition)
+    assert not any("red" in c for c in composition)
+    assert any("KK" in c and "red" in c for c in equity_grid)
+
+
+def test_the_streets_plot_is_labelled_with_the_cards(tmp_path):
+    pytest.importorskip("matplotlib")
+    from evaluator import plots
+    results = ev.equity_by_street("holdem", ["AsKs", "QhQd"], "2c7d9hTsJs")
+    path = plots.streets(results, tmp_path / "s.png")
+    assert path.exists()
+    fig_labels = []
+    real = plots.pyplot().Axes.plot
+
+    def spy(self, labels, *args, **kwargs):
+        fig_labels.extend(labels)
+        return real(self, labels, *args, **kwargs)
+    import matplotlib.axes
+    matplotlib.axes.Axes.plot = spy
+    try:
+        plots.streets(results, tmp_path / "t.png")
+    finally:
+        matplotlib.axes.Axes.plot = real
+    assert "flop\n2c7d9h" in fig_labels and "river\nJs" in fig_labels
