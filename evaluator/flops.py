@@ -268,6 +268,9 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
         raise HandError(f"{g.name} has no flop (its board sizes: "
                         f"{', '.join(map(str, g.streets))})", g.name)
     texts = [_hand_text(h) for h in hands]
+    if len(texts) < 2:
+        raise HandError(f"a flop study takes two or more hands or ranges, got {len(texts)}",
+                        len(texts))
     parsed, unknown, ranges = parse_hands(g, texts)
     for k, missing in enumerate(unknown):
         if missing and missing < g.hole:

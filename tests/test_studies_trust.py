@@ -273,3 +273,8 @@ def test_the_streets_plot_is_labelled_with_the_cards(tmp_path):
     finally:
         matplotlib.axes.Axes.plot = real
     assert "flop\n2c7d9h" in fig_labels and "river\nJs" in fig_labels
+
+
+def test_a_flop_study_of_one_hand_says_what_the_study_needs(capsys):
+    code, _, err = run_cli(["study", "flops", "AA"], capsys)
+    assert code == 2 and "a flop study takes two or more hands" in err
