@@ -278,3 +278,13 @@ def test_the_streets_plot_is_labelled_with_the_cards(tmp_path):
 def test_a_flop_study_of_one_hand_says_what_the_study_needs(capsys):
     code, _, err = run_cli(["study", "flops", "AA"], capsys)
     assert code == 2 and "a flop study takes two or more hands" in err
+
+
+def test_weighted_studies_with_dead_cards_equal_equity():
+    hands, dead = ["AA:0.5,KK", "QQ,JJ:0.2"], "KcQd"
+    study = flop_study(hands, dead=dead, progress=False)
+    whole = ev.equity("holdem", hands, dead=dead)
+    assert study.equity()[0] == pytest.approx(whole.players[0].equity, abs=1e-12)
+    d = equity_distribution("AA:0.5,KK", "QQ,JJ:0.2", "2c7d9h", dead=dead)
+    on_flop = ev.equity("holdem", hands, "2c7d9h", dead=dead)
+    assert d.mean == pytest.approx(on_flop.players[0].equity, abs=1e-12)
