@@ -47,6 +47,7 @@ import numpy as np
 from .cards import CardsLike, format_cards, parse_cards
 from .engine.spots import check_distinct, check_street
 from .errors import HandError, RangeError
+from .errors import short_text as _short
 from .evaluate import evaluate, evaluate_batch
 from .export import rows_frame, write_rows
 from .games import Game, Rule
@@ -298,7 +299,3 @@ def _backdoor_flush(g: Game, hole: list[int], board: list[int]) -> bool:
         elif mine >= 1 and on_board + min(mine, 2) == 3:
             return True
     return False
-
-
-def _short(text: str, room: int = 60) -> str:
-    return text if len(text) <= room else text[:room - 3] + "..."

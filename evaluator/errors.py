@@ -14,7 +14,7 @@ from typing import cast
 
 import numpy as np
 
-__all__ = ["EvaluatorError", "CardError", "GameError", "HandError", "RangeError",
+__all__ = ["short_text", "EvaluatorError", "CardError", "GameError", "HandError", "RangeError",
            "TableError", "IllegalAction", "HistoryError", "QueryFailed", "ArgumentTypeError",
            "BatchInterrupted", "Interrupted", "check_type", "integer",
            "optional_integer"]
@@ -136,3 +136,8 @@ class BatchInterrupted(KeyboardInterrupt):
 
 class Interrupted(KeyboardInterrupt):
     """Raised in worker threads whose work was stopped (Ctrl-C or an error elsewhere)."""
+
+
+def short_text(text: str, room: int = 60) -> str:
+    """Text for an error message: a long range text cut to its start."""
+    return text if len(text) <= room else text[:room - 3] + "..."

@@ -59,6 +59,7 @@ from functools import cache
 import numpy as np
 
 from .errors import RangeError
+from .errors import short_text as _short
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -102,10 +103,6 @@ class Pattern:
 
 def _bad(part: str, why: str) -> RangeError:
     return RangeError(f"bad range part {_short(part)!r}: {why}", part)
-
-
-def _short(text: str, room: int = 60) -> str:
-    return text if len(text) <= room else text[:room - 3] + "..."
 
 
 def _span(body: str, part: str) -> tuple[int, ...]:

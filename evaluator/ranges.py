@@ -93,6 +93,7 @@ from .classes import (
     split_class,
 )
 from .errors import CardError, RangeError, check_type
+from .errors import short_text as _short
 from .games import Game, Rule
 from .games import game as _game
 from .patterns import (
@@ -275,11 +276,6 @@ def _distinct(masks: np.ndarray) -> np.ndarray:
     on millions of masks)."""
     masks = np.sort(masks)
     return masks[np.concatenate(([True], masks[1:] != masks[:-1]))] if len(masks) else masks
-
-
-def _short(text: str, room: int = 60) -> str:
-    """Text for an error message: long range texts are cut to their start."""
-    return text if len(text) <= room else text[:room - 3] + "..."
 
 
 def _too_many(part: str, hands: int, game: Game, counting: str = "") -> RangeError:

@@ -26,6 +26,7 @@ from .classes import CLASS_INDEX, CLASS_NAMES, class_combos
 from .engine.exact import deal_counts, multiset_tables, rank_multisets
 from .engine.spots import check_distinct, check_street
 from .errors import ArgumentTypeError, CardError, HandError, RangeError
+from .errors import short_text as _short
 from .export import rows_frame, write_rows
 from .games import Game, Rule
 from .games import game as _game
@@ -325,10 +326,6 @@ def check_distribution(hands: RangeLike, against: RangeLike, board: CardsLike = 
                        game: str | Game = "holdem", dead: CardsLike = "") -> None:
     """Raise what ``equity_distribution`` would refuse with these arguments, at once."""
     _distribution_plan(hands, against, board, game, dead)
-
-
-def _short(text: str, room: int = 60) -> str:
-    return text if len(text) <= room else text[:room - 3] + "..."
 
 
 def equity_distribution(hands: RangeLike, against: RangeLike, board: CardsLike = "", *,
