@@ -30,6 +30,7 @@ from collections.abc import Callable, Generator, Iterable
 from functools import cache
 from typing import TYPE_CHECKING
 
+from ._sigint import interruptible, raise_if_pressed
 from .errors import Interrupted, integer
 
 if TYPE_CHECKING:       # concurrent.futures loads on first parallel use: `import evaluator`
@@ -69,7 +70,9 @@ _executor_size = 0
 
 
 def check_interrupt() -> None:
-    """Raise ``Interrupted`` if the work this thread is doing was stopped."""
+    """Raise ``Interrupted`` if the work this thread is doing was stopped, and
+    ``KeyboardInterrupt`` in the main thread for a Ctrl-C whose exception was lost."""
+    raise_if_pressed()
     stop = getattr(_local, "stop", None)
     if stop is not None and stop.is_set():
         raise Interrupted("interrupted")
@@ -105,7 +108,13 @@ def imap_unordered(function: Callable, items: Iterable, threads: int, errors: bo
     ``idle`` is called when the next result may be a while: before each item
     run in this thread, and whenever a quarter second passes with none finished.
     """
-    items = list(items)
+    with interruptible():
+        yield from _imap_unordered(function, list(items), threads, errors, idle)
+
+
+def _imap_unordered(function: Callable, items: list, threads: int, errors: bool,
+                    idle: Callable[[], object] | None
+                    ) -> Generator[tuple[int, object], None, None]:
     if threads <= 1 or len(items) <= 1 or _in_pool():
         for i, item in enumerate(items):
             check_interrupt()
@@ -138,6 +147,7 @@ def imap_unordered(function: Callable, items: Iterable, threads: int, errors: bo
             pending[_submit(threads, run, item)] = i
         while pending:
             done, _ = wait_futures(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            raise_if_pressed()
             if not done and idle is not None:
                 idle()
             for future in done:
@@ -161,9 +171,10 @@ def map_items(function: Callable, items: Iterable, threads: int) -> list:
     items = list(items)
     if threads <= 1 or len(items) <= 1 or _in_pool():
         out = []
-        for item in items:
-            check_interrupt()
-            out.append(function(item))
+        with interruptible():
+            for item in items:
+                check_interrupt()
+                out.append(function(item))
         return out
     results: list = [None] * len(items)
     for i, result in imap_unordered(function, items, threads):

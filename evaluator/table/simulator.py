@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .._sigint import interruptible, raise_if_pressed
 from ..cards import DECK_SIZE, format_cards
 from ..errors import EvaluatorError, check_type, integer
 from ..games import game as get_game
@@ -158,28 +159,30 @@ def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
     wins = dict.fromkeys(names, 0)
     kept: list[dict[str, Any]] = []
     dealer = 0
-    for _ in range(hands):
-        deck = rng.permutation(DECK_SIZE).tolist()
-        table = session.new_hand() if session is not None else \
-            cls(names, dealer=dealer, deck=deck, **stakes)
-        steps = 0
-        while not table.finished:
-            who = table.name(_turn(table))
-            kind, amount, card = POLICIES[policies.get(who, "passive")](table, rng)
-            table.act(kind, amount, card)
-            steps += 1
-            if steps > max_actions:
-                raise EvaluatorError(f"a simulated hand took more than {max_actions} actions",
-                                     steps)
-        for s in table.seats:
-            net[s.name] += s.won - s.put_in
-        for w in table.winners:
-            wins[table.name(w)] += 1
-        if histories:
-            kept.append(table.history())
-        if session is not None:
-            assert isinstance(table, HoldemTable)       # the session dealt it
-            session.finish_hand(table)
-        dealer = (dealer + 1) % len(names)
+    with interruptible():
+        for _ in range(hands):
+            deck = rng.permutation(DECK_SIZE).tolist()
+            table = session.new_hand() if session is not None else \
+                cls(names, dealer=dealer, deck=deck, **stakes)
+            steps = 0
+            while not table.finished:
+                who = table.name(_turn(table))
+                kind, amount, card = POLICIES[policies.get(who, "passive")](table, rng)
+                table.act(kind, amount, card)
+                raise_if_pressed()          # a Ctrl-C whose exception a gc callback ate
+                steps += 1
+                if steps > max_actions:
+                    raise EvaluatorError(f"a simulated hand took more than {max_actions} actions",
+                                         steps)
+            for s in table.seats:
+                net[s.name] += s.won - s.put_in
+            for w in table.winners:
+                wins[table.name(w)] += 1
+            if histories:
+                kept.append(table.history())
+            if session is not None:
+                assert isinstance(table, HoldemTable)       # the session dealt it
+                session.finish_hand(table)
+            dealer = (dealer + 1) % len(names)
     return {"game": game, "hands": hands, "seed": seed, "net": net, "wins": wins,
             "histories": kept}
