@@ -269,7 +269,10 @@ class HoldemSession:
         self.names, self.game, self.stakes = list(names), game, stakes
         self.rng = np.random.default_rng(seed)
         self.dealer = 0
-        self.hands: list[HoldemTable] = []
+        # only the latest hand is kept: a session of a million hands (``simulate``)
+        # held every table before, some 6.5 KB a hand
+        self.latest: HoldemTable | None = None
+        self.dealt = 0                             # hands dealt by new_hand()
         self.settled = 0                           # hands passed to finish_hand()
         self.streak: tuple[int | None, int] = (None, 0)
         self.kill: int | None = None
@@ -279,16 +282,17 @@ class HoldemSession:
         deck = cards[self.rng.permutation(len(cards))].tolist()
         table = HoldemTable(self.names, game=self.game, dealer=self.dealer, kill=self.kill,
                             deck=deck, **self.stakes)
-        self.hands.append(table)
+        self.latest = table
+        self.dealt += 1
         return table
 
     def finish_hand(self, table: HoldemTable) -> None:
         """Move the button and set the next hand's kill from ``table``, a finished hand of
         this session."""
         check_type(table, HoldemTable, "table", "a HoldemTable")
-        if not self.hands or table is not self.hands[-1]:
+        if self.latest is None or table is not self.latest:
             raise EvaluatorError("the hand is not this session's latest hand", None)
-        if self.settled == len(self.hands):
+        if self.settled == self.dealt:
             raise EvaluatorError("the hand was already passed to finish_hand()", None)
         if not table.finished:
             raise EvaluatorError("the hand is not over", None)
@@ -309,4 +313,4 @@ class HoldemSession:
                     self.kill = sole
                     self.streak = (None, 0)
         self.dealer = (self.dealer + 1) % len(self.names)
-        self.settled = len(self.hands)
+        self.settled = self.dealt
