@@ -64,16 +64,20 @@ _LAZY = {
     "HandValue": "evaluate", "category_of": "evaluate", "evaluate": "evaluate",
     "evaluate_batch": "evaluate", "FlopStudy": "flops", "flop_study": "flops",
     "Range": "ranges", "EquityDistribution": "studies", "equity_distribution": "studies",
-    "hand_vs_range": "studies", "preflop_matrix": "studies", "warmup": "warmup"}
+    "hand_vs_range": "studies", "preflop_matrix": "studies", "warmup": "warmup",
+    "combos": "combos", "combo_index": "combos", "combo_equity": "vectors",
+    "call_matrix": "vectors", "showdown_values": "vectors"}
 
 if TYPE_CHECKING:
     from .batch import batch_equity
     from .breakdown import RangeBreakdown, range_breakdown
+    from .combos import combo_index, combos
     from .engine import EquityResult, PlayerEquity, discard_equity, equity, equity_by_street
     from .evaluate import HandValue, category_of, evaluate, evaluate_batch
     from .flops import FlopStudy, flop_study
     from .ranges import Range
     from .studies import EquityDistribution, equity_distribution, hand_vs_range, preflop_matrix
+    from .vectors import call_matrix, combo_equity, showdown_values
     from .warmup import warmup
 
 
@@ -114,6 +118,7 @@ __all__ = [
     "equity", "equity_by_street", "discard_equity", "EquityResult", "PlayerEquity",
     "Range", "batch_equity", "preflop_matrix", "hand_vs_range", "flop_study", "FlopStudy",
     "equity_distribution", "EquityDistribution", "range_breakdown", "RangeBreakdown",
+    "combos", "combo_index", "combo_equity", "call_matrix", "showdown_values",
     "parse_cards", "format_cards", "card_id", "card_str",
     "EvaluatorError", "CardError", "GameError", "HandError", "RangeError", "TableError",
     "QueryFailed", "ArgumentTypeError", "BatchInterrupted",

@@ -871,3 +871,39 @@ class Range:
             share[CLASS_INDEX[class_of(combo)]] += weight
         sizes = np.array([len(class_combos(n)) for n in CLASS_NAMES])
         return dict(zip(CLASS_NAMES, (share / sizes).tolist()))
+
+    # --- as a vector over the game's canonical combo order (``evaluator.vectors``) --------
+
+    def vector(self) -> np.ndarray:
+        """The weights as ``float64 (N,)`` over ``combos(game)``: 0 for combos outside
+        the range, the relative weight (largest 1) for those in it.  Computed once per
+        range and read-only, as ``combos`` and ``weights`` are (``.copy()`` to change)."""
+        cached = getattr(self, "_vector_cache", None)
+        if cached is None:
+            from .combos import combo_index, combos
+            cached = np.zeros(len(combos(self.game)))
+            if len(self):
+                cached[combo_index(self.combos, self.game)] = self.weights
+            cached.flags.writeable = False
+            self._vector_cache = cached
+        return cached
+
+    @classmethod
+    def from_vector(cls, weights: object, game: str | Game = "holdem") -> Range:
+        """The range of the combos with a positive weight in ``weights``, an ``(N,)``
+        vector over ``combos(game)``; negative, nan or inf weights and a wrong length are
+        refused, naming the entry."""
+        from .combos import check_vector, combos
+        g = game if isinstance(game, Game) else _game(game)
+        check_type(weights, (np.ndarray, list, tuple), "weights", "an (N,) array of weights")
+        every = combos(g)
+        w = check_vector(np.asarray(weights), len(every), "weights", g)
+        keep = np.flatnonzero(w > 0)
+        if not len(keep):
+            raise RangeError("the weight vector has no combo with a positive weight",
+                             "weights")
+        kept = w[keep]
+        top = float(kept.max())
+        text = ",".join(format_cards(row[::-1], sep="") + ("" if x == top else f":{x / top!r}")
+                        for row, x in zip(every[keep].tolist(), kept.tolist()))
+        return cls._from_combos(g, text, every[keep], kept)

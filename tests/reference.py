@@ -456,3 +456,57 @@ def breakdown_draws(hole, board, dead=()) -> set:
             if mine and sum(1 for c in board if suit(c) == s) + mine == 3:
                 draws.add("backdoor flush")
     return draws
+
+
+# --- Every combo against a range, pair by pair -------------------------------------
+
+def colex_combos(deck, hole: int) -> list[tuple[int, ...]]:
+    """The hands of ``deck`` in colex order: sorted by their highest card, then the next."""
+    return sorted(combinations(sorted(deck), hole), key=lambda c: c[::-1])
+
+
+def pairwise_combo_equity(hands, weights, board, dead, deck, strength, heroes=None):
+    """For each hero hand (index into ``hands``): the sum over every runout and every
+    opposing hand clear of the hero, the board, the runout and the dead cards, of the
+    opposing weight times 1 / 0.5 / 0 for a win / tie / loss, over the sum of those
+    weights; nan where that sum is 0 or the hero holds a known card.  ``strength(hand,
+    full_board)`` is anything comparable.  Every pair is compared (a matrix a runout)."""
+    import numpy as np
+    hands = [tuple(h) for h in hands]
+    heroes = np.arange(len(hands)) if heroes is None else np.asarray(heroes)
+    weights = np.asarray(weights, float)
+    known = set(board) | set(dead)
+    live_deck = [c for c in deck if c not in known]
+    sets = [set(h) for h in hands]
+    clash = np.array([[bool(sets[i] & sets[j]) for j in range(len(hands))] for i in heroes])
+    num = np.zeros(len(heroes))
+    den = np.zeros(len(heroes))
+    for rest in combinations(live_deck, 5 - len(board)):
+        full = list(board) + list(rest)
+        out = known | set(rest)
+        live = np.array([not (out & s) for s in sets])
+        raw = {i: strength(h, full) for i, (h, ok) in enumerate(zip(hands, live)) if ok}
+        rank = {x: k for k, x in enumerate(sorted(set(raw.values())))}
+        s = np.array([rank[raw[i]] if i in raw else -1 for i in range(len(hands))], float)
+        meets = live[heroes][:, None] & live[None, :] & ~clash
+        w = np.where(meets, weights[None, :], 0.0)
+        hero = s[heroes][:, None]
+        share = np.where(hero > s[None, :], 1.0, np.where(hero == s[None, :], 0.5, 0.0))
+        num += (w * share).sum(axis=1)
+        den += w.sum(axis=1)
+    with np.errstate(invalid="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+
+
+def pairwise_call_matrix(hands, board, dead, strength):
+    """+1 / -1 / 0 for every pair of hands on a river, by the definition."""
+    known = set(board) | set(dead)
+    s = [None if known & set(h) else strength(h, list(board)) for h in hands]
+    n = len(hands)
+    out = [[0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(n):
+            if s[i] is None or s[j] is None or set(hands[i]) & set(hands[j]):
+                continue
+            out[i][j] = (s[i] > s[j]) - (s[i] < s[j])
+    return out

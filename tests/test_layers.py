@@ -4,11 +4,11 @@ name used outside the module that defines it.
 Layers, lowest first (a module imports only from its own layer or those below):
 
     base       errors, cards, games, names, _layout, _cache_dirs, _jit, _tables, _parallel,
-               _suits, progress, export, _compile_note
+               _suits, progress, export, _compile_note, _sigint
     kernels    kernels/*: pure Numba functions over uint8 arrays
     dispatch   which kernel and tables serve a game
-    hands      evaluate (one hand, batches), _exact_numpy, classes, ranges
-    engine     engine/*: exact and Monte Carlo equity
+    hands      evaluate (one hand, batches), _exact_numpy, classes, ranges, combos
+    engine     engine/*: exact and Monte Carlo equity; vectors (every combo at once)
     studies    the pre-flop matrix, hand against range
     apps       batch, warmup, plots, table/*, bench/*, cli, __main__, the package itself
 
@@ -23,11 +23,12 @@ import evaluator
 PACKAGE = Path(evaluator.__file__).parent
 LAYERS = {
     "base": ["errors", "cards", "games", "names", "_layout", "_cache_dirs", "_jit", "_tables",
-             "_parallel", "_suits", "progress", "export", "_compile_note"],
+             "_parallel", "_suits", "progress", "export", "_compile_note", "_sigint"],
     "kernels": ["kernels"],
     "dispatch": ["dispatch"],
-    "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "ranges"],
-    "engine": ["engine"],
+    "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "ranges",
+              "combos"],
+    "engine": ["engine", "vectors"],
     "studies": ["studies", "breakdown"],
     "apps": ["batch", "flops", "warmup", "plots", "table", "bench", "_terminal", "cli",
              "cli_study",

@@ -1,0 +1,157 @@
+"""The canonical combo order of a game: every hand of its deck in colex order of card ids.
+
+A hand's cards, low first, ``c1 < c2 < ... < ck``, numbered by their position
+``p`` in the deck (the card id, less 16 in the short deck), sit at index
+``C(p1, 1) + C(p2, 2) + ... + C(pk, k)``.  Hold'em: ``(lo, hi)`` at
+``hi * (hi - 1) / 2 + lo``, so ``2d2c`` is 0 and ``AsAh`` is 1,325, the order
+solvers such as postflop-solver use with these card ids.  The short deck: the
+same over its 36 cards (630 combos).  Omaha: 4-card colex (270,725).
+
+>>> combos().shape
+(1326, 2)
+>>> int(combo_index("AsAh")[0])
+1325
+
+``Range.vector()`` and ``Range.from_vector()`` turn ranges into weight vectors
+in this order and back; ``evaluator.vectors`` computes on them.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from functools import cache
+
+import numpy as np
+
+from .cards import parse_cards
+from .errors import ArgumentTypeError, CardError, EvaluatorError, check_type
+from .games import Game
+from .games import game as _game
+
+__all__ = ["combos", "combo_index", "MAX_COMBOS"]
+
+MAX_COMBOS = 3_000_000
+"""The most hands a game's combo order lists (5-card Omaha: 2,598,960); 6-card Omaha's
+20,358,520 are refused."""
+
+
+def checked_game(game: str | Game) -> Game:
+    check_type(game, (str, Game), "game", "a game name")
+    return _game(game) if isinstance(game, str) else game
+
+
+@cache
+def _binomials(n: int, k: int) -> np.ndarray:
+    """``C(p, j)`` for p < n, j <= k, as int64 (k + 1, n)."""
+    return np.array([[math.comb(p, j) for p in range(n)] for j in range(k + 1)], np.int64)
+
+
+@cache
+def _combos(deck: tuple[int, ...], hole: int) -> np.ndarray:
+    count = math.comb(len(deck), hole)
+    if count > MAX_COMBOS:
+        raise EvaluatorError(f"{hole}-card hands of a {len(deck)}-card deck number "
+                             f"{count:,}: more than the {MAX_COMBOS:,} a combo order lists",
+                             hole)
+    rows = np.array(list(itertools.combinations(range(len(deck)), hole)), np.int64)
+    rows = rows.reshape(count, hole)
+    order = np.lexsort(rows.T)                    # last column first: colex
+    out = np.asarray(deck, np.uint8)[rows[order]]
+    out.flags.writeable = False
+    return out
+
+
+def combos(game: str | Game = "holdem") -> np.ndarray:
+    """Every hand of ``game`` in its canonical order: ``uint8 (N, hole)``, read-only.
+
+    Row ``i`` is combo ``i`` (see the module's docstring); its cards ascend.
+    """
+    g = checked_game(game)
+    return _combos(g.deck, g.hole)
+
+
+def _positions(g: Game, ids: np.ndarray, what: str) -> np.ndarray:
+    """Deck positions of card ids (the short deck starts at the sixes)."""
+    low = 4 * g.lowest_rank
+    bad = ids < low
+    if bad.any():
+        g.check_in_deck(ids[bad].tolist(), what)
+    return ids.astype(np.int64) - low
+
+
+def combo_index(hands: object, game: str | Game = "holdem") -> np.ndarray:
+    """The canonical indices (``int64``) of ``hands``: one hand as text (``"AsKd"``) or
+    card ids, several as a list of those or an ``(n, hole)`` array of card ids.
+
+    A hand of the wrong size, an unknown card, a card outside the game's deck or a
+    card given twice in one hand is an error naming it.
+    """
+    g = checked_game(game)
+    rows = _hand_rows(hands, g)
+    pos = np.sort(_positions(g, rows, "the hand"), axis=1)
+    table = _binomials(len(g.deck), g.hole)
+    return table[np.arange(1, g.hole + 1), pos].sum(axis=1).astype(np.int64)
+
+
+def _hand_rows(hands: object, g: Game) -> np.ndarray:
+    if isinstance(hands, np.ndarray) and hands.ndim == 2:
+        if hands.dtype.kind not in "iu":
+            raise ArgumentTypeError(f"hands must be card ids (an integer array), got "
+                                    f"dtype {hands.dtype}", str(hands.dtype))
+        rows = hands.astype(np.int64)
+        if rows.shape[1] != g.hole:
+            raise CardError(f"{g.name} hands have {g.hole} cards, got rows of "
+                            f"{rows.shape[1]}", rows.shape[1])
+        out_of_deck = (rows < 0) | (rows > 51)
+        if out_of_deck.any():
+            bad = int(rows[out_of_deck][0])
+            raise CardError(f"card id {bad} is not a card (0..51)", bad)
+    else:
+        one = isinstance(hands, (str, np.ndarray)) or (
+            isinstance(hands, (list, tuple)) and len(hands) > 0
+            and all(isinstance(c, (int, np.integer)) for c in hands))
+        items = [hands] if one else list(hands)      # type: ignore[call-overload]
+        parsed = [parse_cards(h, what="the hand") for h in items]  # type: ignore[arg-type]
+        for h, ids in zip(items, parsed):
+            if len(ids) != g.hole:
+                raise CardError(f"{g.name} hands have {g.hole} cards, got {len(ids)} in "
+                                f"{h!r}", h)
+        rows = np.array(parsed, np.int64).reshape(len(items), g.hole)
+    repeated = (np.diff(np.sort(rows, axis=1), axis=1) == 0).any(axis=1)
+    if repeated.any():
+        row = rows[int(np.flatnonzero(repeated)[0])]
+        raise CardError(f"hand {row.tolist()} holds a card twice", row.tolist())
+    return rows
+
+
+
+def check_vector(w: np.ndarray, n: int, what: str, g: Game, rows: bool = False
+                  ) -> np.ndarray:
+    if w.dtype.kind not in "iuf" or w.dtype == np.bool_:
+        raise ArgumentTypeError(f"{what} must be numbers, got dtype {w.dtype}", str(w.dtype))
+    shapes = f"({n},)" + (f" or (k, {n})" if rows else "")
+    if not (w.ndim == 1 or (rows and w.ndim == 2)) or w.shape[-1] != n:
+        raise EvaluatorError(f"{what} must have shape {shapes} (one weight per {g.name} "
+                             f"combo), got {w.shape}", str(w.shape))
+    w = w.astype(np.float64)
+    bad = ~np.isfinite(w) | (w < 0)
+    if bad.any():
+        at = tuple(int(x) for x in np.argwhere(bad)[0])
+        where = at[0] if len(at) == 1 else at
+        raise EvaluatorError(f"{what} must be finite and non-negative, got {w[at]} at {where}",
+                             float(w[at]))
+    return w
+
+
+def _masks(rows: np.ndarray) -> np.ndarray:
+    """Each row's 52-bit card mask."""
+    return np.bitwise_or.reduce(np.left_shift(np.uint64(1), rows.astype(np.uint64)), axis=1)
+
+
+@cache
+def combo_bits(deck: tuple[int, ...], hole: int) -> np.ndarray:
+    out = _masks(_combos(deck, hole))
+    out.flags.writeable = False
+    return out
+
+

@@ -1,0 +1,263 @@
+"""The canonical combo order, ranges as vectors, and every combo against a range at once
+(``combo_equity``, ``call_matrix``, ``showdown_values``), each against a brute force."""
+import math
+
+import numpy as np
+import pytest
+
+import evaluator as ev
+from evaluator.cards import parse_cards
+from evaluator.errors import ArgumentTypeError, CardError, EvaluatorError, RangeError
+
+import reference as ref
+
+HOLDEM = ev.combos("holdem")
+
+
+def _value(hand, board) -> int:
+    """The package's value of a hand, whose order the exhaustive tests prove right."""
+    return ev.evaluate("holdem", list(hand), list(board)).value
+
+
+def _short_value(hand, board) -> int:
+    return ev.evaluate("short_deck", list(hand), list(board)).value
+
+
+def _random_weights(rng, n, share=0.4):
+    w = rng.random(n) * (rng.random(n) < share)
+    w[rng.integers(n)] = 1.0
+    return w
+
+
+# --- the order --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game, deck, hole", [("holdem", range(52), 2),
+                                              ("short_deck", range(16, 52), 2),
+                                              ("teen_patti", range(52), 3)])
+def test_the_order_is_colex_of_card_ids(game, deck, hole):
+    want = np.array(ref.colex_combos(deck, hole), np.uint8)
+    got = ev.combos(game)
+    assert got.dtype == np.uint8 and not got.flags.writeable
+    assert np.array_equal(got, want)
+    assert np.array_equal(ev.combo_index(got, game), np.arange(len(want)))
+
+
+def test_the_named_corners_of_the_holdem_order():
+    assert ev.combo_index(["2d2c", "2c2d", "2h2c", "3c2c", "AsAh"]).tolist() == [0, 0, 1, 6, 1325]
+    lo, hi = parse_cards("4h9s").tolist()
+    assert int(ev.combo_index("9s4h")[0]) == hi * (hi - 1) // 2 + lo
+    assert len(ev.combos("short_deck")) == 630 and ev.combo_index("7d6c", "short_deck")[0] == 10
+    assert len(ev.combos("omaha")) == math.comb(52, 4)
+    assert int(ev.combo_index("AsAhAdAc", "omaha")[0]) == math.comb(52, 4) - 1
+
+
+@pytest.mark.parametrize("hands, game, match", [
+    ("AsKsQs", "holdem", "holdem hands have 2 cards, got 3"),
+    ("As", "holdem", "got 1"),
+    ("AsXx", "holdem", "Xx"),
+    ("AsAs", "holdem", "duplicate card 'As'"),
+    ("5s6s", "short_deck", "'5s'.*not in the short_deck deck"),
+    (np.array([[0, 60]]), "holdem", "card id 60"),
+    (np.array([[0, 1, 2]]), "holdem", "rows of 3"),
+])
+def test_bad_hands_are_named(hands, game, match):
+    with pytest.raises((CardError, EvaluatorError), match=match):
+        ev.combo_index(hands, game)
+    with pytest.raises(ArgumentTypeError, match="integer array"):
+        ev.combo_index(np.zeros((1, 2)), "holdem")
+
+
+def test_six_card_omaha_is_refused_at_once():
+    with pytest.raises(EvaluatorError, match="20,358,520"):
+        ev.combos("omaha6")
+
+
+# --- ranges as vectors ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, game", [("QQ+,AKs,72o:0.3", "holdem"), ("15%", "holdem"),
+                                        ("random", "short_deck"), ("AA$ds:0.5,KK**", "omaha")])
+def test_a_range_vector_round_trips(text, game):
+    r = ev.Range(text, game)
+    v = r.vector()
+    assert v.shape == (len(ev.combos(game)),) and not v.flags.writeable
+    assert np.count_nonzero(v) == len(r) and v.max() == 1.0
+    back = ev.Range.from_vector(v, game)
+    assert np.array_equal(back.combos, r.combos) and np.array_equal(back.weights, r.weights)
+    assert ev.Range(back.text, game) == back            # its text reads back the same
+
+
+def test_from_vector_keeps_relative_weights_of_any_size():
+    rng = np.random.default_rng(5)
+    for scale in (1e-300, 1.0, 1e300):
+        w = _random_weights(rng, 1326) * scale
+        r = ev.Range.from_vector(w)
+        assert np.allclose(r.vector(), w / w.max(), rtol=1e-14, atol=0)
+
+
+@pytest.mark.parametrize("weights, match", [
+    (np.ones(1325), r"shape \(1326,\)"),
+    (np.ones((2, 1326)), r"shape \(1326,\)"),
+    (np.r_[-1.0, np.ones(1325)], "non-negative, got -1.0 at 0"),
+    (np.r_[np.ones(7), np.nan, np.ones(1318)], "got nan at 7"),
+    (np.r_[np.ones(3), np.inf, np.ones(1322)], "got inf at 3"),
+    (np.zeros(1326), "no combo with a positive weight"),
+    (np.array(["a"] * 1326), "must be numbers"),
+])
+def test_bad_vectors_are_refused_naming_the_entry(weights, match):
+    with pytest.raises((EvaluatorError, ArgumentTypeError), match=match):
+        ev.Range.from_vector(weights)
+
+
+# --- combo_equity -----------------------------------------------------------------------
+
+RIVERS = ["2c7d9hKsAd", "AsKsQsJs2h", "5c5d5h9s9c"]
+
+
+@pytest.mark.parametrize("board", RIVERS)
+def test_river_combo_equity_is_the_brute_force_for_every_combo(board):
+    rng = np.random.default_rng(sum(parse_cards(board).tolist()))
+    w = _random_weights(rng, 1326)
+    b = parse_cards(board).tolist()
+    want = ref.pairwise_combo_equity(HOLDEM.tolist(), w, b, [], range(52),
+                                     lambda h, full: ref.best_strength(list(h) + full))
+    got = ev.combo_equity(w, board)
+    assert got.shape == (1326,) and np.array_equal(np.isnan(got), np.isnan(want))
+    assert np.allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("board, dead", [("2c7d9hKs", ""), ("AsKsQs5s", "2h"),
+                                         ("8c8d8h8s", "")])
+def test_turn_combo_equity_is_the_brute_force_for_every_combo(board, dead):
+    rng = np.random.default_rng(len(board) + len(dead))
+    w = _random_weights(rng, 1326, 0.2)
+    want = ref.pairwise_combo_equity(HOLDEM.tolist(), w, parse_cards(board).tolist(),
+                                     parse_cards(dead).tolist(), range(52), _value)
+    got = ev.combo_equity(w, board, dead=dead)
+    assert np.allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
+
+
+def test_flop_combo_equity_is_the_brute_force():
+    """With 26 dead cards, so that the pairwise reference walks its 253 runouts in
+    seconds; the flop without dead cards is checked against equity() below."""
+    rng = np.random.default_rng(11)
+    w = _random_weights(rng, 1326, 0.5)
+    board = parse_cards("Th7h2c").tolist()
+    dead = rng.choice([c for c in range(52) if c not in board], 26, replace=False).tolist()
+    heroes = [i for i, h in enumerate(HOLDEM.tolist()) if not set(h) & set(board + dead)]
+    want = ref.pairwise_combo_equity(HOLDEM.tolist(), w, board, dead, range(52), _value,
+                                     heroes=heroes)
+    got = ev.combo_equity(w, "Th7h2c", dead=dead)
+    assert np.isnan(np.delete(got, heroes)).all()
+    assert np.allclose(got[heroes], want, rtol=0, atol=1e-12, equal_nan=True)
+
+
+def test_short_deck_combo_equity_is_the_brute_force():
+    cards = ev.combos("short_deck")
+    rng = np.random.default_rng(3)
+    w = _random_weights(rng, len(cards), 0.5)
+    for board in ("6c7d8h9sKd", "AsKsQs6h"):
+        b = parse_cards(board).tolist()
+        want = ref.pairwise_combo_equity(cards.tolist(), w, b, [], range(16, 52),
+                                         _short_value)
+        got = ev.combo_equity(w, board, game="short_deck")
+        assert np.allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("hands, board, dead", [
+    (["QQ+,AKs", "22+,A2s+,KTo+:0.5"], "2c7d9h", ""),
+    (["AhKh,AA:0.3", "random"], "Ts9s8c3d", "2s"),
+    (["15%", "JJ-99,AQo:0.7"], "Ts9s8c3dKh", ""),
+])
+def test_the_weighted_mean_is_range_against_range_equity(hands, board, dead):
+    """Each combo weighed by its weight times its live opposing weight (the deals it is
+    in): the mean is equity() of the two ranges, exactly enumerated."""
+    mine, theirs = ev.Range(hands[0]), ev.Range(hands[1])
+    eq = ev.combo_equity(theirs, board, dead=dead)
+    bits = np.array([sum(1 << int(c) for c in row) for row in HOLDEM.tolist()], object)
+    known = sum(1 << int(c) for c in np.r_[parse_cards(board), parse_cards(dead)].tolist())
+    v_mine, v_theirs = mine.vector(), theirs.vector()
+    live = np.array([not (b & known) for b in bits])
+    clash = (HOLDEM[:, None, :, None] == HOLDEM[None, :, None, :]).any(axis=(2, 3))
+    meets = ((~clash) & live[None, :]) @ (v_theirs * live)
+    deals = v_mine * live * meets
+    keep = deals > 0
+    mean = float((eq[keep] * deals[keep]).sum() / deals[keep].sum())
+    whole = ev.equity("holdem", hands, board, dead)
+    assert whole.exact and mean == pytest.approx(whole.players[0].equity, abs=1e-12)
+
+
+def test_the_answer_does_not_depend_on_threads_or_the_way_the_range_is_given():
+    text = "QQ+,AKs:0.5,T9s"
+    one = ev.combo_equity(text, "Qh8d3c", threads=1)
+    assert np.array_equal(one, ev.combo_equity(text, "Qh8d3c", threads=2), equal_nan=True)
+    assert np.array_equal(one, ev.combo_equity(ev.Range(text), "Qh8d3c"), equal_nan=True)
+    assert np.array_equal(one, ev.combo_equity(ev.Range(text).vector() * 1e300, "Qh8d3c"),
+                          equal_nan=True)
+
+
+def test_blocked_and_unopposed_hands_are_nan():
+    eq = ev.combo_equity("KdKc", "2c7d9hKsAd", dead="Qc")
+    holds_board = ev.combo_index("2c3c")[0]
+    holds_dead = ev.combo_index("Qc3h")[0]
+    blocked = ev.combo_index("Kd3h")[0]             # its only opponent shares its king
+    assert np.isnan(eq[[holds_board, holds_dead, blocked]]).all()
+    assert eq[ev.combo_index("AsAh")[0]] == 1.0 and eq[ev.combo_index("Kh3h")[0]] == 0.0
+    assert np.count_nonzero(~np.isnan(eq)) == 1035 - 89     # clear of the 6 known cards and KdKc
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: ev.combo_equity("AA", "2c7d"), "board of 3 or 4 or 5 cards, got 2"),
+    (lambda: ev.combo_equity("AA", "2c7d9h", dead="2c"), "duplicate card '2c'"),
+    (lambda: ev.combo_equity("AsAh", "As7d9h"), "no live combo"),
+    (lambda: ev.combo_equity(np.ones(1000), "2c7d9h"), r"shape \(1326,\)"),
+    (lambda: ev.combo_equity(np.full(1326, -1.0), "2c7d9h"), "non-negative"),
+    (lambda: ev.combo_equity(np.zeros(1326), "2c7d9h"), "no combo with a positive"),
+    (lambda: ev.combo_equity("AA", "2c7d9h", game="omaha8"), "omaha8 has no combo vectors"),
+    (lambda: ev.combo_equity("AA", "2c7d9h", game="pineapple"), "no combo vectors"),
+    (lambda: ev.combo_equity("AA", "2c7d9h", game=3), "game"),
+    (lambda: ev.combo_equity("AA", "5c7d9h", game="short_deck"), "not in the short_deck"),
+])
+def test_bad_calls_are_one_line_errors(call, match):
+    with pytest.raises((EvaluatorError, RangeError, CardError, ArgumentTypeError),
+                       match=match):
+        call()
+
+
+# --- call matrices and showdown values -----------------------------------------------
+
+def test_the_call_matrix_is_the_brute_force():
+    board, dead = "Kc9h6s3d2c", "Ah"
+    want = np.array(ref.pairwise_call_matrix(HOLDEM.tolist(), parse_cards(board).tolist(),
+                                             parse_cards(dead).tolist(), _value), np.int8)
+    got = ev.call_matrix(board, dead=dead)
+    assert got.dtype == np.int8 and np.array_equal(got, want)
+    assert np.array_equal(got, -got.T)
+
+
+def test_showdown_values_are_the_call_matrix_times_the_reach():
+    board = "JhTh4c4s9d"
+    matrix = ev.call_matrix(board).astype(np.float64)
+    rng = np.random.default_rng(8)
+    reach = rng.random((150, 1326)) * (rng.random((150, 1326)) < 0.5)
+    reach[3] = 0.0                                  # an empty vector gives zeros
+    got = ev.showdown_values(board, reach)
+    assert got.shape == reach.shape
+    assert np.allclose(got, reach @ matrix.T, rtol=0, atol=1e-10)
+    one = ev.showdown_values(board, reach[7])
+    assert one.shape == (1326,) and np.allclose(one, matrix @ reach[7], rtol=0, atol=1e-10)
+    big = ev.showdown_values(board, reach[7] * 1e300)
+    assert np.allclose(big / 1e300, one, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: ev.call_matrix("2c7d9hKs"), "needs a board of 5 cards, got 4"),
+    (lambda: ev.showdown_values("2c7d9h", np.ones(1326)), "needs a board of 5 cards"),
+    (lambda: ev.showdown_values("2c7d9hKsAd", np.ones((2, 3, 1326))), "shape"),
+    (lambda: ev.showdown_values("2c7d9hKsAd", np.ones(1327)), "shape"),
+    (lambda: ev.showdown_values("2c7d9hKsAd", np.full(1326, np.nan)), "got nan at 0"),
+    (lambda: ev.showdown_values("2c7d9hKsAd", "AA"), "reach"),
+    (lambda: ev.call_matrix("2c7d9hKsAd", game="omaha"), "omaha has no combo vectors"),
+])
+def test_bad_river_calls_are_refused(call, match):
+    with pytest.raises((EvaluatorError, CardError, ArgumentTypeError), match=match):
+        call()
