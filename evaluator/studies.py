@@ -296,7 +296,7 @@ def _distribution_plan(hands: RangeLike, against: RangeLike, board: CardsLike,
         if not len(r):
             raise RangeError(f"the range {_short(r.text)!r} has no live combos once the board "
                              "and dead cards are out", r.text)
-    if not _fast_path(g):
+    if not (_fast_path(g) or _sweeps(g, board_ids)):
         # one equity() per combo, exact where the planner enumerates, else DEFAULT_TRIALS
         # sampled deals; either costs about in proportion to the other range's live combos
         # (measured on two cores: Omaha against 15% on a river 0.34 s a combo, against
@@ -322,6 +322,12 @@ def _fast_path(g: Game) -> bool:
     return g.rule is Rule.BEST5 and g.hole == 2 and not g.hilo and not g.lowest_rank
 
 
+def _sweeps(g: Game, board: np.ndarray) -> bool:
+    """Two-card high games past the flop: the sort-and-sweep of ``vectors``."""
+    return (len(board) >= 3 and g.rule is Rule.BEST5 and g.hole == 2 and g.dealt == 2
+            and not g.hilo)
+
+
 def check_distribution(hands: RangeLike, against: RangeLike, board: CardsLike = "", *,
                        game: str | Game = "holdem", dead: CardsLike = "") -> None:
     """Raise what ``equity_distribution`` would refuse with these arguments, at once."""
@@ -334,8 +340,10 @@ def equity_distribution(hands: RangeLike, against: RangeLike, board: CardsLike =
                         ) -> EquityDistribution:
     """Exact equity of every live combo of ``hands`` against the range ``against``.
 
-    Hold'em spots go through the rank-multiset kernels in one pass over every pair of
-    combos (grouped by suit symmetry), exactly.  Other games ask ``equity`` once per combo
+    Hold'em and short-deck spots on a flop, turn or river are every combo's equity at
+    once (``combo_equity``'s sort and sweep: milliseconds); hold'em pre-flop goes
+    through the rank-multiset kernels in one pass over every pair of combos (grouped by
+    suit symmetry), exactly.  Other games ask ``equity`` once per combo
     (exact where its planner enumerates, else sampled with the combo's index as the seed);
     their deal weights are counted exactly.  The weighted mean of the equities is then
     ``equity(game, [hands, against], board, dead)`` for the first player (exactly, when every
@@ -348,7 +356,17 @@ def equity_distribution(hands: RangeLike, against: RangeLike, board: CardsLike =
     combos = np.ascontiguousarray(first.combos)
     num: np.ndarray
     den: np.ndarray
-    if _fast_path(g):
+    if _sweeps(g, board_ids):
+        # every combo against the range at once (vectors.combo_sums): the sums are in
+        # units of the range's largest weight, and count each opposing combo once a runout
+        from .combos import combo_index
+        from .vectors import combo_sums
+        every_num, every_den, top = combo_sums(second, board_ids, game=g, dead=dead_ids,
+                                               threads=threads)
+        index = combo_index(combos, g)
+        num, den = every_num[index] * top, every_den[index] * top
+        deal_weight = den
+    elif _fast_path(g):
         a, b, won, deals = _heads_up(g, combos, np.ascontiguousarray(second.combos), board_ids,
                                      dead_ids, threads, progress,
                                      f"{_short(first.text, 30)} vs {_short(second.text, 30)}, "

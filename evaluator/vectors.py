@@ -108,6 +108,19 @@ def combo_equity(against: RangeLike | np.ndarray, board: CardsLike, *,
     the chunks' sums are added in one order, so the answer is the same to the last
     bit on any number of threads.
     """
+    num, den, _ = combo_sums(against, board, game=game, dead=dead, threads=threads)
+    eq = np.full(len(num), np.nan)
+    live = den > 0
+    np.divide(num, den, out=eq, where=live)
+    return np.minimum(eq, 1.0, out=eq)              # rounding never shows above 1
+
+
+def combo_sums(against: RangeLike | np.ndarray, board: CardsLike, *,
+               game: str | Game = "holdem", dead: CardsLike = "",
+               threads: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """``combo_equity``'s sums: for every combo, the weight of the deals it wins (ties
+    half) and of all its deals, over every runout, in units of the largest weight of
+    ``against`` (returned third: times it, they are in the range's own weights)."""
     from ._parallel import map_items, resolve_threads
     from .kernels.sweep import runout_sweep
     g = _sweep_game(game, "combo_equity")
@@ -145,13 +158,10 @@ def combo_equity(against: RangeLike | np.ndarray, board: CardsLike, *,
         parts = map_items(work, spans, workers)
         num = np.sum([p[0] for p in parts], axis=0)
         den = np.sum([p[1] for p in parts], axis=0)
-    live = den > 0
-    if not live.any():
+    if not (den > 0).any():
         raise RangeError("against has no live combo with weight once the board and dead "
                          "cards are out", _short(str(against)))
-    eq = np.full(n, np.nan)
-    np.divide(num, den, out=eq, where=live)
-    return np.minimum(eq, 1.0, out=eq)              # rounding never shows above 1
+    return num, den, float(top)
 
 
 def _river(g: Game, board: CardsLike, dead: CardsLike, what: str

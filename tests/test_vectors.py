@@ -261,3 +261,16 @@ def test_showdown_values_are_the_call_matrix_times_the_reach():
 def test_bad_river_calls_are_refused(call, match):
     with pytest.raises((EvaluatorError, CardError, ArgumentTypeError), match=match):
         call()
+
+
+@pytest.mark.parametrize("game, hands, board", [
+    ("holdem", ["random", "random"], "2c7d9hKsAd"),
+    ("holdem", ["QQ+,AKs:0.5", "22+,A2s+:0.3"], "Ts9s8c3d"),
+    ("short_deck", ["AA,KK:0.4", "QQ+,AKs"], "6c7d8h"),
+])
+def test_the_distribution_is_the_combo_equities(game, hands, board):
+    dist = ev.equity_distribution(*hands, board, game=game, progress=False)
+    every = ev.combo_equity(hands[1], board, game=game)
+    assert np.allclose(dist.equities, every[ev.combo_index(dist.combos, game)], rtol=1e-15, atol=0)
+    whole = ev.equity(game, hands, board).players[0].equity
+    assert dist.mean == pytest.approx(whole, abs=1e-12)
