@@ -338,6 +338,19 @@ def _cmd_range(args: argparse.Namespace) -> int:
         if not len(r):
             raise RangeError(f"the range {_short(r.text)!r} has no live combos once the dead "
                              "cards are out", r.text)
+    if args.format == "vector":           # the weights over the game's combo order
+        weights = r.vector().tolist()
+        if args.json:
+            print(json.dumps({"range": r.text, "game": r.game.name, "format": "vector",
+                              "vector": weights}))
+        else:
+            sys.stdout.write("".join(f"{w!r}\n" for w in weights))
+        return 0
+    if args.format is not None:           # text for other tools; print(), as rich markup
+        text = r.to_text(args.format)     # would read brackets
+        print(json.dumps({"range": r.text, "game": r.game.name, "format": args.format,
+                          "text": text}) if args.json else text)
+        return 0
     holdem = r.game.hole == 2 and r.game.rule == "best5"
     breakdown = None if holdem else r.breakdown()
     if args.json:
@@ -657,11 +670,17 @@ def parser() -> argparse.ArgumentParser:
                                    "by pairing and suits.",
                        epilog="examples:\n  evaluator range 'QQ+,AKs:0.5'\n"
                               "  evaluator range 'AA$ds,KK!KKK:$r' --game omaha\n"
-                              "  evaluator range 15% --game omaha --json")
+                              "  evaluator range 15% --game omaha --json\n"
+                              "  evaluator range 15% --format pokerstove")
     p.add_argument("text", help="range text")
     p.add_argument("--game", default="holdem", help="game (default holdem)")
     p.add_argument("--dead", default="", help="remove combos holding these cards")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--format", choices=("pio", "gtoplus", "pokerstove", "vector"),
+                   help="print the range as text for other tools (pio: 'AA,KK:0.5,AhKh', "
+                        "gtoplus: the same, pokerstove: '22+,A2s+,KTo+'), or vector: its "
+                        "weights over the game's combo order, one a line (--json: an object "
+                        "holding the text or the vector)")
     p.set_defaults(run=_cmd_range)
 
     p = sub.add_parser("plot", help="draw a starting-hand grid or equity by street",
