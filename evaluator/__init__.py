@@ -65,13 +65,13 @@ _LAZY = {
     "evaluate_batch": "evaluate", "FlopStudy": "flops", "flop_study": "flops",
     "Range": "ranges", "EquityDistribution": "studies", "equity_distribution": "studies",
     "hand_vs_range": "studies", "preflop_matrix": "studies", "warmup": "warmup",
-    "combos": "combos", "combo_index": "combos", "combo_equity": "vectors",
+    "combos": "combo_order", "combo_index": "combo_order", "combo_equity": "vectors",
     "call_matrix": "vectors", "showdown_values": "vectors"}
 
 if TYPE_CHECKING:
     from .batch import batch_equity
     from .breakdown import RangeBreakdown, range_breakdown
-    from .combos import combo_index, combos
+    from .combo_order import combo_index, combos
     from .engine import EquityResult, PlayerEquity, discard_equity, equity, equity_by_street
     from .evaluate import HandValue, category_of, evaluate, evaluate_batch
     from .flops import FlopStudy, flop_study

@@ -880,7 +880,7 @@ class Range:
         range and read-only, as ``combos`` and ``weights`` are (``.copy()`` to change)."""
         cached = getattr(self, "_vector_cache", None)
         if cached is None:
-            from .combos import combo_index, combos
+            from .combo_order import combo_index, combos
             cached = np.zeros(len(combos(self.game)))
             if len(self):
                 cached[combo_index(self.combos, self.game)] = self.weights
@@ -893,7 +893,7 @@ class Range:
         """The range of the combos with a positive weight in ``weights``, an ``(N,)``
         vector over ``combos(game)``; negative, nan or inf weights and a wrong length are
         refused, naming the entry."""
-        from .combos import check_vector, combos
+        from .combo_order import check_vector, combos
         g = game if isinstance(game, Game) else _game(game)
         check_type(weights, (np.ndarray, list, tuple), "weights", "an (N,) array of weights")
         every = combos(g)

@@ -359,7 +359,7 @@ def equity_distribution(hands: RangeLike, against: RangeLike, board: CardsLike =
     if _sweeps(g, board_ids):
         # every combo against the range at once (vectors.combo_sums): the sums are in
         # units of the range's largest weight, and count each opposing combo once a runout
-        from .combos import combo_index
+        from .combo_order import combo_index
         from .vectors import combo_sums
         every_num, every_den, top = combo_sums(second, board_ids, game=g, dead=dead_ids,
                                                threads=threads)

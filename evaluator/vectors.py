@@ -1,5 +1,5 @@
 """Every combo's equity at once, call matrices and showdown values, over the canonical
-combo order of ``evaluator.combos`` (``combos(game)``; ranges as ``Range.vector()``).
+combo order of ``evaluator.combo_order`` (``combos(game)``; ranges as ``Range.vector()``).
 
 The strength of every combo on a complete board is sorted once and swept with
 per-card sums for card removal (``kernels/sweep.py``), so a river costs
@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _tables
 from .cards import CardsLike, parse_cards
-from .combos import check_vector, checked_game, combo_bits, combos
+from .combo_order import check_vector, checked_game, combo_bits, combos
 from .engine.spots import check_distinct
 from .errors import CardError, EvaluatorError, RangeError, check_type
 from .errors import short_text as _short

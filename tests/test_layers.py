@@ -7,7 +7,7 @@ Layers, lowest first (a module imports only from its own layer or those below):
                _suits, progress, export, _compile_note, _sigint
     kernels    kernels/*: pure Numba functions over uint8 arrays
     dispatch   which kernel and tables serve a game
-    hands      evaluate (one hand, batches), _exact_numpy, classes, ranges, combos
+    hands      evaluate (one hand, batches), _exact_numpy, classes, ranges, combo_order
     engine     engine/*: exact and Monte Carlo equity; vectors (every combo at once)
     studies    the pre-flop matrix, hand against range
     apps       batch, warmup, plots, table/*, bench/*, cli, __main__, the package itself
@@ -27,7 +27,7 @@ LAYERS = {
     "kernels": ["kernels"],
     "dispatch": ["dispatch"],
     "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "ranges",
-              "combos"],
+              "combo_order"],
     "engine": ["engine", "vectors"],
     "studies": ["studies", "breakdown"],
     "apps": ["batch", "flops", "warmup", "plots", "table", "bench", "_terminal", "cli",

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from evaluator.classes import CLASS_NAMES, class_combos
-from evaluator.combos import combos
+from evaluator.combo_order import combos
 from evaluator.errors import ArgumentTypeError, EvaluatorError, RangeError
 from evaluator.ranges import Range
 
