@@ -142,3 +142,16 @@ def test_subprocesses_import_the_same_package_as_the_tests():
     where = subprocess.run([sys.executable, "-c", "import evaluator; print(evaluator.__file__)"],
                            capture_output=True, text=True, check=True).stdout.strip()
     assert Path(where).parent == PACKAGE
+
+
+def test_public_names_survive_importing_every_submodule():
+    """A submodule named like a public function (``evaluator.combos`` was one) replaces
+    the function on the package as soon as anything imports it."""
+    import importlib
+    import types
+    for name in _modules():
+        if name not in ("__init__", "__main__"):
+            importlib.import_module(f"evaluator.{name}")
+    shadowed = [n for n in evaluator.__all__
+                if isinstance(getattr(evaluator, n), types.ModuleType)]
+    assert not shadowed, shadowed
