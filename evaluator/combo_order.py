@@ -47,7 +47,7 @@ def _binomials(n: int, k: int) -> np.ndarray:
 
 
 @cache
-def _combos(deck: tuple[int, ...], hole: int) -> np.ndarray:
+def deck_combos(deck: tuple[int, ...], hole: int) -> np.ndarray:
     count = math.comb(len(deck), hole)
     if count > MAX_COMBOS:
         raise EvaluatorError(f"{hole}-card hands of a {len(deck)}-card deck number "
@@ -67,7 +67,7 @@ def combos(game: str | Game = "holdem") -> np.ndarray:
     Row ``i`` is combo ``i`` (see the module's docstring); its cards ascend.
     """
     g = checked_game(game)
-    return _combos(g.deck, g.hole)
+    return deck_combos(g.deck, g.hole)
 
 
 def _positions(g: Game, ids: np.ndarray, what: str) -> np.ndarray:
@@ -150,7 +150,7 @@ def _masks(rows: np.ndarray) -> np.ndarray:
 
 @cache
 def combo_bits(deck: tuple[int, ...], hole: int) -> np.ndarray:
-    out = _masks(_combos(deck, hole))
+    out = _masks(deck_combos(deck, hole))
     out.flags.writeable = False
     return out
 

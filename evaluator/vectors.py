@@ -9,13 +9,21 @@ high games (hold'em, the short deck).
 from __future__ import annotations
 
 import itertools
+import math
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 from . import _tables
 from .cards import CardsLike, parse_cards
-from .combo_order import check_vector, checked_game, combo_bits, combos
+from .combo_order import (
+    check_vector,
+    checked_game,
+    combo_bits,
+    combos,
+    deck_combos,
+)
 from .engine.spots import check_distinct
 from .errors import CardError, EvaluatorError, RangeError, check_type
 from .errors import short_text as _short
@@ -35,10 +43,60 @@ def _sweep_game(game: str | Game, what: str) -> Game:
     return g
 
 
-def _board_and_dead(g: Game, board: CardsLike, dead: CardsLike, sizes: tuple[int, ...],
-                    what: str) -> tuple[np.ndarray, np.ndarray]:
-    board_ids = parse_cards(board, what="the board")
-    dead_ids = parse_cards(dead, what="the dead cards")
+class Layout(NamedTuple):
+    """What the sweep kernels take of a two-card game's combos (``kernels/sweep.py``)."""
+    cards: np.ndarray          # uint8 (N, 2)
+    combo_bits: np.ndarray     # uint64 (N,)
+    class_start: np.ndarray    # int64 (C + 1,)
+    member_words: np.ndarray   # uint64 (N,): b << 24 | a << 16 | i, by rank pair
+    member_bits: np.ndarray    # uint64 (N,)
+    member_suits: np.ndarray   # int64 (N,): the cards counted by suit, 4 bits a suit
+    class_ranks: np.ndarray    # int64 (C, 2)
+    low: int                   # the deck's smallest card id
+
+
+@cache
+def layout(deck: tuple[int, ...]) -> Layout:
+    """The combos of a two-card game on ``deck``, grouped by their two ranks."""
+    cards = deck_combos(deck, 2)
+    bits = combo_bits(deck, 2)
+    ids = cards.astype(np.int64)
+    ranks = ids >> 2
+    lowest = int(ranks.min())
+    pairs = [(a, b) for b in range(lowest, 13) for a in range(lowest, b + 1)]
+    number = {p: k for k, p in enumerate(pairs)}
+    klass = np.array([number[(int(a), int(b))] for a, b in ranks])
+    members = np.argsort(klass, kind="stable")
+    start = np.searchsorted(klass[members], np.arange(len(pairs) + 1))
+    a, b = ids[members, 0], ids[members, 1]
+    words = ((b << 24) | (a << 16) | members).astype(np.uint64)
+    suits = (1 << (4 * (a & 3))) + (1 << (4 * (b & 3)))
+    out = Layout(cards, bits, start.astype(np.int64), words, bits[members].copy(),
+                 suits.astype(np.int64), np.array(pairs, np.int64).reshape(-1, 2),
+                 int(deck[0]))
+    for x in out[:-1]:
+        x.flags.writeable = False
+    return out
+
+
+class Spot(NamedTuple):
+    board: np.ndarray          # uint8, the known board
+    dead: np.ndarray           # uint8
+    out_bits: np.uint64        # the mask of both
+    runouts: np.ndarray        # uint8 (R, 5 - len(board)), read-only
+
+
+def _key(cards: CardsLike) -> object:
+    """A hashable stand-in for cards given as text, ids or an array."""
+    if isinstance(cards, str):
+        return cards
+    return tuple(parse_cards(cards).tolist())
+
+
+@lru_cache(maxsize=512)
+def _spot(g: Game, board: object, dead: object, sizes: tuple[int, ...], what: str) -> Spot:
+    board_ids = parse_cards(board, what="the board")      # type: ignore[arg-type]
+    dead_ids = parse_cards(dead, what="the dead cards")   # type: ignore[arg-type]
     if len(board_ids) not in sizes:
         need = " or ".join(str(s) for s in sizes)
         raise CardError(f"{what} needs a board of {need} cards, got {len(board_ids)}",
@@ -46,36 +104,49 @@ def _board_and_dead(g: Game, board: CardsLike, dead: CardsLike, sizes: tuple[int
     g.check_in_deck(board_ids.tolist(), "the board")
     g.check_in_deck(dead_ids.tolist(), "the dead cards")
     check_distinct([("the board", board_ids), ("the dead cards", dead_ids)])
-    return board_ids, dead_ids
+    known = set(board_ids.tolist()) | set(dead_ids.tolist())
+    left = [c for c in g.deck if c not in known]
+    need = 5 - len(board_ids)
+    rows = list(itertools.combinations(left, need))
+    runouts = np.array(rows, np.uint8).reshape(len(rows), need)
+    if not len(runouts):
+        raise CardError("no runout is left once the board and dead cards are out",
+                        len(dead_ids))
+    for a in (board_ids, dead_ids, runouts):
+        a.flags.writeable = False
+    return Spot(board_ids, dead_ids, np.uint64(sum(1 << c for c in known)), runouts)
+
+
+def spot(g: Game, board: CardsLike, dead: CardsLike, sizes: tuple[int, ...],
+         what: str) -> Spot:
+    """The board and dead cards checked, with every runout to the river (cached)."""
+    return _spot(g, _key(board), _key(dead), sizes, what)
 
 
 def _weights(g: Game, against: object, what: str) -> np.ndarray:
-    """A range (text, ``Range``) or a weight vector as ``float64 (N,)``."""
+    """A range (text, ``Range``) or a weight vector as ``float64 (N,)``; a vector's
+    values are checked where they are summed (``kernels.sweep.clear_weights``)."""
     n = len(combos(g))
+    if type(against) is np.ndarray and against.dtype == np.float64 and against.shape == (n,):
+        return _readonly(against if against.flags.c_contiguous
+                         else np.ascontiguousarray(against))
     if isinstance(against, np.ndarray) or (isinstance(against, (list, tuple)) and against
                                             and all(isinstance(x, (int, float, np.number))
                                                     and not isinstance(x, bool)
                                                     for x in against)):
-        return check_vector(np.asarray(against), n, what, g)
+        return _readonly(check_vector(np.asarray(against), n, what, g))
     rng = against if isinstance(against, Range) else Range(against, g)  # type: ignore[arg-type]
     if rng.game.name != g.name:
         raise RangeError(f"{what} is a {rng.game.name} range, not {g.name}", rng.text)
     return rng.vector()
 
 
-def _bits(ids: np.ndarray) -> np.uint64:
-    return np.uint64(sum(1 << int(c) for c in set(ids.tolist())))
-
-
-@lru_cache(maxsize=64)
-def _runouts(deck: tuple[int, ...], out: frozenset[int], need: int) -> np.ndarray:
-    """The cards each runout adds to the board up to the river (``need`` cards from the
-    deck less ``out``), read-only; one empty runout on a river."""
-    left = [c for c in deck if c not in out]
-    rows = list(itertools.combinations(left, need))
-    runouts = np.array(rows, np.uint8).reshape(len(rows), need)
-    runouts.flags.writeable = False
-    return runouts
+def _scaled(w: np.ndarray) -> tuple[np.ndarray, float]:
+    """``(w', unit)`` with ``w = w' * unit``, ``unit`` a power of two (exact) that brings
+    the largest weight to [0.5, 1): for weights the kernels will not sum as given."""
+    e = math.frexp(float(w.max()))[1]
+    with np.errstate(over="ignore"):
+        return _readonly(np.ldexp(w, -e)), float(np.ldexp(1.0, e))
 
 
 REACH_BLOCK = 64
@@ -85,9 +156,20 @@ three times) stay in the first-level cache."""
 RUNOUT_CHUNK = 64
 """Runouts per work item of ``combo_equity`` (a turn is one item; a flop 19)."""
 
+NO_HERO = np.zeros(0, np.float64)      # no hero weights (read-only, as every weight read)
+NO_HERO.flags.writeable = False
+NO_EQ = np.zeros(0, np.float64)        # no equities to write
+NO_TOTALS = np.zeros((0, 2), np.float64)
 
-def _tables_for(g: Game) -> _tables.HighTables:
-    return _tables.high(g.values)
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    """A read-only view: the kernels take every weight vector as one type, so that one
+    compilation serves ranges' vectors (read-only) and the caller's arrays alike."""
+    if not a.flags.writeable:
+        return a
+    view = a.view()
+    view.flags.writeable = False
+    return view
 
 
 def combo_equity(against: RangeLike | np.ndarray, board: CardsLike, *,
@@ -107,67 +189,101 @@ def combo_equity(against: RangeLike | np.ndarray, board: CardsLike, *,
     A flop's 1,176 runouts go in fixed chunks to ``threads`` (all cores by default);
     the chunks' sums are added in one order, so the answer is the same to the last
     bit on any number of threads.
+
+    >>> eq = combo_equity("QQ+,AKs", "2c7d9hKsAd")
+    >>> round(float(eq[combo_index("AhAc")[0]]), 4)
+    0.9091
+    >>> combo_equity("QQ+", "2c7d")
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.CardError: combo_equity needs a board of 3 or 4 or 5 cards, got 2
     """
-    num, den, _ = combo_sums(against, board, game=game, dead=dead, threads=threads)
-    eq = np.full(len(num), np.nan)
-    live = den > 0
-    np.divide(num, den, out=eq, where=live)
-    return np.minimum(eq, 1.0, out=eq)              # rounding never shows above 1
+    return _sweep(against, board, game, dead, threads, None, "combo_equity", True)[0]
 
 
 def combo_sums(against: RangeLike | np.ndarray, board: CardsLike, *,
                game: str | Game = "holdem", dead: CardsLike = "",
                threads: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
     """``combo_equity``'s sums: for every combo, the weight of the deals it wins (ties
-    half) and of all its deals, over every runout, in units of the largest weight of
-    ``against`` (returned third: times it, they are in the range's own weights)."""
+    half) and of all its deals, over every runout, in a unit of ``against``'s weights
+    (returned third: times it, they are in its own weights; 1 unless the weights are
+    past ``2**±1000``).  Whole-number weights give whole numbers of deals."""
+    _, num, den, unit, _ = _sweep(against, board, game, dead, threads, None, "combo_sums",
+                                  False)
+    return num, den, unit
+
+
+def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
+           threads: int | None, hero: np.ndarray | None, what: str, ratios: bool
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray]:
+    """``(eq, num, den, unit, totals)``: the equities (when ``ratios``), the sums of
+    ``combo_sums``, and with ``hero`` weights each runout's totals, ``(R, 2)``:
+    hero-weighted wins (ties half) and deals, in the same unit."""
+    from .kernels import sweep as k
+    g = _sweep_game(game, what)
+    s = spot(g, board, dead, (3, 4, 5), what)
+    reach = _weights(g, against, "against")
+    unit = 1.0
+    lay = layout(g.deck)
+    t = _tables.high(g.values)
+    n = len(lay.cards)
+    runouts = s.runouts
+    h = NO_HERO if hero is None else _readonly(hero)
+    totals = NO_TOTALS if hero is None else np.zeros((len(runouts), 2))
+    left = len(g.deck) - len(s.board) - len(s.dead)
+    # a combo and an opponent clear of it leave the same runouts, whichever they are
+    factor = float(math.comb(left - 4, 5 - len(s.board)))
+    num, den = np.empty(n), np.empty(n)
+    eq = np.empty(n) if ratios else NO_EQ
+    for _ in range(2):
+        if len(runouts) <= RUNOUT_CHUNK:
+            status = k.runout_sweep(*lay, s.board, s.out_bits, runouts, reach, factor, num,
+                                    den, eq, h, totals, *t)
+        else:
+            status = _chunked(lay, s, reach, num, den, h, totals, t, threads)
+            if status == k.OK:
+                k.finish(num, den, factor, eq)
+        if status != k.OUT_OF_SCALE:
+            break
+        reach, unit = _scaled(reach)
+    if status == k.BAD_WEIGHT:
+        check_vector(reach, n, "against", g)        # raises, naming the entry
+    if status == k.NO_WEIGHT:
+        raise RangeError("against has no combo with a positive weight", _short(str(against)))
+    if status == k.NO_LIVE_WEIGHT or not den.any():
+        raise RangeError("against has no live combo with weight once the board and dead "
+                         "cards are out", _short(str(against)))
+    if hero is not None:
+        totals[:, 0] *= 0.5
+    return eq, num, den, unit, totals
+
+
+def _chunked(lay: Layout, s: Spot, reach: np.ndarray, num: np.ndarray, den: np.ndarray,
+             hero: np.ndarray, totals: np.ndarray, tables: tuple, threads: int | None) -> int:
+    """``runout_sweep`` over fixed chunks of the runouts on ``threads``, summed in chunk
+    order: the same bits on any thread count."""
     from ._parallel import map_items, resolve_threads
     from .kernels.sweep import runout_sweep
-    g = _sweep_game(game, "combo_equity")
-    board_ids, dead_ids = _board_and_dead(g, board, dead, (3, 4, 5), "combo_equity")
-    w = _weights(g, against, "against")
-    cards = combos(g)
-    bits = combo_bits(g.deck, g.hole)
-    known = np.concatenate([board_ids, dead_ids])
-    out_bits = _bits(known)
-    top = w.max(initial=0.0)
-    if not top > 0:
-        raise RangeError("against has no combo with a positive weight", _short(str(against)))
-    # the kernel never reads the weight of a combo holding a known card; scaled to 1 at
-    # most, so that no sum overflows
-    reach = w / top
-    runouts = _runouts(g.deck, frozenset(known.tolist()), 5 - len(board_ids))
-    if not len(runouts):
-        raise CardError("no runout is left once the board and dead cards are out",
-                        len(dead_ids))
-    t = _tables_for(g)
-    n = len(cards)
-    # fixed chunks of runouts, summed in chunk order: the same bits on any thread count
+    runouts = s.runouts
+    n = len(num)
     spans = [(a, min(a + RUNOUT_CHUNK, len(runouts)))
              for a in range(0, len(runouts), RUNOUT_CHUNK)]
 
-    def work(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-        part_num, part_den = np.zeros(n), np.zeros(n)
-        runout_sweep(cards, bits, board_ids, out_bits, runouts[span[0]:span[1]], reach,
-                      part_num, part_den, *t)
-        return part_num, part_den
-    if len(spans) == 1:
-        num, den = work(spans[0])
-    else:
-        workers = resolve_threads(threads, len(runouts) << 16)
-        parts = map_items(work, spans, workers)
-        num = np.sum([p[0] for p in parts], axis=0)
-        den = np.sum([p[1] for p in parts], axis=0)
-    if not (den > 0).any():
-        raise RangeError("against has no live combo with weight once the board and dead "
-                         "cards are out", _short(str(against)))
-    return num, den, float(top)
+    def work(span: tuple[int, int]) -> tuple[int, np.ndarray]:
+        part = np.empty(n)
+        status = runout_sweep(*lay, s.board, s.out_bits, runouts[span[0]:span[1]], reach,
+                              0.0, part, den if span[0] == 0 else np.empty(n), NO_EQ,
+                              hero, totals[span[0]:span[1]], *tables)
+        return status, part
+    parts = map_items(work, spans, resolve_threads(threads, len(runouts) << 16))
+    status = max(p[0] for p in parts)
+    if status == 0:
+        np.sum([p[1] for p in parts], axis=0, out=num)
+    return status
 
 
-def _river(g: Game, board: CardsLike, dead: CardsLike, what: str
-           ) -> tuple[np.ndarray, np.ndarray, np.uint64]:
-    board_ids, dead_ids = _board_and_dead(g, board, dead, (5,), what)
-    return board_ids, dead_ids, _bits(np.concatenate([board_ids, dead_ids]))
+def _river(g: Game, board: CardsLike, dead: CardsLike, what: str) -> Spot:
+    return spot(g, board, dead, (5,), what)
 
 
 @cache
@@ -185,14 +301,19 @@ def _with_card(deck: tuple[int, ...], hole: int) -> np.ndarray:
 def call_matrix(board: CardsLike, *, game: str | Game = "holdem", dead: CardsLike = ""
                 ) -> np.ndarray:
     """``int8 (N, N)`` on a river: +1 where the row hand beats the column hand, -1 where
-    it loses, 0 for a tie, a shared card, or a hand holding a board or dead card."""
+    it loses, 0 for a tie, a shared card, or a hand holding a board or dead card.
+
+    >>> m = call_matrix("2c7d9hKsAd")
+    >>> int(m[combo_index("AhAc")[0], combo_index("KhKc")[0]])
+    1
+    """
     from .kernels.sweep import call_signs
     g = _sweep_game(game, "call_matrix")
-    board_ids, _, out_bits = _river(g, board, dead, "call_matrix")
-    cards = combos(g)
-    out = np.empty((len(cards), len(cards)), np.int8)
-    call_signs(cards, combo_bits(g.deck, g.hole), board_ids, out_bits,
-               _with_card(g.deck, g.hole), out, *_tables_for(g))
+    s = _river(g, board, dead, "call_matrix")
+    lay = layout(g.deck)
+    out = np.empty((len(lay.cards), len(lay.cards)), np.int8)
+    call_signs(*lay, s.board, s.out_bits, _with_card(g.deck, g.hole), out,
+               *_tables.high(g.values))
     return out
 
 
@@ -205,25 +326,26 @@ def showdown_values(board: CardsLike, reach: np.ndarray, *, game: str | Game = "
     from ._parallel import map_items, resolve_threads
     from .kernels.sweep import river_showdown
     g = _sweep_game(game, "showdown_values")
-    board_ids, _, out_bits = _river(g, board, dead, "showdown_values")
+    s = _river(g, board, dead, "showdown_values")
     if not isinstance(reach, np.ndarray):
         check_type(reach, (list, tuple), "reach", "an (N,) or (k, N) array")
         reach = np.asarray(reach)
-    cards = combos(g)
-    r = check_vector(reach, len(cards), "reach", g, rows=True)
-    rows = r.reshape(-1, len(cards))
-    # each vector scaled to 1 at most (no sum overflows), and back at the end
-    scale = rows.max(axis=1, initial=0.0)
-    scale[scale == 0] = 1.0
-    bits = combo_bits(g.deck, g.hole)
-    t = _tables_for(g)
+    lay = layout(g.deck)
+    n = len(lay.cards)
+    r = check_vector(reach, n, "reach", g, rows=True)
+    rows = r.reshape(-1, n)
+    # each vector scaled by a power of two to 1 at most (no sum overflows), and back
+    exps = np.frexp(rows.max(axis=1, initial=0.0))[1]
+    t = _tables.high(g.values)
     spans = [(a, min(a + REACH_BLOCK, len(rows))) for a in range(0, len(rows), REACH_BLOCK)]
 
     def work(span: tuple[int, int]) -> np.ndarray:
-        part = np.ascontiguousarray((rows[span[0]:span[1]] / scale[span[0]:span[1], None]).T)
+        e = exps[span[0]:span[1], None]
+        part = np.ascontiguousarray(np.ldexp(rows[span[0]:span[1]], -e).T)
         out = np.empty_like(part)
-        river_showdown(cards, bits, board_ids, out_bits, part, out, *t)
-        return out.T * scale[span[0]:span[1], None]
+        river_showdown(*lay, s.board, s.out_bits, part, out, *t)
+        with np.errstate(over="ignore"):
+            return np.ldexp(out.T, e)
     if len(spans) == 1:
         values = work(spans[0])
     else:

@@ -8,6 +8,7 @@ import pytest
 import evaluator as ev
 from evaluator.cards import parse_cards
 from evaluator.errors import ArgumentTypeError, CardError, EvaluatorError, RangeError
+from evaluator.vectors import combo_sums
 
 import reference as ref
 
@@ -191,8 +192,22 @@ def test_the_answer_does_not_depend_on_threads_or_the_way_the_range_is_given():
     one = ev.combo_equity(text, "Qh8d3c", threads=1)
     assert np.array_equal(one, ev.combo_equity(text, "Qh8d3c", threads=2), equal_nan=True)
     assert np.array_equal(one, ev.combo_equity(ev.Range(text), "Qh8d3c"), equal_nan=True)
-    assert np.array_equal(one, ev.combo_equity(ev.Range(text).vector() * 1e300, "Qh8d3c"),
-                          equal_nan=True)
+    v = ev.Range(text).vector()
+    for scale in (2.0 ** 900, 2.0 ** -1070, 2.0 ** 1020):   # powers of two: the same bits
+        assert np.array_equal(one, ev.combo_equity(v * scale, "Qh8d3c"), equal_nan=True)
+    for scale in (1e300, 3.0, 1e-300):                      # within rounding
+        assert np.allclose(one, ev.combo_equity(v * scale, "Qh8d3c"), rtol=1e-14, atol=0,
+                           equal_nan=True)
+
+
+def test_integer_weights_give_integer_counts():
+    """Weights are summed as given (no division by the largest): whole-number weights
+    leave whole numbers of deals, half-integers for ties, exactly."""
+    rng = np.random.default_rng(5)
+    w = rng.integers(0, 4, 1326).astype(float)
+    num, den, unit = combo_sums(w, "Qh8d3c")
+    assert unit == 1.0
+    assert np.array_equal(den, np.round(den)) and np.array_equal(2 * num, np.round(2 * num))
 
 
 def test_blocked_and_unopposed_hands_are_nan():

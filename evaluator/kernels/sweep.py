@@ -1,190 +1,518 @@
-"""Every combo against a range at once: sort by strength, then one sweep.
+"""Every two-card combo against a range at once: list by strength, then one sweep.
 
-On a complete board each two-card combo has one value.  Sorted by value, the
-weight a hand beats is the weight of every lower combo, less the lower combos
-that share one of its cards; that card removal is one subtraction per card
-from a running per-card sum (two combos of distinct hands share at most one
-card, and the hand itself is never lower than itself).  Ties are the hand's
-own value group, taken the same way, plus back the hand's own weight, which
-both of its card sums removed.  So a river costs one evaluation, one radix
-sort and two passes over the combos: microseconds where comparing every
-pair of 1,326 combos takes milliseconds.  A turn runs the river sweep for
-every river card, a flop for every turn and river, summing each combo's
-(win + tie / 2) and its live weight over the runouts.
+On a complete board each combo has one value.  Listed weakest first, the weight
+a combo beats is the weight of every lower combo, less the lower combos that
+share one of its cards: one subtraction per card from a running per-card sum
+(two combos of distinct hands share at most one card, and a combo is never
+below itself).  The weight it ties is read the same way just after its own
+value group joins the sums, less itself (both its card sums removed it once too
+often).  So ``won + tied / 2`` is half the clear weight strictly below it plus
+half the clear weight up to it: two reads of the same running sums, one before
+and one after its group is added.
 
-Combos are the game's hands in colex order of card ids (``cards[i]`` holds
-combo ``i``'s two ids, low first); ``reach`` is ``(N,)``, or ``(N, K)``: ``K`` weight
-vectors at once in ``river_showdown``, each row the weights of one combo, so
-that a sweep reads them contiguously.  A combo that holds a board, runout or dead card is left
-out of the sort: it neither wins nor counts as an opponent.
+The listing costs far less than evaluating and sorting every combo.  Outside a
+flush, a combo's value depends only on its two ranks: the 91 rank pairs (45 in
+the short deck) are evaluated and sorted, and each expands into its live combos.
+When the board holds three or more cards of a suit, the combos that make the
+flush are evaluated one by one and sorted in among the rank pairs.  (Seven cards
+that hold a flush never hold a full house or quads, so the flush is their
+value.)  A river is a sort of about a hundred numbers and three short passes
+over the live combos; a turn repeats it for every river card, a flop for every
+turn and river.
+
+What the kernels take of the game's combos (colex order of card ids, ``N``
+combos, ``C`` rank pairs; built by ``vectors.layout``):
+
+cards : uint8 (N, 2), combo ``i``'s two card ids, low first
+combo_bits : uint64 (N,), each combo's card mask
+class_start : int64 (C + 1,): rank pair ``k`` holds members ``class_start[k]`` up to
+    ``class_start[k + 1]``
+member_words : uint64 (N,), each member packed as ``b << 24 | a << 16 | i`` (its
+    cards ``a < b`` and its combo number)
+member_bits : uint64 (N,), each member's card mask
+member_suits : int64 (N,), each member's cards counted by suit, four bits a suit
+class_ranks : int64 (C, 2), the two ranks of each pair (0 = deuce)
+low : the smallest card id of the deck (0; 16 in the short deck)
+
+A listed combo is the word ``value << 32 | b << 24 | a << 16 | i``.  A combo holding
+a board, runout or dead card is not listed: it neither wins nor counts as an
+opponent.
 """
 import numpy as np
 
 from .._jit import kernel
-from .high import FLUSH_BITS, HAND_INIT, KEY_MASK, U64, flush_suit, hash_read
+from .high import KEY_MASK, ONE, U64, hash_read
 
 RADIX = 256
-
-
-@kernel(inline="always")
-def _combo_values(cards, live, key0, suit_masks, values, card_keys, rank_offsets,
-                  rank_values, flush_values):
-    """``values[i]``: combo ``i`` with the board of key ``key0`` (``HAND_INIT`` plus its
-    card keys) and per-suit rank masks ``suit_masks``, for the live combos."""
-    for i in range(cards.shape[0]):
-        if not live[i]:
-            continue
-        a = cards[i, 0]
-        b = cards[i, 1]
-        key = key0 + card_keys[a] + card_keys[b]
-        if key & FLUSH_BITS:
-            s = flush_suit(key & FLUSH_BITS)
-            mask = suit_masks[s]
-            if (a & 3) == s:
-                mask |= 1 << (a >> 2)
-            if (b & 3) == s:
-                mask |= 1 << (b >> 2)
-            values[i] = flush_values[mask]
-        else:
-            values[i] = hash_read(rank_values, rank_offsets, key & KEY_MASK)
+CLASS_BITS = 16          # sort words: value << 16 | item (rank pairs, then flush combos)
+BYTE = U64(0xFF)
+LOW16 = U64(0xFFFF)
+S16 = U64(16)
+S24 = U64(24)
+S32 = U64(32)
 
 
 @kernel
-def river_showdown(cards, combo_bits, board, dead_bits, reach, out, card_keys, rank_offsets,
-                   rank_values, flush_values):
-    """``out[i, k]``: the weight combo ``i`` beats less the weight it loses to, on a river
-    (``call_matrix @ reach[:, k]``); 0 for a combo holding a board or dead card.
-    ``reach`` and ``out`` are (N, K): each combo's K weights lie side by side, so every
-    step of the sweep runs over K contiguous numbers."""
+def list_river(cards, combo_bits, class_start, member_words, member_bits, member_suits,
+               class_ranks, low, full, out_bits, words, spare, count, order, card_keys,
+               rank_offsets, rank_values, flush_values):
+    """List the live combos on the five-card board ``full``, weakest first, into
+    ``order``; return how many.  ``out_bits`` is the mask of the board and every other
+    card out.  ``words`` and ``spare`` hold ``C + N`` int64, ``count`` ``RADIX``."""
+    C = class_ranks.shape[0]
+    rank_key = U64(0)
+    rank_counts = 0                 # 4 bits a rank
+    suit_counts = 0                 # 4 bits a suit
+    for j in range(5):
+        c = full[j]
+        rank_key += card_keys[c]
+        rank_counts += 1 << (4 * (c >> 2))
+        suit_counts += 1 << (4 * (c & 3))
+    fs = -1                         # the suit with three or more board cards
+    need = 9                        # cards of it a combo needs for a flush
+    for s in range(4):
+        k = (suit_counts >> (4 * s)) & 15
+        if k >= 3:
+            fs = s
+            need = 5 - k
+    flush_mask = 0
+    if fs >= 0:
+        for j in range(5):
+            c = full[j]
+            if (c & 3) == fs:
+                flush_mask |= 1 << (c >> 2)
+    m = 0
+    if need > 0:
+        for k in range(C):
+            ra = class_ranks[k, 0]
+            rb = class_ranks[k, 1]
+            na = (rank_counts >> (4 * ra)) & 15
+            nb = (rank_counts >> (4 * rb)) & 15
+            if (na > 2) if ra == rb else (na > 3 or nb > 3):
+                continue            # no live combo: and five of a rank is no hash key
+            h = (rank_key + card_keys[4 * ra] + card_keys[4 * rb]) & KEY_MASK
+            words[m] = (np.int64(hash_read(rank_values, rank_offsets, h)) << CLASS_BITS) | k
+            m += 1
+    if fs >= 0:
+        if need == 0:               # a flush on the board: every combo plays one
+            for i in range(cards.shape[0]):
+                if combo_bits[i] & out_bits:
+                    continue
+                a = cards[i, 0]
+                b = cards[i, 1]
+                mask = flush_mask
+                if (a & 3) == fs:
+                    mask |= 1 << (a >> 2)
+                if (b & 3) == fs:
+                    mask |= 1 << (b >> 2)
+                words[m] = (np.int64(flush_values[mask]) << CLASS_BITS) | (C + i)
+                m += 1
+        else:
+            for x in range(low + fs, 52, 4):
+                if (out_bits >> U64(x)) & ONE:
+                    continue
+                for y in range(low, 52):
+                    if y == x or (out_bits >> U64(y)) & ONE:
+                        continue
+                    suited = (y & 3) == fs
+                    if suited:
+                        if y < x:
+                            continue        # listed from y's side
+                    elif need == 2:
+                        continue
+                    mask = flush_mask | (1 << (x >> 2))
+                    if suited:
+                        mask |= 1 << (y >> 2)
+                    p = min(x, y) - low
+                    q = max(x, y) - low
+                    i = q * (q - 1) // 2 + p
+                    words[m] = (np.int64(flush_values[mask]) << CLASS_BITS) | (C + i)
+                    m += 1
+    # two stable counting passes on the value's bytes: words -> spare -> words
+    count[:] = 0
+    for j in range(m):
+        count[(words[j] >> CLASS_BITS) & 0xFF] += 1
+    total = 0
+    for d in range(RADIX):
+        t = count[d]
+        count[d] = total
+        total += t
+    for j in range(m):
+        d = (words[j] >> CLASS_BITS) & 0xFF
+        spare[count[d]] = words[j]
+        count[d] += 1
+    count[:] = 0
+    for j in range(m):
+        count[(spare[j] >> (CLASS_BITS + 8)) & 0xFF] += 1
+    total = 0
+    for d in range(RADIX):
+        t = count[d]
+        count[d] = total
+        total += t
+    for j in range(m):
+        d = (spare[j] >> (CLASS_BITS + 8)) & 0xFF
+        words[count[d]] = spare[j]
+        count[d] += 1
+    # expand: a rank pair into its live members that make no flush
+    n = 0
+    shift = 4 * max(fs, 0)
+    for j in range(m):
+        v = U64(words[j] >> CLASS_BITS) << S32
+        item = words[j] & ((1 << CLASS_BITS) - 1)
+        if item < C:
+            if fs < 0:
+                for k in range(class_start[item], class_start[item + 1]):
+                    if member_bits[k] & out_bits:
+                        continue
+                    order[n] = v | member_words[k]
+                    n += 1
+            else:
+                for k in range(class_start[item], class_start[item + 1]):
+                    if member_bits[k] & out_bits or (member_suits[k] >> shift) & 15 >= need:
+                        continue
+                    order[n] = v | member_words[k]
+                    n += 1
+        else:
+            i = item - C
+            order[n] = (v | (U64(cards[i, 1]) << S24) | (U64(cards[i, 0]) << S16) | U64(i))
+            n += 1
+    return n
+
+
+@kernel
+def sweep_river(order, n, reach, num, below_cards):
+    """``num[i] += 2 x (won + tied / 2)`` for every listed combo ``i`` (the weight it
+    beats, twice, plus the weight it ties, clear of its cards): the clear weight
+    strictly below it plus the clear weight up to its value, less itself."""
+    below = 0.0
+    below_cards[:] = 0.0
+    start = 0
+    while start < n:
+        v = order[start] >> S32
+        stop = start
+        while stop < n and (order[stop] >> S32) == v:
+            x = order[stop]
+            num[x & LOW16] += below - below_cards[(x >> S16) & BYTE] \
+                - below_cards[(x >> S24) & BYTE]
+            stop += 1
+        for j in range(start, stop):
+            x = order[j]
+            w = reach[x & LOW16]
+            below += w
+            below_cards[(x >> S16) & BYTE] += w
+            below_cards[(x >> S24) & BYTE] += w
+        for j in range(start, stop):
+            x = order[j]
+            i = x & LOW16
+            num[i] += below - below_cards[(x >> S16) & BYTE] \
+                - below_cards[(x >> S24) & BYTE] + reach[i]
+        start = stop
+
+
+@kernel
+def pairwise_river(order, n, reach, careful, careful_num):
+    """For each combo of ``careful`` listed in ``order``: ``careful_num[k] += 2 x (won +
+    tied / 2)``, summed pair by pair (exact where ``sweep_river``'s differences of
+    running sums would cancel too far)."""
+    for j in range(n):
+        x = order[j]
+        i = x & LOW16
+        for k in range(careful.shape[0]):
+            if careful[k] != i:
+                continue
+            v = x >> S32
+            a = (x >> S16) & BYTE
+            b = (x >> S24) & BYTE
+            share = 0.0
+            for t in range(n):
+                y = order[t]
+                c = (y >> S16) & BYTE
+                d = (y >> S24) & BYTE
+                if c == a or c == b or d == a or d == b:
+                    continue
+                u = y >> S32
+                if u < v:
+                    share += 2.0 * reach[y & LOW16]
+                elif u == v:
+                    share += reach[y & LOW16]
+            careful_num[k] += share
+
+
+@kernel
+def hero_totals(order, n, reach, hero, num, cards_sum):
+    """``(sum of hero x num, sum of hero x deals)`` of one runout's listing: ``num`` as
+    ``sweep_river`` left it for this runout alone, deals the opposing weight clear of
+    each combo."""
+    whole = 0.0
+    cards_sum[:] = 0.0
+    for j in range(n):
+        x = order[j]
+        w = reach[x & LOW16]
+        whole += w
+        cards_sum[(x >> S16) & BYTE] += w
+        cards_sum[(x >> S24) & BYTE] += w
+    won = 0.0
+    deals = 0.0
+    for j in range(n):
+        x = order[j]
+        i = x & LOW16
+        h = hero[i]
+        if h > 0.0:
+            won += h * num[i]
+            deals += h * (whole - cards_sum[(x >> S16) & BYTE]
+                          - cards_sum[(x >> S24) & BYTE] + reach[i])
+    return won, deals
+
+
+CLOSE = 1e-3
+"""A combo whose clear opposing weight is below this share of the whole live weight is
+summed pair by pair: differences of running sums would keep too few of its digits."""
+
+# what clear_weights and runout_sweep return
+OK, BAD_WEIGHT, OUT_OF_SCALE, NO_WEIGHT, NO_LIVE_WEIGHT = 0, 1, 2, 3, 4
+SMALLEST = 2.0 ** -1000          # weights are summed as given between these two
+LARGEST = 2.0 ** 1000
+
+
+@kernel
+def clear_weights(cards, combo_bits, dead_bits, reach, met, careful):
+    """``met[i]``: the weight of the combos clear of combo ``i`` and of the known cards
+    (``dead_bits``), 0 where ``i`` holds a known card or no combo clear of it has
+    weight.  Lists in ``careful`` the combos whose ``met`` is under ``CLOSE`` of the
+    whole live weight.  Returns ``(status, careful combos)``: ``BAD_WEIGHT`` for a
+    negative, nan or infinite weight, ``OUT_OF_SCALE`` when the largest is not between
+    ``SMALLEST`` and ``LARGEST`` (scale them first), ``NO_WEIGHT`` or
+    ``NO_LIVE_WEIGHT`` when nothing has weight, or nothing live."""
     N = cards.shape[0]
-    K = reach.shape[1]
-    keys = np.zeros(N, np.int64)
-    spare = np.zeros(N, np.int64)
-    count = np.zeros(RADIX, np.int64)
-    low = np.zeros(K, np.float64)
-    group = np.zeros(K, np.float64)
-    whole = np.zeros(K, np.float64)
-    low_cards = np.zeros((52, K), np.float64)
-    group_cards = np.zeros((52, K), np.float64)
-    all_cards = np.zeros((52, K), np.float64)
-    key0 = HAND_INIT
-    suit_masks = np.zeros(4, np.int64)
-    for j in range(board.shape[0]):
-        c = board[j]
-        key0 += card_keys[c]
-        suit_masks[c & 3] |= 1 << (c >> 2)
+    whole = 0.0
+    top = 0.0
+    live = 0
+    cards_sum = np.zeros(52, np.float64)
+    cards_live = np.zeros(52, np.int64)
+    for i in range(N):
+        w = reach[i]
+        if not (w >= 0.0 and w <= LARGEST):
+            return (BAD_WEIGHT if not (w >= 0.0 and w < np.inf) else OUT_OF_SCALE), 0
+        top = max(top, w)
+        if combo_bits[i] & dead_bits:
+            continue
+        whole += w
+        cards_sum[cards[i, 0]] += w
+        cards_sum[cards[i, 1]] += w
+        if w > 0.0:
+            live += 1
+            cards_live[cards[i, 0]] += 1
+            cards_live[cards[i, 1]] += 1
+    if top == 0.0:
+        return NO_WEIGHT, 0
+    if top < SMALLEST:
+        return OUT_OF_SCALE, 0
+    if live == 0:
+        return NO_LIVE_WEIGHT, 0
+    close = whole * CLOSE
     n = 0
     for i in range(N):
-        for k in range(K):
-            out[i, k] = 0.0
+        met[i] = 0.0
         if combo_bits[i] & dead_bits:
             continue
         a = cards[i, 0]
         b = cards[i, 1]
-        key = key0 + card_keys[a] + card_keys[b]
-        if key & FLUSH_BITS:
-            s = flush_suit(key & FLUSH_BITS)
-            mask = suit_masks[s]
-            if (a & 3) == s:
-                mask |= 1 << (a >> 2)
-            if (b & 3) == s:
-                mask |= 1 << (b >> 2)
-            v = np.int64(flush_values[mask])
+        w = reach[i]
+        if live - cards_live[a] - cards_live[b] + (w > 0.0) == 0:
+            continue
+        m = whole - cards_sum[a] - cards_sum[b] + w
+        if m < close:
+            # the exact sum, and the combo's wins summed pair by pair too
+            m = 0.0
+            for j in range(N):
+                if not (combo_bits[j] & (dead_bits | combo_bits[i])):
+                    m += reach[j]
+            careful[n] = i
+            n += 1
+        met[i] = m
+    return OK, n
+
+
+@kernel
+def runout_sweep(cards, combo_bits, class_start, member_words, member_bits, member_suits,
+                 class_ranks, low, board, dead_bits, runouts, reach, factor, num, den, eq,
+                 hero, totals, card_keys, rank_offsets, rank_values, flush_values):
+    """Every combo against the weights ``reach`` (N,) over the ``runouts``: ``num[i]``
+    the weight of the deals it wins (ties half), ``den[i]`` of all its deals, and where
+    ``eq`` is (N,) (not empty), ``eq[i] = num[i] / den[i]``, nan where ``den[i]`` is 0.
+    ``factor`` is the runouts a combo and an opponent clear of it leave, of all the
+    runouts there are: ``den`` is ``factor`` times ``clear_weights``'s ``met``.  Pass
+    ``factor = 0`` for a part of the runouts: ``num`` then holds twice the wins of
+    those alone, unclamped, and ``den`` the ``met``.  With ``hero`` weights ((N,), or
+    empty), also ``totals[r]``: each runout's hero-weighted twice the wins and the
+    deals.  Returns ``clear_weights``'s status (nothing is computed unless OK).
+
+    board : uint8, the known board (3 to 5 cards)
+    dead_bits : uint64, the card mask of the board and dead cards
+    runouts : uint8 (R, 5 - len(board)), the cards each runout adds (a river passes
+        one empty runout)
+    """
+    N = cards.shape[0]
+    C = class_ranks.shape[0]
+    careful = np.empty(N, np.int64)
+    status, n_careful = clear_weights(cards, combo_bits, dead_bits, reach, den, careful)
+    if status != OK:
+        return status
+    careful = careful[:n_careful]
+    careful_num = np.zeros(n_careful, np.float64)
+    num[:] = 0.0
+    words = np.empty(C + N, np.int64)
+    spare = np.empty(C + N, np.int64)
+    count = np.empty(RADIX, np.int64)
+    order = np.empty(N, np.uint64)
+    below_cards = np.zeros(52, np.float64)
+    full = np.empty(5, np.uint8)
+    one = np.zeros(N if hero.shape[0] else 0, np.float64)
+    known = board.shape[0]
+    for j in range(known):
+        full[j] = board[j]
+    for r in range(runouts.shape[0]):
+        out = dead_bits
+        for j in range(runouts.shape[1]):
+            c = runouts[r, j]
+            full[known + j] = c
+            out |= ONE << U64(c)
+        n = list_river(cards, combo_bits, class_start, member_words, member_bits,
+                       member_suits, class_ranks, low, full, out, words, spare, count, order,
+                       card_keys, rank_offsets, rank_values, flush_values)
+        if hero.shape[0]:
+            one[:] = 0.0
+            sweep_river(order, n, reach, one, below_cards)
+            totals[r, 0], totals[r, 1] = hero_totals(order, n, reach, hero, one, below_cards)
+            num += one
         else:
-            v = np.int64(hash_read(rank_values, rank_offsets, key & KEY_MASK))
-        spare[n] = (v << 16) | i
-        n += 1
+            sweep_river(order, n, reach, num, below_cards)
+        if n_careful:
+            pairwise_river(order, n, reach, careful, careful_num)
+    for k in range(n_careful):
+        num[careful[k]] = careful_num[k]
+    if factor > 0:
+        finish(num, den, factor, eq)
+    return OK
+
+
+@kernel
+def finish(num, den, factor, eq):
+    """From twice the wins and the clear weight: ``num`` the wins (ties half) between 0
+    and the deals, ``den`` the deals (``factor`` times the clear weight), and ``eq``
+    their ratio where it is (N,), nan without deals."""
+    for i in range(num.shape[0]):
+        d = den[i] * factor
+        den[i] = d
+        x = min(max(0.5 * num[i], 0.0), d)
+        num[i] = x
+        if eq.shape[0]:
+            eq[i] = x / d if d > 0.0 else np.nan
+
+
+@kernel
+def river_showdown(cards, combo_bits, class_start, member_words, member_bits, member_suits,
+                   class_ranks, low, board, dead_bits, reach, out, card_keys, rank_offsets,
+                   rank_values, flush_values):
+    """``out[i, k]``: the weight combo ``i`` beats less the weight it loses to, on the
+    river ``board`` (``call_matrix @ reach[:, k]``); 0 for a combo holding a board or
+    dead card.  ``reach`` and ``out`` are (N, K): each combo's K weights lie side by
+    side, so every step of the sweep runs over K contiguous numbers.
+
+    With ``B`` the clear weight strictly below a combo, ``E`` the clear weight up to
+    its value (less itself) and ``M`` all the clear weight: it beats ``B``, loses
+    ``M - E``, and ``B + E - M`` is the answer."""
+    N = cards.shape[0]
+    K = reach.shape[1]
+    C = class_ranks.shape[0]
+    words = np.empty(C + N, np.int64)
+    spare = np.empty(C + N, np.int64)
+    count = np.empty(RADIX, np.int64)
+    order = np.empty(N, np.uint64)
+    full = np.empty(5, np.uint8)
+    for j in range(5):
+        full[j] = board[j]
+    n = list_river(cards, combo_bits, class_start, member_words, member_bits, member_suits,
+                   class_ranks, low, full, dead_bits, words, spare, count, order, card_keys,
+                   rank_offsets, rank_values, flush_values)
+    below = np.zeros(K, np.float64)
+    whole = np.zeros(K, np.float64)
+    below_cards = np.zeros((52, K), np.float64)
+    all_cards = np.zeros((52, K), np.float64)
+    out[:, :] = 0.0
+    for j in range(n):
+        x = order[j]
+        i = x & LOW16
+        a = (x >> S16) & BYTE
+        b = (x >> S24) & BYTE
         for k in range(K):
             w = reach[i, k]
             whole[k] += w
             all_cards[a, k] += w
             all_cards[b, k] += w
-    for shift in (16, 24):
-        count[:] = 0
-        src = spare if shift == 16 else keys
-        dst = keys if shift == 16 else spare
-        for j in range(n):
-            count[(src[j] >> shift) & 0xFF] += 1
-        total = 0
-        for d in range(RADIX):
-            c = count[d]
-            count[d] = total
-            total += c
-        for j in range(n):
-            x = src[j]
-            d = (x >> shift) & 0xFF
-            dst[count[d]] = x
-            count[d] += 1
     start = 0
     while start < n:
-        v = spare[start] >> 16
+        v = order[start] >> S32
         stop = start
-        while stop < n and (spare[stop] >> 16) == v:
-            i = spare[stop] & 0xFFFF
-            a = cards[i, 0]
-            b = cards[i, 1]
+        while stop < n and (order[stop] >> S32) == v:
+            x = order[stop]
+            i = x & LOW16
+            a = (x >> S16) & BYTE
+            b = (x >> S24) & BYTE
             for k in range(K):
-                w = reach[i, k]
-                group[k] += w
-                group_cards[a, k] += w
-                group_cards[b, k] += w
+                out[i, k] = below[k] - below_cards[a, k] - below_cards[b, k] - whole[k] \
+                    + all_cards[a, k] + all_cards[b, k] - reach[i, k]
             stop += 1
         for j in range(start, stop):
-            i = spare[j] & 0xFFFF
-            a = cards[i, 0]
-            b = cards[i, 1]
+            x = order[j]
+            i = x & LOW16
+            a = (x >> S16) & BYTE
+            b = (x >> S24) & BYTE
             for k in range(K):
-                # beats: the lower combos clear of it; ties: its group clear of it (plus
-                # itself, twice removed); loses: the rest of what is clear of it
-                won = low[k] - low_cards[a, k] - low_cards[b, k]
-                tied = group[k] - group_cards[a, k] - group_cards[b, k]
-                met = whole[k] - all_cards[a, k] - all_cards[b, k]
-                out[i, k] = 2.0 * won + tied - met
-        for k in range(K):
-            low[k] += group[k]
-            group[k] = 0.0
+                w = reach[i, k]
+                below[k] += w
+                below_cards[a, k] += w
+                below_cards[b, k] += w
         for j in range(start, stop):
-            i = spare[j] & 0xFFFF
-            a = cards[i, 0]
-            b = cards[i, 1]
+            x = order[j]
+            i = x & LOW16
+            a = (x >> S16) & BYTE
+            b = (x >> S24) & BYTE
             for k in range(K):
-                low_cards[a, k] += group_cards[a, k]
-                low_cards[b, k] += group_cards[b, k]
-                group_cards[a, k] = 0.0
-                group_cards[b, k] = 0.0
+                out[i, k] += below[k] - below_cards[a, k] - below_cards[b, k] + reach[i, k]
         start = stop
 
 
 @kernel
-def call_signs(cards, combo_bits, board, dead_bits, with_card, out, card_keys, rank_offsets,
+def call_signs(cards, combo_bits, class_start, member_words, member_bits, member_suits,
+               class_ranks, low, board, dead_bits, with_card, out, card_keys, rank_offsets,
                rank_values, flush_values):
-    """``out[i, j]`` = +1 / -1 / 0 as combo ``i`` beats, loses to or ties combo ``j`` on a
-    river; 0 where they share a card or either holds a board or dead card.  ``with_card``
-    (52, M) lists the combos holding each card (-1 past the end)."""
+    """``out[i, j]`` = +1 / -1 / 0 as combo ``i`` beats, loses to or ties combo ``j`` on
+    the river ``board``; 0 where they share a card or either holds a board or dead
+    card.  ``with_card`` (52, M) lists the combos holding each card (-1 past the end)."""
     N = cards.shape[0]
-    values = np.zeros(N, np.int64)
-    live = np.zeros(N, np.bool_)
-    key0 = HAND_INIT
-    suit_masks = np.zeros(4, np.int64)
-    for j in range(board.shape[0]):
-        c = board[j]
-        key0 += card_keys[c]
-        suit_masks[c & 3] |= 1 << (c >> 2)
-    for i in range(N):
-        live[i] = (combo_bits[i] & dead_bits) == 0
-    _combo_values(cards, live, key0, suit_masks, values, card_keys, rank_offsets,
-                  rank_values, flush_values)
-    v16 = np.empty(N, np.int32)
-    for i in range(N):
-        v16[i] = values[i] if live[i] else -1
+    C = class_ranks.shape[0]
+    words = np.empty(C + N, np.int64)
+    spare = np.empty(C + N, np.int64)
+    count = np.empty(RADIX, np.int64)
+    order = np.empty(N, np.uint64)
+    full = np.empty(5, np.uint8)
+    for j in range(5):
+        full[j] = board[j]
+    n = list_river(cards, combo_bits, class_start, member_words, member_bits, member_suits,
+                   class_ranks, low, full, dead_bits, words, spare, count, order, card_keys,
+                   rank_offsets, rank_values, flush_values)
+    value = np.full(N, -1, np.int32)                # -1: holds a board or dead card
+    for j in range(n):
+        value[order[j] & LOW16] = order[j] >> S32
     for i in range(N):
         row = out[i]
-        if not live[i]:
+        vi = value[i]
+        if vi < 0:
             row[:] = 0
             continue
-        vi = v16[i]
         for j in range(N):
-            vj = v16[j]
+            vj = value[j]
             row[j] = np.int8((vj < vi) & (vj >= 0)) - np.int8(vj > vi)
         for c in (cards[i, 0], cards[i, 1]):
             for m in range(with_card.shape[1]):
@@ -192,121 +520,3 @@ def call_signs(cards, combo_bits, board, dead_bits, with_card, out, card_keys, r
                 if j < 0:
                     break
                 row[j] = 0
-
-
-@kernel
-def runout_sweep(cards, combo_bits, board, dead_bits, runouts, reach, num, den,
-                  card_keys, rank_offsets, rank_values, flush_values):
-    """Sum over the runouts: ``num[i] += win + tie / 2`` and ``den[i] += total``, the
-    weights (``reach``, (N,)) combo ``i`` beats, ties and meets clear of its cards.
-
-    board : uint8, the known board (3 to 5 cards)
-    dead_bits : uint64, the card mask of the board and dead cards
-    runouts : uint8 (R, 5 - len(board)), the cards each runout adds (a river passes
-        one empty runout)
-
-    Each runout gathers the live combos with their values packed as
-    ``value << 16 | index`` (values are 16-bit, N < 65,536), sorts those words on the
-    value's two bytes (two stable counting passes) and sweeps them once."""
-    N = cards.shape[0]
-    keys = np.zeros(N, np.int64)
-    spare = np.zeros(N, np.int64)
-    count = np.zeros(RADIX, np.int64)
-    low_cards = np.zeros(52, np.float64)
-    group_cards = np.zeros(52, np.float64)
-    all_cards = np.zeros(52, np.float64)
-    base_key = HAND_INIT
-    base_masks = np.zeros(4, np.int64)
-    for j in range(board.shape[0]):
-        c = board[j]
-        base_key += card_keys[c]
-        base_masks[c & 3] |= 1 << (c >> 2)
-    suit_masks = np.zeros(4, np.int64)
-    for r in range(runouts.shape[0]):
-        key0 = base_key
-        for s in range(4):
-            suit_masks[s] = base_masks[s]
-        out = dead_bits
-        for j in range(runouts.shape[1]):
-            c = runouts[r, j]
-            key0 += card_keys[c]
-            suit_masks[c & 3] |= 1 << (c >> 2)
-            out |= U64(1) << U64(c)
-        # gather: live combos, their values, the whole live weight and its card sums
-        n = 0
-        whole = 0.0
-        all_cards[:] = 0.0
-        for i in range(N):
-            if combo_bits[i] & out:
-                continue
-            a = cards[i, 0]
-            b = cards[i, 1]
-            key = key0 + card_keys[a] + card_keys[b]
-            if key & FLUSH_BITS:
-                s = flush_suit(key & FLUSH_BITS)
-                mask = suit_masks[s]
-                if (a & 3) == s:
-                    mask |= 1 << (a >> 2)
-                if (b & 3) == s:
-                    mask |= 1 << (b >> 2)
-                v = np.int64(flush_values[mask])
-            else:
-                v = np.int64(hash_read(rank_values, rank_offsets, key & KEY_MASK))
-            spare[n] = (v << 16) | i
-            n += 1
-            w = reach[i]
-            whole += w
-            all_cards[a] += w
-            all_cards[b] += w
-        # sort the packed words on bits 16..31: two stable counting passes
-        for shift in (16, 24):
-            count[:] = 0
-            src = spare if shift == 16 else keys
-            dst = keys if shift == 16 else spare
-            for j in range(n):
-                count[(src[j] >> shift) & 0xFF] += 1
-            total = 0
-            for d in range(RADIX):
-                c = count[d]
-                count[d] = total
-                total += c
-            for j in range(n):
-                x = src[j]
-                d = (x >> shift) & 0xFF
-                dst[count[d]] = x
-                count[d] += 1
-        # sorted words are in spare; sweep the value groups from the weakest
-        low = 0.0
-        low_cards[:] = 0.0
-        start = 0
-        while start < n:
-            v = spare[start] >> 16
-            stop = start
-            group = 0.0
-            while stop < n and (spare[stop] >> 16) == v:
-                i = spare[stop] & 0xFFFF
-                w = reach[i]
-                group += w
-                group_cards[cards[i, 0]] += w
-                group_cards[cards[i, 1]] += w
-                stop += 1
-            for j in range(start, stop):
-                i = spare[j] & 0xFFFF
-                a = cards[i, 0]
-                b = cards[i, 1]
-                w = reach[i]
-                # differences of sums: rounding may leave -1e-17 where 0 is right
-                won = max(low - low_cards[a] - low_cards[b], 0.0)
-                tied = max(group - group_cards[a] - group_cards[b] + w, 0.0)
-                num[i] += won + 0.5 * tied
-                den[i] += whole - all_cards[a] - all_cards[b] + w
-            low += group
-            for j in range(start, stop):
-                i = spare[j] & 0xFFFF
-                a = cards[i, 0]
-                b = cards[i, 1]
-                low_cards[a] += group_cards[a]
-                low_cards[b] += group_cards[b]
-                group_cards[a] = 0.0
-                group_cards[b] = 0.0
-            start = stop
