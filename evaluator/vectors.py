@@ -149,10 +149,6 @@ def _scaled(w: np.ndarray) -> tuple[np.ndarray, float]:
         return _readonly(np.ldexp(w, -e)), float(np.ldexp(1.0, e))
 
 
-REACH_BLOCK = 64
-"""Reach vectors per sweep of ``showdown_values``: their per-card sums (52 x 64 numbers,
-three times) stay in the first-level cache."""
-
 RUNOUT_CHUNK = 64
 """Runouts per work item of ``combo_equity`` (a turn is one item; a flop 19)."""
 
@@ -190,9 +186,10 @@ def combo_equity(against: RangeLike | np.ndarray, board: CardsLike, *,
     the chunks' sums are added in one order, so the answer is the same to the last
     bit on any number of threads.
 
+    >>> from evaluator import combo_index
     >>> eq = combo_equity("QQ+,AKs", "2c7d9hKsAd")
-    >>> round(float(eq[combo_index("AhAc")[0]]), 4)
-    0.9091
+    >>> round(float(eq[combo_index("KhKc")[0]]), 4)       # loses to the three aces left
+    0.6667
     >>> combo_equity("QQ+", "2c7d")
     Traceback (most recent call last):
     ...
@@ -303,6 +300,7 @@ def call_matrix(board: CardsLike, *, game: str | Game = "holdem", dead: CardsLik
     """``int8 (N, N)`` on a river: +1 where the row hand beats the column hand, -1 where
     it loses, 0 for a tie, a shared card, or a hand holding a board or dead card.
 
+    >>> from evaluator import combo_index
     >>> m = call_matrix("2c7d9hKsAd")
     >>> int(m[combo_index("AhAc")[0], combo_index("KhKc")[0]])
     1
@@ -322,32 +320,43 @@ def showdown_values(board: CardsLike, reach: np.ndarray, *, game: str | Game = "
     """``call_matrix(board) @ r`` for a reach vector ``r`` (``(N,)``), or for each row of
     a ``(k, N)`` array, in the shape given; by the sort and sweep, never building the
     matrix, so many vectors cost little more than one.  Entries are in the reach's
-    units: the weight each combo beats less the weight it loses to."""
+    units: the weight each combo beats less the weight it loses to.
+
+    >>> from evaluator import Range, combo_index
+    >>> v = showdown_values("2c7d9hKsAd", Range("KK").vector())
+    >>> float(v[combo_index("AhAc")[0]]), float(v[combo_index("QhQc")[0]])
+    (3.0, -3.0)
+    """
     from ._parallel import map_items, resolve_threads
-    from .kernels.sweep import river_showdown
+    from .kernels import sweep as k
     g = _sweep_game(game, "showdown_values")
     s = _river(g, board, dead, "showdown_values")
-    if not isinstance(reach, np.ndarray):
-        check_type(reach, (list, tuple), "reach", "an (N,) or (k, N) array")
-        reach = np.asarray(reach)
     lay = layout(g.deck)
     n = len(lay.cards)
-    r = check_vector(reach, n, "reach", g, rows=True)
-    rows = r.reshape(-1, n)
-    # each vector scaled by a power of two to 1 at most (no sum overflows), and back
-    exps = np.frexp(rows.max(axis=1, initial=0.0))[1]
+    if not (type(reach) is np.ndarray and reach.dtype == np.float64
+            and reach.shape[-1:] == (n,) and reach.ndim <= 2 and reach.flags.c_contiguous):
+        if not isinstance(reach, np.ndarray):
+            check_type(reach, (list, tuple), "reach", "an (N,) or (k, N) array")
+        reach = np.ascontiguousarray(check_vector(np.asarray(reach), n, "reach", g, rows=True))
+    rows = _readonly(reach.reshape(-1, n))
+    values = np.empty(rows.shape)
     t = _tables.high(g.values)
-    spans = [(a, min(a + REACH_BLOCK, len(rows))) for a in range(0, len(rows), REACH_BLOCK)]
+    block = k.SHOWDOWN_BLOCK * 4
+    spans = [(a, min(a + block, len(rows))) for a in range(0, len(rows), block)]
 
-    def work(span: tuple[int, int]) -> np.ndarray:
-        e = exps[span[0]:span[1], None]
-        part = np.ascontiguousarray(np.ldexp(rows[span[0]:span[1]], -e).T)
-        out = np.empty_like(part)
-        river_showdown(*lay, s.board, s.out_bits, part, out, *t)
-        with np.errstate(over="ignore"):
-            return np.ldexp(out.T, e)
+    def work(span: tuple[int, int]) -> int:
+        return k.river_showdown(*lay, s.board, s.out_bits, rows[span[0]:span[1]],
+                                values[span[0]:span[1]], *t)
     if len(spans) == 1:
-        values = work(spans[0])
+        status = work(spans[0])
     else:
-        values = np.concatenate(map_items(work, spans, resolve_threads(threads, len(spans) << 16)))
-    return values[0] if r.ndim == 1 else values
+        status = max(map_items(work, spans, resolve_threads(threads, len(spans) << 16)))
+    if status == k.BAD_WEIGHT:
+        check_vector(reach, n, "reach", g, rows=True)   # raises, naming the entry
+    if status == k.OUT_OF_SCALE:
+        # each row scaled by a power of two (exactly) to below 1, and back
+        e = np.frexp(rows.max(axis=1))[1][:, None]
+        scaled = showdown_values(board, np.ldexp(rows, -e), game=g, dead=dead,
+                                 threads=threads)
+        values = np.ldexp(scaled.reshape(rows.shape), e)
+    return values.reshape(reach.shape)

@@ -224,7 +224,7 @@ def test_cli_tables_verify():
 @pytest.mark.parametrize("module", ["evaluator.cards", "evaluator.games", "evaluator.evaluate",
                                     "evaluator.ranges", "evaluator.batch", "evaluator.studies",
                                     "evaluator.table", "evaluator.engine.api", "evaluator.classes",
-                                    "evaluator"])
+                                    "evaluator.combo_order", "evaluator.vectors", "evaluator"])
 def test_docstring_examples(module):
     __import__(module)
     result = doctest.testmod(sys.modules[module], optionflags=doctest.ELLIPSIS)

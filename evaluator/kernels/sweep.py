@@ -410,36 +410,21 @@ def finish(num, den, factor, eq):
             eq[i] = x / d if d > 0.0 else np.nan
 
 
-@kernel
-def river_showdown(cards, combo_bits, class_start, member_words, member_bits, member_suits,
-                   class_ranks, low, board, dead_bits, reach, out, card_keys, rank_offsets,
-                   rank_values, flush_values):
-    """``out[i, k]``: the weight combo ``i`` beats less the weight it loses to, on the
-    river ``board`` (``call_matrix @ reach[:, k]``); 0 for a combo holding a board or
-    dead card.  ``reach`` and ``out`` are (N, K): each combo's K weights lie side by
-    side, so every step of the sweep runs over K contiguous numbers.
+SHOWDOWN_BLOCK = 32
+"""Reach vectors a sweep of ``river_showdown`` carries side by side: their running sums
+(52 x 32 numbers, twice) stay in the first-level cache."""
 
-    With ``B`` the clear weight strictly below a combo, ``E`` the clear weight up to
-    its value (less itself) and ``M`` all the clear weight: it beats ``B``, loses
-    ``M - E``, and ``B + E - M`` is the answer."""
-    N = cards.shape[0]
+
+@kernel
+def sweep_block(order, n, reach, out, below, whole, below_cards, all_cards):
+    """``out[i, :]`` for the ``K`` vectors of ``reach`` (N, K) side by side (see
+    ``river_showdown``); ``below``, ``whole`` (K,) and the card sums (52, K) are
+    scratch."""
     K = reach.shape[1]
-    C = class_ranks.shape[0]
-    words = np.empty(C + N, np.int64)
-    spare = np.empty(C + N, np.int64)
-    count = np.empty(RADIX, np.int64)
-    order = np.empty(N, np.uint64)
-    full = np.empty(5, np.uint8)
-    for j in range(5):
-        full[j] = board[j]
-    n = list_river(cards, combo_bits, class_start, member_words, member_bits, member_suits,
-                   class_ranks, low, full, dead_bits, words, spare, count, order, card_keys,
-                   rank_offsets, rank_values, flush_values)
-    below = np.zeros(K, np.float64)
-    whole = np.zeros(K, np.float64)
-    below_cards = np.zeros((52, K), np.float64)
-    all_cards = np.zeros((52, K), np.float64)
-    out[:, :] = 0.0
+    below[:] = 0.0
+    whole[:] = 0.0
+    below_cards[:, :] = 0.0
+    all_cards[:, :] = 0.0
     for j in range(n):
         x = order[j]
         i = x & LOW16
@@ -481,6 +466,83 @@ def river_showdown(cards, combo_bits, class_start, member_words, member_bits, me
             for k in range(K):
                 out[i, k] += below[k] - below_cards[a, k] - below_cards[b, k] + reach[i, k]
         start = stop
+
+
+@kernel
+def river_showdown(cards, combo_bits, class_start, member_words, member_bits, member_suits,
+                   class_ranks, low, board, dead_bits, reach, out, card_keys, rank_offsets,
+                   rank_values, flush_values):
+    """``out[r, i]``: the weight combo ``i`` beats less the weight it loses to, on the
+    river ``board``, against the weights ``reach[r]`` (``call_matrix @ reach[r]``), for
+    each row ``r`` of ``reach`` (R, N); 0 for a combo holding a board or dead card.
+    Returns ``BAD_WEIGHT`` (nothing written past the row) for a negative, nan or
+    infinite weight, ``OUT_OF_SCALE`` for one past ``LARGEST``, else ``OK``.
+
+    With ``B`` the clear weight strictly below a combo, ``E`` the clear weight up to
+    its value (less itself) and ``M`` all the clear weight: it beats ``B``, loses
+    ``M - E``, and ``B + E - M`` is the answer.  One vector is ``sweep_river`` less
+    ``M``; more go ``SHOWDOWN_BLOCK`` at a time, side by side, so that every step of
+    the sweep runs over contiguous numbers."""
+    N = cards.shape[0]
+    R = reach.shape[0]
+    C = class_ranks.shape[0]
+    for r in range(R):
+        for i in range(N):
+            w = reach[r, i]
+            if not (w >= 0.0 and w <= LARGEST):
+                return BAD_WEIGHT if not (w >= 0.0 and w < np.inf) else OUT_OF_SCALE
+    words = np.empty(C + N, np.int64)
+    spare = np.empty(C + N, np.int64)
+    count = np.empty(RADIX, np.int64)
+    order = np.empty(N, np.uint64)
+    full = np.empty(5, np.uint8)
+    for j in range(5):
+        full[j] = board[j]
+    n = list_river(cards, combo_bits, class_start, member_words, member_bits, member_suits,
+                   class_ranks, low, full, dead_bits, words, spare, count, order, card_keys,
+                   rank_offsets, rank_values, flush_values)
+    out[:, :] = 0.0
+    if R == 1:
+        cards_sum = np.zeros(52, np.float64)
+        row = out[0]
+        weights = reach[0]
+        sweep_river(order, n, weights, row, cards_sum)
+        whole = 0.0
+        cards_sum[:] = 0.0
+        for j in range(n):
+            x = order[j]
+            w = weights[x & LOW16]
+            whole += w
+            cards_sum[(x >> S16) & BYTE] += w
+            cards_sum[(x >> S24) & BYTE] += w
+        for j in range(n):
+            x = order[j]
+            i = x & LOW16
+            row[i] -= whole - cards_sum[(x >> S16) & BYTE] - cards_sum[(x >> S24) & BYTE] \
+                + weights[i]
+        return OK
+    K = SHOWDOWN_BLOCK
+    block = np.zeros((N, K), np.float64)
+    result = np.zeros((N, K), np.float64)
+    below = np.empty(K, np.float64)
+    whole_k = np.empty(K, np.float64)
+    below_cards = np.empty((52, K), np.float64)
+    all_cards = np.empty((52, K), np.float64)
+    for start in range(0, R, K):
+        k = min(K, R - start)          # a last, partial block: its other columns stay 0
+        for t in range(k):
+            row = reach[start + t]
+            for j in range(n):
+                i = order[j] & LOW16
+                block[i, t] = row[i]
+        # whole contiguous blocks, so that the sweep's inner loops run over K numbers
+        sweep_block(order, n, block, result, below, whole_k, below_cards, all_cards)
+        for t in range(k):
+            row = out[start + t]
+            for j in range(n):
+                i = order[j] & LOW16
+                row[i] = result[i, t]
+    return OK
 
 
 @kernel

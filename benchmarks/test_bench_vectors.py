@@ -1,0 +1,67 @@
+"""Every combo against a range at once (``combo_equity``, ``showdown_values``,
+``call_matrix``, ``runout_study``), one thread, beside eval7's exact hand-against-range
+function called once per combo (eval7 is not a dependency: its rows skip without it).
+
+Run with:  pytest benchmarks/test_bench_vectors.py --benchmark-columns=median,min,rounds
+"""
+import numpy as np
+import pytest
+
+import evaluator as ev
+
+RIVER, TURN, FLOP = "2c7d9hKsAd", "2c7d9hKs", "2c7d9h"
+
+
+@pytest.fixture(scope="module")
+def random_vector():
+    return ev.Range("random").vector()
+
+
+@pytest.mark.parametrize("board", [RIVER, TURN, FLOP], ids=["river", "turn", "flop"])
+def test_combo_equity(benchmark, random_vector, board):
+    """Every hold'em combo's exact equity against a random hand."""
+    eq = benchmark(ev.combo_equity, random_vector, board, threads=1)
+    known = len(board) // 2
+    assert np.isfinite(eq).sum() == (52 - known) * (51 - known) // 2
+
+
+def test_showdown_values_64(benchmark):
+    """64 reach vectors at once on a river (divide the median by 64 for one)."""
+    reach = np.random.default_rng(1).random((64, 1326))
+    values = benchmark(ev.showdown_values, RIVER, reach, threads=1)
+    benchmark.extra_info["us per vector"] = round(benchmark.stats.stats.median / 64 * 1e6, 2) \
+        if benchmark.stats else None
+    assert values.shape == (64, 1326)
+
+
+def test_showdown_values_one(benchmark, random_vector):
+    benchmark(ev.showdown_values, RIVER, random_vector, threads=1)
+
+
+def test_call_matrix(benchmark):
+    m = benchmark(ev.call_matrix, RIVER)
+    assert m.shape == (1326, 1326)
+
+
+def test_distribution_random_against_random_river(benchmark):
+    dist = benchmark(ev.equity_distribution, "random", "random", RIVER, threads=1,
+                     progress=False)
+    assert len(dist.combos) == 1081
+
+
+def test_eval7_every_combo_on_a_river(benchmark):
+    """eval7's exact hand-against-range function once per combo of 119 (QQ+,AKs,JTs-54s...),
+    the way a user gets a per-combo answer from it."""
+    eval7 = pytest.importorskip("eval7")
+    villain = eval7.HandRange("22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32").hands
+    board = [eval7.Card(c) for c in ("2c", "7d", "9h", "Ks", "Ad")]
+    known = {str(c) for c in board}
+    heroes = [tuple(eval7.Card(ev.format_cards([c]).strip()) for c in row)
+              for row in ev.Range("QQ+,AKs,JTs-54s,AQo,KQo,99-66,A5s-A2s").combos.tolist()]
+    heroes = [h for h in heroes if not {str(c) for c in h} & known]
+
+    def every():
+        return [eval7.py_hand_vs_range_exact(h, villain, board) for h in heroes]
+    out = benchmark.pedantic(every, rounds=3, warmup_rounds=0)
+    benchmark.extra_info["combos"] = len(heroes)
+    assert len(out) == len(heroes)
