@@ -324,8 +324,8 @@ def _fast_path(g: Game) -> bool:
 
 def _sweeps(g: Game, board: np.ndarray) -> bool:
     """Two-card high games past the flop: the sort-and-sweep of ``vectors``."""
-    return (len(board) >= 3 and g.rule is Rule.BEST5 and g.hole == 2 and g.dealt == 2
-            and not g.hilo)
+    from .vectors import sweeps
+    return sweeps(g, len(board))
 
 
 def check_distribution(hands: RangeLike, against: RangeLike, board: CardsLike = "", *,

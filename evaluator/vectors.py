@@ -35,12 +35,29 @@ __all__ = ["combo_equity", "call_matrix", "showdown_values"]
 
 # --- the sweep --------------------------------------------------------------------------
 
+def sweeps(g: Game, board_cards: int) -> bool:
+    """Whether spots of ``g`` with ``board_cards`` known run on the sort and sweep: the
+    two-card high games on a flop, turn or river; four-card Omaha (high) on a turn or a
+    river."""
+    if g.hilo or g.dealt != g.hole:
+        return False
+    if g.rule is Rule.BEST5 and g.hole == 2:
+        return board_cards >= 3
+    return g.rule is Rule.OMAHA and g.hole == 4 and board_cards >= 4
+
+
 def _sweep_game(game: str | Game, what: str) -> Game:
     g = checked_game(game)
-    if not (g.rule is Rule.BEST5 and g.hole == 2 and g.dealt == 2 and not g.hilo):
-        raise EvaluatorError(f"{what} covers the two-card high games (holdem, short_deck); "
+    if not sweeps(g, 5):
+        raise EvaluatorError(f"{what} covers hold'em, short deck and 4-card Omaha (high); "
                              f"{g.name} has no combo vectors yet", g.name)
     return g
+
+
+def _boards(g: Game) -> tuple[int, ...]:
+    """The board sizes ``combo_equity`` takes in ``g``: Omaha's 1,081 flop runouts over
+    270,725 hands would take seconds each, so it starts at the turn."""
+    return tuple(b for b in (3, 4, 5) if sweeps(g, b))
 
 
 class Layout(NamedTuple):
@@ -151,6 +168,9 @@ def _scaled(w: np.ndarray) -> tuple[np.ndarray, float]:
 
 RUNOUT_CHUNK = 64
 """Runouts per work item of ``combo_equity`` (a turn is one item; a flop 19)."""
+OMAHA_CHUNK = 8
+"""Rivers per work item in Omaha (a turn is six): each item sums the clear weights of
+270,725 hands again, which costs about one river."""
 
 NO_HERO = np.zeros(0, np.float64)      # no hero weights (read-only, as every weight read)
 NO_HERO.flags.writeable = False
@@ -214,32 +234,23 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
            threads: int | None, hero: np.ndarray | None, what: str, ratios: bool
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray]:
     """``(eq, num, den, unit, totals)``: the equities (when ``ratios``), the sums of
-    ``combo_sums``, and with ``hero`` weights each runout's totals, ``(R, 2)``:
-    hero-weighted wins (ties half) and deals, in the same unit."""
+    ``combo_sums``, and with ``hero`` weights (two-card games) each runout's totals,
+    ``(R, 2)``: hero-weighted wins (ties half) and deals, in the same unit."""
     from .kernels import sweep as k
     g = _sweep_game(game, what)
-    s = spot(g, board, dead, (3, 4, 5), what)
+    s = spot(g, board, dead, _boards(g), what)
     reach = _weights(g, against, "against")
     unit = 1.0
-    lay = layout(g.deck)
-    t = _tables.high(g.values)
-    n = len(lay.cards)
-    runouts = s.runouts
+    n = len(combos(g))
     h = NO_HERO if hero is None else _readonly(hero)
-    totals = NO_TOTALS if hero is None else np.zeros((len(runouts), 2))
+    totals = NO_TOTALS if hero is None else np.zeros((len(s.runouts), 2))
     left = len(g.deck) - len(s.board) - len(s.dead)
-    # a combo and an opponent clear of it leave the same runouts, whichever they are
-    factor = float(math.comb(left - 4, 5 - len(s.board)))
+    # a hand and an opponent clear of it leave the same runouts, whichever they are
+    factor = float(math.comb(left - 2 * g.hole, 5 - len(s.board)))
     num, den = np.empty(n), np.empty(n)
     eq = np.empty(n) if ratios else NO_EQ
     for _ in range(2):
-        if len(runouts) <= RUNOUT_CHUNK:
-            status = k.runout_sweep(*lay, s.board, s.out_bits, runouts, reach, factor, num,
-                                    den, eq, h, totals, *t)
-        else:
-            status = _chunked(lay, s, reach, num, den, h, totals, t, threads)
-            if status == k.OK:
-                k.finish(num, den, factor, eq)
+        status = _run(g, s, reach, factor, num, den, eq, h, totals, threads)
         if status != k.OUT_OF_SCALE:
             break
         reach, unit = _scaled(reach)
@@ -247,6 +258,12 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
         check_vector(reach, n, "against", g)        # raises, naming the entry
     if status == k.NO_WEIGHT:
         raise RangeError("against has no combo with a positive weight", _short(str(against)))
+    if status == k.TOO_CONCENTRATED:
+        raise RangeError(
+            f"against's weight is too concentrated for {g.name} combo vectors: more than "
+            "64 hands are clear of less than 1/1000 of it, and each would be summed pair "
+            "by pair; spread the weights, or ask equity() for the hands you need",
+            _short(str(against)))
     if status == k.NO_LIVE_WEIGHT or not den.any():
         raise RangeError("against has no live combo with weight once the board and dead "
                          "cards are out", _short(str(against)))
@@ -255,28 +272,70 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
     return eq, num, den, unit, totals
 
 
-def _chunked(lay: Layout, s: Spot, reach: np.ndarray, num: np.ndarray, den: np.ndarray,
-             hero: np.ndarray, totals: np.ndarray, tables: tuple, threads: int | None) -> int:
-    """``runout_sweep`` over fixed chunks of the runouts on ``threads``, summed in chunk
-    order: the same bits on any thread count."""
-    from ._parallel import map_items, resolve_threads
-    from .kernels.sweep import runout_sweep
+def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
+         den: np.ndarray, eq: np.ndarray, hero: np.ndarray, totals: np.ndarray,
+         threads: int | None) -> int:
+    """The game's ``runout_sweep`` over every runout: in one call, or over fixed chunks
+    of the runouts on ``threads``, summed in chunk order (the same bits on any thread
+    count) and finished here."""
+    from .kernels import omaha_sweep, sweep
+    t = _tables.high(g.values)
+    if g.hole == 2:
+        lay = layout(g.deck)
+
+        def call(runouts: np.ndarray, f: float, part: np.ndarray, met: np.ndarray,
+                 e: np.ndarray, tot: np.ndarray) -> int:
+            return sweep.runout_sweep(*lay, s.board, s.out_bits, runouts, reach, f, part,
+                                      met, e, hero, tot, *t)
+    else:
+        cards, bits = combos(g), combo_bits(g.deck, g.hole)
+
+        def call(runouts: np.ndarray, f: float, part: np.ndarray, met: np.ndarray,
+                 e: np.ndarray, tot: np.ndarray) -> int:
+            return omaha_sweep.runout_sweep(cards, bits, s.board, s.out_bits, runouts,
+                                            reach, f, part, met, e, *t)
     runouts = s.runouts
-    n = len(num)
-    spans = [(a, min(a + RUNOUT_CHUNK, len(runouts)))
-             for a in range(0, len(runouts), RUNOUT_CHUNK)]
+    chunk = RUNOUT_CHUNK if g.hole == 2 else OMAHA_CHUNK
+    if len(runouts) <= chunk:
+        return call(runouts, factor, num, den, eq, totals)
+    from ._parallel import map_items, resolve_threads
+    spans = [(a, min(a + chunk, len(runouts))) for a in range(0, len(runouts), chunk)]
 
     def work(span: tuple[int, int]) -> tuple[int, np.ndarray]:
-        part = np.empty(n)
-        status = runout_sweep(*lay, s.board, s.out_bits, runouts[span[0]:span[1]], reach,
-                              0.0, part, den if span[0] == 0 else np.empty(n), NO_EQ,
-                              hero, totals[span[0]:span[1]], *tables)
+        part = np.empty(len(num))
+        status = call(runouts[span[0]:span[1]], 0.0, part,
+                      den if span[0] == 0 else np.empty(len(num)), NO_EQ,
+                      totals[span[0]:span[1]])
         return status, part
     parts = map_items(work, spans, resolve_threads(threads, len(runouts) << 16))
     status = max(p[0] for p in parts)
-    if status == 0:
+    if status == sweep.OK:
         np.sum([p[1] for p in parts], axis=0, out=num)
+        sweep.finish(num, den, factor, eq)
     return status
+
+
+def runout_totals(hero: RangeLike, against: RangeLike | np.ndarray, board: CardsLike, *,
+                  game: str | Game = "holdem", dead: CardsLike = "",
+                  threads: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """``(runouts, totals, unit)``: every runout of ``board`` to the river (uint8 (R, k),
+    the cards it adds) and, for each, the weight of the deals ``hero`` wins against
+    ``against`` (ties half) and of all its deals, ``(R, 2)``; times ``unit`` they are in
+    the ranges' own weights."""
+    g = _sweep_game(game, "runout_totals")
+    if g.hole != 2:
+        raise EvaluatorError(f"runout_totals covers the two-card games; {g.name} has no "
+                             "hero totals", g.name)
+    h = hero if isinstance(hero, Range) else Range(hero, g)
+    if h.game.name != g.name:
+        raise RangeError(f"hero is a {h.game.name} range, not {g.name}", h.text)
+    s = spot(g, board, dead, _boards(g), "runout_totals")
+    _, _, _, unit, totals = _sweep(against, board, g, dead, threads, h.vector(),
+                                   "runout_totals", False)
+    if not totals[:, 1].any():
+        raise RangeError(f"no deal fits {_short(h.text)!r} against {_short(str(against))!r} "
+                         "on this board", h.text)
+    return s.runouts, totals, unit
 
 
 def _river(g: Game, board: CardsLike, dead: CardsLike, what: str) -> Spot:
@@ -307,6 +366,11 @@ def call_matrix(board: CardsLike, *, game: str | Game = "holdem", dead: CardsLik
     """
     from .kernels.sweep import call_signs
     g = _sweep_game(game, "call_matrix")
+    if g.hole != 2:
+        n = len(combos(g))
+        raise EvaluatorError(f"the {g.name} call matrix would be {n:,} x {n:,} entries "
+                             f"({n * n / 1e9:,.0f} GB); showdown_values gives its product "
+                             "with reach vectors without building it", g.name)
     s = _river(g, board, dead, "call_matrix")
     lay = layout(g.deck)
     out = np.empty((len(lay.cards), len(lay.cards)), np.int8)
@@ -331,8 +395,7 @@ def showdown_values(board: CardsLike, reach: np.ndarray, *, game: str | Game = "
     from .kernels import sweep as k
     g = _sweep_game(game, "showdown_values")
     s = _river(g, board, dead, "showdown_values")
-    lay = layout(g.deck)
-    n = len(lay.cards)
+    n = len(combos(g))
     if not (type(reach) is np.ndarray and reach.dtype == np.float64
             and reach.shape[-1:] == (n,) and reach.ndim <= 2 and reach.flags.c_contiguous):
         if not isinstance(reach, np.ndarray):
@@ -342,17 +405,31 @@ def showdown_values(board: CardsLike, reach: np.ndarray, *, game: str | Game = "
     values = np.empty(rows.shape)
     t = _tables.high(g.values)
     block = k.SHOWDOWN_BLOCK * 4
-    spans = [(a, min(a + block, len(rows))) for a in range(0, len(rows), block)]
+    if g.hole == 2:
+        lay = layout(g.deck)
 
-    def work(span: tuple[int, int]) -> int:
-        return k.river_showdown(*lay, s.board, s.out_bits, rows[span[0]:span[1]],
-                                values[span[0]:span[1]], *t)
+        def work(span: tuple[int, int]) -> int:
+            return k.river_showdown(*lay, s.board, s.out_bits, rows[span[0]:span[1]],
+                                    values[span[0]:span[1]], *t)
+    else:
+        from .kernels.omaha_sweep import river_showdown
+        cards, bits = combos(g), combo_bits(g.deck, g.hole)
+        block = 1
+
+        def work(span: tuple[int, int]) -> int:
+            return river_showdown(cards, bits, s.board, s.out_bits, rows[span[0]:span[1]],
+                                  values[span[0]:span[1]], *t)
+    spans = [(a, min(a + block, len(rows))) for a in range(0, len(rows), block)]
     if len(spans) == 1:
         status = work(spans[0])
     else:
         status = max(map_items(work, spans, resolve_threads(threads, len(spans) << 16)))
     if status == k.BAD_WEIGHT:
         check_vector(reach, n, "reach", g, rows=True)   # raises, naming the entry
+    if status == k.TOO_CONCENTRATED:
+        raise RangeError(f"a reach vector's weight is too concentrated for {g.name} "
+                         "showdown values: more than 64 hands are clear of less than "
+                         "1/1000 of it", "reach")
     if status == k.OUT_OF_SCALE:
         # each row scaled by a power of two (exactly) to below 1, and back
         e = np.frexp(rows.max(axis=1))[1][:, None]

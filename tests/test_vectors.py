@@ -271,7 +271,7 @@ def test_showdown_values_are_the_call_matrix_times_the_reach():
     (lambda: ev.showdown_values("2c7d9hKsAd", np.ones(1327)), "shape"),
     (lambda: ev.showdown_values("2c7d9hKsAd", np.full(1326, np.nan)), "got nan at 0"),
     (lambda: ev.showdown_values("2c7d9hKsAd", "AA"), "reach"),
-    (lambda: ev.call_matrix("2c7d9hKsAd", game="omaha"), "omaha has no combo vectors"),
+    (lambda: ev.call_matrix("2c7d9hKsAd", game="omaha8"), "omaha8 has no combo vectors"),
 ])
 def test_bad_river_calls_are_refused(call, match):
     with pytest.raises((EvaluatorError, CardError, ArgumentTypeError), match=match):
@@ -289,3 +289,76 @@ def test_the_distribution_is_the_combo_equities(game, hands, board):
     assert np.allclose(dist.equities, every[ev.combo_index(dist.combos, game)], rtol=1e-15, atol=0)
     whole = ev.equity(game, hands, board).players[0].equity
     assert dist.mean == pytest.approx(whole, abs=1e-12)
+
+
+# --- four-card Omaha ---------------------------------------------------------------------
+
+OMAHA = None
+
+
+def _omaha_spot(board: str, live_cards: int, seed: int):
+    """A board and enough dead cards to leave ``live_cards`` in the deck: the pairwise
+    reference then walks every pair of live hands in a second."""
+    global OMAHA
+    if OMAHA is None:
+        OMAHA = ev.combos("omaha")
+    rng = np.random.default_rng(seed)
+    b = parse_cards(board).tolist()
+    rest = [c for c in range(52) if c not in b]
+    dead = sorted(rng.choice(rest, len(rest) - live_cards, replace=False).tolist())
+    bits = np.array([sum(1 << int(c) for c in row) for row in OMAHA.tolist()], object)
+    known = sum(1 << c for c in b + dead)
+    live = [i for i, x in enumerate(bits) if not x & known]
+    w = np.zeros(len(OMAHA))
+    w[live] = rng.random(len(live)) * (rng.random(len(live)) < 0.5)
+    w[live[0]] = 1.0
+    return b, dead, live, w
+
+
+def _omaha_value(hand, full) -> int:
+    return ev.evaluate("omaha", list(hand), list(full)).value
+
+
+@pytest.mark.parametrize("board, live_cards", [("Ah7d2c9sTs", 14), ("KsQsJs4s4d", 14),
+                                               ("8c8d5h5s", 13)])
+def test_omaha_combo_equity_is_the_brute_force(board, live_cards):
+    b, dead, live, w = _omaha_spot(board, live_cards, len(board) + live_cards)
+    hands = OMAHA[live].tolist()
+    want = ref.pairwise_combo_equity(hands, w[live], b, dead, range(52), _omaha_value)
+    got = ev.combo_equity(w, board, game="omaha", dead=dead)
+    assert np.isnan(np.delete(got, live)).all()
+    assert np.allclose(got[live], want, rtol=0, atol=1e-12, equal_nan=True)
+
+
+def test_omaha_showdown_values_are_the_call_matrix_times_the_reach():
+    b, dead, live, w = _omaha_spot("Jh9h4c3s2h", 15, 4)
+    hands = OMAHA[live].tolist()
+    matrix = np.array(ref.pairwise_call_matrix(hands, b, dead, _omaha_value), np.float64)
+    rng = np.random.default_rng(9)
+    reach = np.zeros((3, len(OMAHA)))
+    reach[:, live] = rng.random((3, len(live)))
+    got = ev.showdown_values(b, reach, game="omaha", dead=dead)
+    assert np.allclose(got[:, live], reach[:, live] @ matrix.T, rtol=0, atol=1e-9)
+    assert not np.delete(got, live, axis=1).any()
+
+
+@pytest.mark.parametrize("board, against", [("Ah7d2c9sTs", "AA,KK"), ("Ah7d2c9s", "15%"),
+                                            ("Kc8h8d3s", "RR$ds:0.5,AK**")])
+def test_omaha_entries_are_equity_of_the_hand_against_the_range(board, against):
+    eq = ev.combo_equity(against, board, game="omaha")
+    for hand in ("QsJs8d8c", "KdKc3h4h", "AsKs7h2d", "JhTh6c5c"):
+        if set(parse_cards(hand).tolist()) & set(parse_cards(board).tolist()):
+            continue
+        want = ev.equity("omaha", [hand, against], board).players[0].equity
+        assert eq[ev.combo_index(hand, "omaha")[0]] == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: ev.combo_equity("AA", "Ah7d2c", game="omaha"), "board of 4 or 5 cards, got 3"),
+    (lambda: ev.call_matrix("Ah7d2c9sTs", game="omaha"), "270,725 x 270,725"),
+    (lambda: ev.combo_equity("AA", "Ah7d2c9s", game="omaha5"), "omaha5 has no combo vectors"),
+    (lambda: ev.combo_equity(np.ones(1326), "Ah7d2c9s", game="omaha"), r"shape \(270725,\)"),
+])
+def test_omaha_bad_calls_are_one_line_errors(call, match):
+    with pytest.raises((EvaluatorError, CardError), match=match):
+        call()

@@ -269,7 +269,7 @@ CLOSE = 1e-3
 summed pair by pair: differences of running sums would keep too few of its digits."""
 
 # what clear_weights and runout_sweep return
-OK, BAD_WEIGHT, OUT_OF_SCALE, NO_WEIGHT, NO_LIVE_WEIGHT = 0, 1, 2, 3, 4
+OK, BAD_WEIGHT, OUT_OF_SCALE, NO_WEIGHT, NO_LIVE_WEIGHT, TOO_CONCENTRATED = 0, 1, 2, 3, 4, 5
 SMALLEST = 2.0 ** -1000          # weights are summed as given between these two
 LARGEST = 2.0 ** 1000
 

@@ -1,0 +1,451 @@
+"""Every four-card Omaha hand against a range at once: the sweep of ``sweep.py`` for
+four-card combos.
+
+On a complete board an Omaha hand's value is the best of its six hole pairs, each
+played with its best three board cards.  So a river evaluates the hole pairs, not
+the hands: outside a flush a pair's best depends only on its two ranks (91 rank
+pairs, ten board triples each), and a suited pair can add a flush when the board
+holds three of its suit.  The distinct pair values (at most a few hundred) are
+sorted and numbered, a hand's number is the largest of its six pairs', and one
+counting pass lists the live hands weakest first.
+
+Card removal: two four-card hands can share up to four cards, so the weight of the
+hands clear of hand ``H`` is inclusion-exclusion over the subsets of ``H``: the whole,
+less the hands holding each card, plus those holding each pair of its cards, less
+those holding each three, plus ``H`` itself.  The sweep keeps those running sums by
+card (52), by pair (1,326, colex) and by three cards (22,100, colex), and reads
+fifteen of them a hand, before and after its value group joins them, as the
+two-card sweep reads two.
+
+cards : uint8 (N, 4), hand ``i``'s cards ascending (colex order of card ids)
+combo_bits : uint64 (N,), each hand's card mask
+"""
+import numpy as np
+
+from .._jit import kernel
+from .high import KEY_MASK, ONE, U64, hash_read
+from .sweep import (
+    BAD_WEIGHT,
+    CLOSE,
+    LARGEST,
+    NO_LIVE_WEIGHT,
+    NO_WEIGHT,
+    OK,
+    OUT_OF_SCALE,
+    TOO_CONCENTRATED,
+)
+
+CAREFUL_LIMIT = 64
+"""Hands summed pair by pair at most (each costs a pass over every live hand a runout);
+past it the weights are refused as too concentrated."""
+PAIRS = 1326
+TRIPLES = 22100
+RANK_BITS = 32           # listed hands: value number << 32 | hand number
+LOW32 = U64(0xFFFFFFFF)
+S32 = U64(32)
+
+
+@kernel(inline="always")
+def _c2(x):
+    return x * (x - 1) // 2
+
+
+@kernel(inline="always")
+def _c3(x):
+    return x * (x - 1) * (x - 2) // 6
+
+
+@kernel
+def subset_sums(a, b, c, d, ones, twos, threes):
+    """The card, pair and three-card sums of the hand ``a < b < c < d``: the
+    inclusion-exclusion ``- ones + twos - threes`` over its subsets."""
+    s = ones[a] + ones[b] + ones[c] + ones[d]
+    cb = _c2(b)
+    cc = _c2(c)
+    cd = _c2(d)
+    t = (twos[cb + a] + twos[cc + a] + twos[cd + a] + twos[cc + b] + twos[cd + b]
+         + twos[cd + c])
+    tc = _c3(c)
+    td = _c3(d)
+    u = threes[tc + cb + a] + threes[td + cb + a] + threes[td + cc + a] + threes[td + cc + b]
+    return t - s - u
+
+
+@kernel
+def add_subsets(a, b, c, d, w, ones, twos, threes):
+    """Add ``w`` to every card, pair and three-card sum of the hand ``a < b < c < d``."""
+    ones[a] += w
+    ones[b] += w
+    ones[c] += w
+    ones[d] += w
+    cb = _c2(b)
+    cc = _c2(c)
+    cd = _c2(d)
+    twos[cb + a] += w
+    twos[cc + a] += w
+    twos[cd + a] += w
+    twos[cc + b] += w
+    twos[cd + b] += w
+    twos[cd + c] += w
+    tc = _c3(c)
+    td = _c3(d)
+    threes[tc + cb + a] += w
+    threes[td + cb + a] += w
+    threes[td + cc + a] += w
+    threes[td + cc + b] += w
+
+
+@kernel
+def list_river(cards, combo_bits, full, out_bits, pair_rank, words, spare, count, hand_rank,
+               order, card_keys, rank_offsets, rank_values, flush_values):
+    """List the live hands on the five-card board ``full``, weakest first, into
+    ``order`` as ``value number << 32 | hand``; return how many.  Scratch:
+    ``pair_rank`` (1,326), ``words`` and ``spare`` (at least 91 + 45), ``count``
+    (``RADIX``, at least the distinct values + 1), ``hand_rank`` (N)."""
+    N = cards.shape[0]
+    # the board's ten triples: rank keys, and the rank mask of those of one suit
+    triple_keys = np.empty(10, np.uint64)
+    triple_flush = np.zeros(10, np.int64)
+    t = 0
+    suit_counts = 0
+    rank_counts = 0
+    for x in range(5):
+        suit_counts += 1 << (4 * (full[x] & 3))
+        rank_counts += 1 << (4 * (full[x] >> 2))
+        for y in range(x + 1, 5):
+            for z in range(y + 1, 5):
+                cx = full[x]
+                cy = full[y]
+                cz = full[z]
+                triple_keys[t] = card_keys[cx] + card_keys[cy] + card_keys[cz]
+                if (cx & 3) == (cy & 3) and (cx & 3) == (cz & 3):
+                    triple_flush[t] = (1 << (cx >> 2)) | (1 << (cy >> 2)) | (1 << (cz >> 2))
+                t += 1
+    fs = -1
+    for s in range(4):
+        if (suit_counts >> (4 * s)) & 15 >= 3:
+            fs = s
+    # the rank pairs' best non-flush values, then the suited pairs' flushes
+    m = 0
+    for rb in range(13):
+        for ra in range(rb + 1):
+            na = (rank_counts >> (4 * ra)) & 15
+            nb = (rank_counts >> (4 * rb)) & 15
+            if (na > 2) if ra == rb else (na > 3 or nb > 3):
+                continue            # no such pair is left
+            pair_key = card_keys[4 * ra] + card_keys[4 * rb]
+            best = 0
+            for t in range(10):
+                v = hash_read(rank_values, rank_offsets, (triple_keys[t] + pair_key) & KEY_MASK)
+                if v > best:
+                    best = v
+            words[m] = (np.int64(best) << 16) | (rb * 13 + ra)
+            m += 1
+    if fs >= 0:
+        for y in range(fs, 52, 4):
+            if (out_bits >> U64(y)) & ONE:
+                continue
+            for x in range(fs, y, 4):
+                if (out_bits >> U64(x)) & ONE:
+                    continue
+                best = 0
+                for t in range(10):
+                    if triple_flush[t]:
+                        v = flush_values[triple_flush[t] | (1 << (x >> 2)) | (1 << (y >> 2))]
+                        if v > best:
+                            best = v
+                words[m] = (np.int64(best) << 16) | (169 + _c2(y) + x)
+                m += 1
+    # sort by value (two counting passes on its bytes) and number the distinct values
+    count[:256] = 0
+    for j in range(m):
+        count[(words[j] >> 16) & 0xFF] += 1
+    total = 0
+    for k in range(256):
+        c = count[k]
+        count[k] = total
+        total += c
+    for j in range(m):
+        k = (words[j] >> 16) & 0xFF
+        spare[count[k]] = words[j]
+        count[k] += 1
+    count[:256] = 0
+    for j in range(m):
+        count[(spare[j] >> 24) & 0xFF] += 1
+    total = 0
+    for k in range(256):
+        c = count[k]
+        count[k] = total
+        total += c
+    for j in range(m):
+        k = (spare[j] >> 24) & 0xFF
+        words[count[k]] = spare[j]
+        count[k] += 1
+    class_rank = np.zeros(169, np.int64)
+    number = 0
+    last = -1
+    for j in range(m):
+        v = words[j] >> 16
+        if v != last:
+            number += 1
+            last = v
+        item = words[j] & 0xFFFF
+        if item < 169:
+            class_rank[item] = number
+        else:
+            pair_rank[item - 169] = number          # a flush pair, read below
+    for y in range(52):
+        for x in range(y):
+            p = _c2(y) + x
+            if (y & 3) == fs and (x & 3) == fs:
+                if (out_bits >> U64(y)) & ONE or (out_bits >> U64(x)) & ONE:
+                    continue
+                pair_rank[p] = max(pair_rank[p], class_rank[(y >> 2) * 13 + (x >> 2)])
+            else:
+                pair_rank[p] = class_rank[(y >> 2) * 13 + (x >> 2)]
+    # each live hand: the best of its six pairs; then one counting pass
+    values = number + 1
+    count[:values + 1] = 0
+    for i in range(N):
+        if combo_bits[i] & out_bits:
+            hand_rank[i] = -1
+            continue
+        a = np.int64(cards[i, 0])
+        b = np.int64(cards[i, 1])
+        c = np.int64(cards[i, 2])
+        d = np.int64(cards[i, 3])
+        cb = _c2(b)
+        cc = _c2(c)
+        cd = _c2(d)
+        r = max(max(pair_rank[cb + a], pair_rank[cc + a]),
+                max(max(pair_rank[cd + a], pair_rank[cc + b]),
+                    max(pair_rank[cd + b], pair_rank[cd + c])))
+        hand_rank[i] = r
+        count[r + 1] += 1
+    for k in range(values):
+        count[k + 1] += count[k]
+    for i in range(N):
+        r = hand_rank[i]
+        if r >= 0:
+            order[count[r]] = (U64(r) << S32) | U64(i)
+            count[r] += 1
+    return count[values - 1]
+
+
+@kernel
+def clear_weights(cards, combo_bits, dead_bits, reach, met, careful):
+    """As ``sweep.clear_weights`` for four-card hands: ``met[i]`` the weight of the hands
+    clear of hand ``i`` and of the known cards; returns ``(status, careful hands)``."""
+    N = cards.shape[0]
+    whole = 0.0
+    top = 0.0
+    live = 0
+    ones = np.zeros(52, np.float64)
+    twos = np.zeros(PAIRS, np.float64)
+    threes = np.zeros(TRIPLES, np.float64)
+    live_ones = np.zeros(52, np.float64)
+    live_twos = np.zeros(PAIRS, np.float64)
+    live_threes = np.zeros(TRIPLES, np.float64)
+    for i in range(N):
+        w = reach[i]
+        if not (w >= 0.0 and w <= LARGEST):
+            return (BAD_WEIGHT if not (w >= 0.0 and w < np.inf) else OUT_OF_SCALE), 0
+        top = max(top, w)
+        if combo_bits[i] & dead_bits or w == 0.0:
+            continue
+        a = np.int64(cards[i, 0])
+        b = np.int64(cards[i, 1])
+        c = np.int64(cards[i, 2])
+        d = np.int64(cards[i, 3])
+        whole += w
+        live += 1
+        add_subsets(a, b, c, d, w, ones, twos, threes)
+        add_subsets(a, b, c, d, 1.0, live_ones, live_twos, live_threes)
+    if top == 0.0:
+        return NO_WEIGHT, 0
+    if top < 2.0 ** -1000:
+        return OUT_OF_SCALE, 0
+    if live == 0:
+        return NO_LIVE_WEIGHT, 0
+    close = whole * CLOSE
+    n = 0
+    for i in range(N):
+        met[i] = 0.0
+        if combo_bits[i] & dead_bits:
+            continue
+        a = np.int64(cards[i, 0])
+        b = np.int64(cards[i, 1])
+        c = np.int64(cards[i, 2])
+        d = np.int64(cards[i, 3])
+        w = reach[i]
+        # the counts are exact: whole numbers far below 2**53
+        if live + subset_sums(a, b, c, d, live_ones, live_twos, live_threes) \
+                + (w > 0.0) == 0:
+            continue
+        m = whole + subset_sums(a, b, c, d, ones, twos, threes) + w
+        if m < close:
+            if n == CAREFUL_LIMIT:
+                return TOO_CONCENTRATED, 0
+            m = 0.0
+            for j in range(N):
+                if not (combo_bits[j] & (dead_bits | combo_bits[i])):
+                    m += reach[j]
+            careful[n] = i
+            n += 1
+        met[i] = m
+    return OK, n
+
+
+@kernel
+def sweep_river(cards, order, n, reach, num, ones, twos, threes):
+    """``num[i] += 2 x (won + tied / 2)`` for every listed hand, as ``sweep.sweep_river``
+    does for two cards."""
+    below = 0.0
+    ones[:] = 0.0
+    twos[:] = 0.0
+    threes[:] = 0.0
+    start = 0
+    while start < n:
+        v = order[start] >> S32
+        stop = start
+        while stop < n and (order[stop] >> S32) == v:
+            i = order[stop] & LOW32
+            num[i] += below + subset_sums(np.int64(cards[i, 0]), np.int64(cards[i, 1]),
+                                          np.int64(cards[i, 2]), np.int64(cards[i, 3]),
+                                          ones, twos, threes)
+            stop += 1
+        for j in range(start, stop):
+            i = order[j] & LOW32
+            w = reach[i]
+            if w != 0.0:
+                below += w
+                add_subsets(np.int64(cards[i, 0]), np.int64(cards[i, 1]),
+                            np.int64(cards[i, 2]), np.int64(cards[i, 3]), w, ones, twos,
+                            threes)
+        for j in range(start, stop):
+            i = order[j] & LOW32
+            num[i] += below + subset_sums(np.int64(cards[i, 0]), np.int64(cards[i, 1]),
+                                          np.int64(cards[i, 2]), np.int64(cards[i, 3]),
+                                          ones, twos, threes) + reach[i]
+        start = stop
+
+
+@kernel
+def pairwise_river(combo_bits, order, n, reach, careful, careful_num, position):
+    """For each hand of ``careful`` listed in ``order``: ``careful_num[k] += 2 x (won +
+    tied / 2)``, pair by pair.  ``position`` (N) is scratch."""
+    for j in range(n):
+        position[order[j] & LOW32] = j
+    for k in range(careful.shape[0]):
+        i = careful[k]
+        j = position[i]
+        if j < 0 or j >= n or (order[j] & LOW32) != U64(i):
+            continue                       # not live on this runout
+        v = order[j] >> S32
+        mine = combo_bits[i]
+        share = 0.0
+        for t in range(n):
+            y = order[t]
+            other = y & LOW32
+            if combo_bits[other] & mine:
+                continue
+            u = y >> S32
+            if u < v:
+                share += 2.0 * reach[other]
+            elif u == v:
+                share += reach[other]
+        careful_num[k] += share
+
+
+@kernel
+def runout_sweep(cards, combo_bits, board, dead_bits, runouts, reach, factor, num, den, eq,
+                 card_keys, rank_offsets, rank_values, flush_values):
+    """``sweep.runout_sweep`` for four-card Omaha: ``num`` the wins (ties half), ``den``
+    the deals (``factor`` times the clear weight; ``factor = 0`` for a part of the
+    runouts leaves twice the wins, unclamped, and the clear weight), ``eq`` their ratio
+    where it is (N,).  Returns ``clear_weights``'s status."""
+    N = cards.shape[0]
+    careful = np.empty(N, np.int64)
+    status, n_careful = clear_weights(cards, combo_bits, dead_bits, reach, den, careful)
+    if status != OK:
+        return status
+    careful = careful[:n_careful]
+    careful_num = np.zeros(n_careful, np.float64)
+    position = np.full(N if n_careful else 0, -1, np.int64)
+    num[:] = 0.0
+    pair_rank = np.zeros(PAIRS, np.int64)
+    words = np.empty(256, np.int64)
+    spare = np.empty(256, np.int64)
+    count = np.empty(PAIRS + 2, np.int64)
+    hand_rank = np.empty(N, np.int64)
+    order = np.empty(N, np.uint64)
+    ones = np.zeros(52, np.float64)
+    twos = np.zeros(PAIRS, np.float64)
+    threes = np.zeros(TRIPLES, np.float64)
+    full = np.empty(5, np.uint8)
+    known = board.shape[0]
+    for j in range(known):
+        full[j] = board[j]
+    for r in range(runouts.shape[0]):
+        out = dead_bits
+        for j in range(runouts.shape[1]):
+            c = runouts[r, j]
+            full[known + j] = c
+            out |= ONE << U64(c)
+        n = list_river(cards, combo_bits, full, out, pair_rank, words, spare, count,
+                       hand_rank, order, card_keys, rank_offsets, rank_values, flush_values)
+        sweep_river(cards, order, n, reach, num, ones, twos, threes)
+        if n_careful:
+            pairwise_river(combo_bits, order, n, reach, careful, careful_num, position)
+    for k in range(n_careful):
+        num[careful[k]] = careful_num[k]
+    if factor > 0:
+        for i in range(N):
+            d = den[i] * factor
+            den[i] = d
+            x = min(max(0.5 * num[i], 0.0), d)
+            num[i] = x
+            if eq.shape[0]:
+                eq[i] = x / d if d > 0.0 else np.nan
+    return OK
+
+
+@kernel
+def river_showdown(cards, combo_bits, board, dead_bits, reach, out, card_keys, rank_offsets,
+                   rank_values, flush_values):
+    """``sweep.river_showdown`` for four-card Omaha, one reach vector (row of ``reach``)
+    at a time: twice the wins plus the ties, less the clear weight."""
+    N = cards.shape[0]
+    pair_rank = np.zeros(PAIRS, np.int64)
+    words = np.empty(256, np.int64)
+    spare = np.empty(256, np.int64)
+    count = np.empty(PAIRS + 2, np.int64)
+    hand_rank = np.empty(N, np.int64)
+    order = np.empty(N, np.uint64)
+    ones = np.zeros(52, np.float64)
+    twos = np.zeros(PAIRS, np.float64)
+    threes = np.zeros(TRIPLES, np.float64)
+    careful = np.empty(N, np.int64)
+    met = np.empty(N, np.float64)
+    n = list_river(cards, combo_bits, board, dead_bits, pair_rank, words, spare, count,
+                   hand_rank, order, card_keys, rank_offsets, rank_values, flush_values)
+    for r in range(reach.shape[0]):
+        weights = reach[r]
+        row = out[r]
+        status, n_careful = clear_weights(cards, combo_bits, dead_bits, weights, met, careful)
+        row[:] = 0.0
+        if status == NO_WEIGHT or status == NO_LIVE_WEIGHT:
+            continue
+        if status != OK:
+            return status
+        sweep_river(cards, order, n, weights, row, ones, twos, threes)
+        if n_careful:
+            exact = np.zeros(n_careful, np.float64)
+            position = np.full(N, -1, np.int64)
+            pairwise_river(combo_bits, order, n, weights, careful[:n_careful], exact,
+                           position)
+            for k in range(n_careful):
+                row[careful[k]] = exact[k]
+        for i in range(N):
+            row[i] = row[i] - met[i] if not (combo_bits[i] & dead_bits) else 0.0
+    return OK

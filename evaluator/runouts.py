@@ -1,0 +1,218 @@
+"""The runout study: a spot's equity after each card the next street can bring.
+
+``runout_study(["QQ+,AKs", "22+"], "2c7d9h")`` gives one row for every turn card of the
+flop ``2c7d9h`` (on a turn, every river card): the card, the weight of the deals it
+leaves (``weight``: pairs of live combos, weighed by the ranges' weights, times the
+cards still to come; a whole number with unweighted ranges) and each player's exact
+equity once it has fallen.  The weight-weighted mean of a player's equity over the rows
+is the equity on the board itself.  ``by_rank()`` and ``by_suit()`` group the rows;
+``plots.runouts`` draws the 13 x 4 grid of cards.
+
+Heads-up hold'em and short deck on a flop or turn run on the sort and sweep of
+``vectors`` (every runout once: milliseconds); any other spot asks ``equity()`` once per
+card, exactly.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .cards import CardsLike, format_cards, parse_cards
+from .engine.spots import check_distinct, parse_hands
+from .errors import EvaluatorError, HandError, RangeError
+from .errors import short_text as _short
+from .export import rows_frame, write_rows
+from .games import Game
+from .games import game as _game
+from .progress import progress_bar
+from .ranges import Range
+
+__all__ = ["RunoutStudy", "runout_study"]
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+# the messages of a card that no deal fits (the study leaves such cards out)
+_NO_DEAL = ("no deal fits", "no live combos", "every combination of them shares a card")
+
+
+@dataclass
+class RunoutStudy:
+    """Rows of a runout study (see the module doc), one per card that can fall."""
+    game: str
+    board: str
+    hands: list[str]
+    rows: list[dict[str, Any]]
+    players: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.players = len(self.hands)
+
+    def _column(self, name: str) -> np.ndarray:
+        return np.array([row[name] for row in self.rows], np.float64)
+
+    def equity(self) -> list[float]:
+        """Each player's equity on the board itself: the weighted mean over the cards."""
+        w = self._column("weight")
+        return [float(self._column(f"p{p}_equity") @ w / w.sum())
+                for p in range(1, self.players + 1)]
+
+    def _grouped(self, key: str, order: str) -> list[dict[str, Any]]:
+        w = self._column("weight")
+        equities = [self._column(f"p{p}_equity") for p in range(1, self.players + 1)]
+        keys = [row[key] for row in self.rows]
+        out = []
+        for value in sorted(set(keys), key=order.index, reverse=key == "rank"):
+            mask = np.array([k == value for k in keys])
+            row: dict[str, Any] = {key: value, "cards": int(mask.sum()),
+                                   "weight": float(w[mask].sum()),
+                                   "share": float(w[mask].sum() / w.sum())}
+            for p, e in enumerate(equities, start=1):
+                row[f"p{p}_equity"] = float(e[mask] @ w[mask] / w[mask].sum())
+            out.append(row)
+        return out
+
+    def by_rank(self) -> list[dict[str, Any]]:
+        """The rows grouped by the card's rank, aces first: the cards, their weight, its
+        share of the whole, and each player's weighted mean equity."""
+        return self._grouped("rank", RANKS)
+
+    def by_suit(self) -> list[dict[str, Any]]:
+        """The rows grouped by the card's suit (c, d, h, s), as ``by_rank``."""
+        return self._grouped("suit", SUITS)
+
+    def to_frame(self):
+        """The rows as a pandas DataFrame (``pip install "evaluator[data]"``)."""
+        return rows_frame(self.rows)
+
+    def write(self, path: str | Path) -> Path:
+        """Write the rows to ``.csv``, ``.jsonl``, ``.json`` (one JSON list) or ``.parquet``
+        (pyarrow, the ``data`` extra), by the file's suffix."""
+        return write_rows(self.rows, path)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{k}</th>" for k in ("rank", *SUITS))
+        cells = {row["card"]: row["p1_equity"] for row in self.rows}
+        body = "".join(
+            f"<tr><th>{r}</th>" + "".join(
+                f"<td>{cells[r + s]:.1%}</td>" if r + s in cells else "<td></td>"
+                for s in SUITS) + "</tr>" for r in reversed(RANKS))
+        eq = ", ".join(f"{e:.2%}" for e in self.equity())
+        return (f"<p>{' vs '.join(self.hands)} on {self.board}: {eq}; the first player's "
+                f"equity after each card</p><table><tr>{head}</tr>{body}</table>")
+
+
+def _hand_text(hand: object) -> str:
+    if isinstance(hand, Range):
+        return hand.text
+    if isinstance(hand, str):
+        return hand
+    return format_cards(parse_cards(hand, what="a hand"), sep="")   # type: ignore[arg-type]
+
+
+def _row(card: int, weight: float, equities: Sequence[float]) -> dict[str, Any]:
+    name = format_cards([card], sep="")
+    row: dict[str, Any] = {"card": name, "rank": name[0], "suit": name[1], "weight": weight}
+    for p, e in enumerate(equities, start=1):
+        row[f"p{p}_equity"] = float(e)
+    return row
+
+
+def runout_study(hands: Sequence[object], board: CardsLike, *, game: str | Game = "holdem",
+                 dead: CardsLike = "", threads: int | None = None,
+                 progress: bool = True) -> RunoutStudy:
+    """Every card the next street can bring, with each player's exact equity after it
+    (see the module doc).  ``hands`` holds two or more hands or ranges; ``board`` is a
+    board one card short of a street of the game (a flop or a turn in hold'em).
+
+    >>> study = runout_study(["QQ+,AKs", "22+"], "2c7d9h")
+    >>> len(study.rows), study.rows[0]["card"]
+    (49, '2d')
+    >>> [round(e, 4) for e in study.equity()]
+    [0.6079, 0.3921]
+    """
+    from .vectors import sweeps
+    g = _game(game)
+    if isinstance(hands, (str, Range)) or not isinstance(hands, Sequence):
+        raise HandError("hands must be a list with one entry per player, like "
+                        "['QQ+,AKs', '22+']", str(hands)[:40])
+    texts = [_hand_text(h) for h in hands]
+    if len(texts) < 2:
+        raise HandError(f"a runout study takes two or more hands or ranges, got {len(texts)}",
+                        len(texts))
+    board_ids = parse_cards(board, what="the board")
+    dead_ids = parse_cards(dead, what="the dead cards")
+    g.check_in_deck(board_ids.tolist(), "the board")
+    g.check_in_deck(dead_ids.tolist(), "the dead cards")
+    if len(board_ids) + 1 not in g.streets:
+        streets = [s - 1 for s in g.streets if s >= 1]
+        raise EvaluatorError(
+            f"a {g.name} runout study takes a board one card short of a street: "
+            f"{' or '.join(map(str, streets)) or 'none'} cards, got {len(board_ids)}",
+            len(board_ids))
+    check_distinct([("the board", board_ids), ("the dead cards", dead_ids)])
+    parsed, _, _ = parse_hands(g, texts)        # every hand checked before any work
+    check_distinct([(f"hand {k}", h) for k, h in enumerate(parsed, start=1)]
+                   + [("the board", board_ids), ("the dead cards", dead_ids)])
+    if len(texts) == 2 and sweeps(g, len(board_ids) + 1):
+        rows = _swept(g, texts, board_ids, dead_ids, threads)
+    else:
+        held = np.concatenate([*parsed, dead_ids]).astype(np.uint8)
+        rows = _asked(g, texts, board_ids, held, dead_ids, threads, progress)
+    if not rows:
+        raise RangeError("no deal fits the hands on any card: they, the board and the dead "
+                         "cards collide", " vs ".join(texts))
+    return RunoutStudy(g.name, format_cards(board_ids, sep=""), texts, rows)
+
+
+def _swept(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray,
+           threads: int | None) -> list[dict[str, Any]]:
+    """Heads-up on the vectors: every runout's hero-weighted wins and deals, added to
+    each card it holds (on a flop a runout's turn and river are each a turn)."""
+    from .vectors import runout_totals
+    hero = Range(texts[0], g)
+    runouts, totals, unit = runout_totals(hero, texts[1], board, game=g, dead=dead,
+                                          threads=threads)
+    won = np.zeros(52)
+    deals = np.zeros(52)
+    for j in range(runouts.shape[1]):
+        np.add.at(won, runouts[:, j], totals[:, 0])
+        np.add.at(deals, runouts[:, j], totals[:, 1])
+    out = []
+    for card in np.flatnonzero(deals > 0).tolist():
+        p1 = min(max(won[card] / deals[card], 0.0), 1.0)
+        out.append(_row(card, float(deals[card] * unit), (p1, 1.0 - p1)))
+    return out
+
+
+def _asked(g: Game, texts: list[str], board: np.ndarray, held: np.ndarray,
+           dead: np.ndarray, threads: int | None, progress: bool) -> list[dict[str, Any]]:
+    """One exact ``equity()`` per card but those the board, the known hands and the dead
+    cards hold; the cards no deal fits left out."""
+    from .engine import equity
+    known = set(board.tolist()) | set(held.tolist())
+    cards = [c for c in g.deck if c not in known]
+    bar = progress_bar(len(cards), f"{_short(' vs '.join(texts), 50)}, card by card",
+                       progress)
+    out = []
+    try:
+        for card in cards:
+            try:
+                r = equity(g, texts, np.append(board, card).astype(np.uint8), dead,
+                           exact=True, threads=threads)
+            except (RangeError, HandError) as error:
+                if not any(why in str(error) for why in _NO_DEAL):
+                    raise
+                r = None
+            if r is not None and r.samples > 0:
+                out.append(_row(card, float(r.samples), [p.equity for p in r.players]))
+            if bar is not None:
+                bar.advance(bar.task, 1)
+    finally:
+        if bar is not None:
+            bar.stop()
+    return out
+
