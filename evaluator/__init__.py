@@ -17,7 +17,7 @@ checks it)::
     dispatch  dispatch.py: which kernel and tables serve a game and a row width
     hands     evaluate.py (evaluate, evaluate_batch)  classes.py  ranges.py
     engine    engine/: results  spots  plan  exact  sample  ranged  api
-    studies   studies.py: the pre-flop matrix, hand against range
+    studies   studies.py: the pre-flop matrix, hand against range; runouts.py
     apps      batch.py  warmup.py  plots.py  table/  bench/  cli.py
 
 Where each game is computed:
@@ -66,7 +66,8 @@ _LAZY = {
     "Range": "ranges", "EquityDistribution": "studies", "equity_distribution": "studies",
     "hand_vs_range": "studies", "preflop_matrix": "studies", "warmup": "warmup",
     "combos": "combo_order", "combo_index": "combo_order", "combo_equity": "vectors",
-    "call_matrix": "vectors", "showdown_values": "vectors"}
+    "call_matrix": "vectors", "showdown_values": "vectors", "runout_study": "runouts",
+    "RunoutStudy": "runouts"}
 
 if TYPE_CHECKING:
     from .batch import batch_equity
@@ -76,6 +77,7 @@ if TYPE_CHECKING:
     from .evaluate import HandValue, category_of, evaluate, evaluate_batch
     from .flops import FlopStudy, flop_study
     from .ranges import Range
+    from .runouts import RunoutStudy, runout_study
     from .studies import EquityDistribution, equity_distribution, hand_vs_range, preflop_matrix
     from .vectors import call_matrix, combo_equity, showdown_values
     from .warmup import warmup
@@ -119,6 +121,7 @@ __all__ = [
     "Range", "batch_equity", "preflop_matrix", "hand_vs_range", "flop_study", "FlopStudy",
     "equity_distribution", "EquityDistribution", "range_breakdown", "RangeBreakdown",
     "combos", "combo_index", "combo_equity", "call_matrix", "showdown_values",
+    "runout_study", "RunoutStudy",
     "parse_cards", "format_cards", "card_id", "card_str",
     "EvaluatorError", "CardError", "GameError", "HandError", "RangeError", "TableError",
     "QueryFailed", "ArgumentTypeError", "BatchInterrupted",

@@ -1,4 +1,4 @@
-"""The ``evaluator study`` commands: flops, distribution, breakdown.
+"""The ``evaluator study`` commands: flops, distribution, breakdown, runouts.
 
 Each subcommand takes only the options it uses (``--help`` lists just those), checks every
 output path (``--out``, ``--plot``, the side file a resumable study streams to) before any
@@ -188,21 +188,67 @@ def _study_breakdown(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- runouts ------------------------------------------------------------------------
+
+def _study_runouts(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from ._terminal import console as _console
+    from ._terminal import short as _short
+    from .runouts import RANKS, SUITS, runout_study
+    _check_outputs(args)
+    _compile_note(args.game)
+    study = runout_study(args.hands, args.board, game=args.game, dead=args.dead,
+                         threads=args.threads, progress=not args.no_progress)
+    if args.out:
+        study.write(args.out)
+        _written(len(study.rows), "cards", args.out)
+    if args.plot:
+        from . import plots
+        plots.runouts(study, args.plot)
+    if args.json:
+        print(json.dumps({"board": study.board, "hands": study.hands,
+                          "equity": study.equity(), "rows": study.rows}))
+        return 0
+    console = _console()
+    equities = study.equity()
+    console.print(f"[bold]{escape(' vs '.join(_short(h) for h in study.hands))}[/bold] on "
+                  f"{study.board}: " + ", ".join(f"{e:.2%}" for e in equities)
+                  + f"; {_short(study.hands[0])}'s equity after each card:")
+    cells = {row["card"]: row["p1_equity"] for row in study.rows}
+    by_rank = {row["rank"]: row for row in study.by_rank()}
+    table = Table("card", *SUITS, "rank", "share",
+                  caption="rank: the four cards' mean, weighed by the deals each leaves; "
+                          "share: the rank's share of the deals; blank: cannot fall",
+                  caption_justify="left")
+    for r in reversed(RANKS):
+        if r not in by_rank:
+            continue
+        table.add_row(r, *(f"{cells[r + s]:.1%}" if r + s in cells else "" for s in SUITS),
+                      f"{by_rank[r]['p1_equity']:.1%}", f"{by_rank[r]['share']:.1%}")
+    console.print(table)
+    return 0
+
+
 # --- the parsers --------------------------------------------------------------------
 
 def add_study_parser(sub, parser_class, raw, whole) -> None:
-    """Add ``study`` and its three subcommands to the top parser's subparsers ``sub``."""
+    """Add ``study`` and its four subcommands to the top parser's subparsers ``sub``."""
     suffixes = ", ".join(ROW_SUFFIXES)
-    p = sub.add_parser("study", help="every flop, an equity distribution, a breakdown",
+    p = sub.add_parser("study", help="every flop, an equity distribution, a breakdown, "
+                                     "every next card",
                        formatter_class=raw,
                        description="flops: two or more hands or ranges on every flop, one row "
                                    "per suit class of flops, by texture. distribution: each "
                                    "combo of a range with its equity against another. "
-                                   "breakdown: a range's made hands and draws on a board.",
+                                   "breakdown: a range's made hands and draws on a board. "
+                                   "runouts: each card the next street can bring.",
                        epilog="examples:\n  evaluator study flops 'QQ+,AKs' random --out "
                               "flops.csv\n  evaluator study distribution 'QQ+,AKs' "
                               "'22+,A2s+' --board 2c7d9h\n  evaluator study breakdown "
-                              "'QQ+,AKs,T9s' --board Ah7d2c")
+                              "'QQ+,AKs,T9s' --board Ah7d2c\n  evaluator study runouts "
+                              "'QQ+,AKs' '22+' --board 2c7d9h")
     kinds = p.add_subparsers(dest="kind", required=True, metavar="STUDY",
                              parser_class=parser_class)
 
@@ -259,3 +305,18 @@ def add_study_parser(sub, parser_class, raw, whole) -> None:
     q.add_argument("--board", required=True, help="the board: 3 to 5 cards")
     common(q, "write the rows")
     q.set_defaults(run=_study_breakdown)
+
+    q = kinds.add_parser("runouts", help="each card the next street can bring",
+                         formatter_class=raw,
+                         description="Two or more hands or ranges on a flop (or a turn): every "
+                                     "turn (river) card with each player's exact equity once "
+                                     "it falls, and the deals it leaves.",
+                         epilog="examples:\n  evaluator study runouts 'QQ+,AKs' '22+' --board "
+                                "2c7d9h --plot runouts.png\n  evaluator study runouts AA KK "
+                                "--game omaha --board Ah7d2c9s --out rivers.csv")
+    q.add_argument("hands", nargs="+", help="hands or ranges, one per player")
+    q.add_argument("--board", required=True,
+                   help="the board: a flop or a turn (one card short of a street)")
+    common(q, "write one row per card")
+    q.add_argument("--threads", type=whole, help="threads (default: all cores)")
+    q.set_defaults(run=_study_runouts)

@@ -25,9 +25,11 @@ if TYPE_CHECKING:
     from .breakdown import RangeBreakdown
     from .engine import EquityResult
     from .flops import FlopStudy
+    from .runouts import RunoutStudy
     from .studies import EquityDistribution
 
-__all__ = ["grid", "streets", "pyplot", "save"]
+__all__ = ["grid", "streets", "pyplot", "save", "distributions", "flop_textures", "breakdown",
+           "runouts"]
 
 
 def pyplot() -> ModuleType:
@@ -185,6 +187,41 @@ def breakdown(b: RangeBreakdown, path: str | Path, *, title: str = "") -> Path:
     ax.set_xlabel("share of the range (blue: made hands, orange: draws)")
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(title or f"breakdown on {b.board}")
+    try:
+        return save(fig, path)
+    finally:
+        plt.close(fig)
+
+
+def runouts(study: RunoutStudy, path: str | Path, *, title: str = "") -> Path:
+    """A 13 x 4 grid of the cards (aces on top, suits c d h s across), each coloured by
+    the first player's equity once it falls; cards that cannot fall stay blank grey, and
+    the equity on the board itself is the colour bar's mark."""
+    plt = pyplot()
+    ranks, suits = "AKQJT98765432", "cdhs"
+    cells = np.full((13, 4), math.nan)
+    for row in study.rows:
+        cells[ranks.index(row["rank"]), suits.index(row["suit"])] = row["p1_equity"]
+    fig, ax = plt.subplots(figsize=(4.6, 8.2))
+    ax.set_facecolor("#e6e6e6")
+    image = ax.imshow(np.ma.masked_invalid(cells), cmap="RdYlGn", vmin=0.0, vmax=1.0,
+                      aspect="auto")
+    symbols = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+    for i, r in enumerate(ranks):
+        for j, s in enumerate(suits):
+            value = cells[i, j]
+            text = f"{r}{symbols[s]}" if math.isnan(value) else f"{r}{symbols[s]}\n{value:.0%}"
+            dark = not math.isnan(value) and (value < 0.2 or value > 0.85)
+            ax.text(j, i, text, ha="center", va="center", fontsize=8,
+                    color="white" if dark else "black")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    whole = study.equity()[0]
+    ax.set_title(title or f"{study.hands[0]} vs {' vs '.join(study.hands[1:])}\n"
+                          f"on {study.board}: {whole:.1%}, by the next card", fontsize=9)
+    bar = fig.colorbar(image, ax=ax, fraction=0.08, pad=0.04)
+    bar.set_label(f"equity of {study.hands[0]}")
+    bar.ax.axhline(whole, color="black", linewidth=2)
     try:
         return save(fig, path)
     finally:

@@ -9,8 +9,9 @@ is the equity on the board itself.  ``by_rank()`` and ``by_suit()`` group the ro
 ``plots.runouts`` draws the 13 x 4 grid of cards.
 
 Heads-up hold'em and short deck on a flop or turn run on the sort and sweep of
-``vectors`` (every runout once: milliseconds); any other spot asks ``equity()`` once per
-card, exactly.
+``vectors`` (every runout once: milliseconds), as does heads-up Omaha on a turn (each
+river's 270,725 hands at once: about a second); any other spot asks ``equity()`` once
+per card, exactly, and one too big to enumerate is refused at its first card.
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from .games import game as _game
 from .progress import progress_bar
 from .ranges import Range
 
-__all__ = ["RunoutStudy", "runout_study"]
+__all__ = ["RunoutStudy", "runout_study", "RANKS", "SUITS"]
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -147,18 +148,23 @@ def runout_study(hands: Sequence[object], board: CardsLike, *, game: str | Game 
     dead_ids = parse_cards(dead, what="the dead cards")
     g.check_in_deck(board_ids.tolist(), "the board")
     g.check_in_deck(dead_ids.tolist(), "the dead cards")
-    if len(board_ids) + 1 not in g.streets:
-        streets = [s - 1 for s in g.streets if s >= 1]
+    boards = [s for s in g.streets if s + 1 in g.streets]   # a street one card short
+    if not boards:
+        raise EvaluatorError(f"{g.name} deals no board card by card: it has no runouts to "
+                             "study", g.name)
+    if len(board_ids) not in boards:
         raise EvaluatorError(
-            f"a {g.name} runout study takes a board one card short of a street: "
-            f"{' or '.join(map(str, streets)) or 'none'} cards, got {len(board_ids)}",
+            f"a {g.name} runout study takes a board one card short of the next street: "
+            f"{' or '.join(map(str, boards))} cards, got {len(board_ids)}",
             len(board_ids))
     check_distinct([("the board", board_ids), ("the dead cards", dead_ids)])
     parsed, _, _ = parse_hands(g, texts)        # every hand checked before any work
     check_distinct([(f"hand {k}", h) for k, h in enumerate(parsed, start=1)]
                    + [("the board", board_ids), ("the dead cards", dead_ids)])
-    if len(texts) == 2 and sweeps(g, len(board_ids) + 1):
+    if len(texts) == 2 and g.hole == 2 and sweeps(g, len(board_ids)):
         rows = _swept(g, texts, board_ids, dead_ids, threads)
+    elif len(texts) == 2 and sweeps(g, len(board_ids) + 1):
+        rows = _card_by_card(g, texts, board_ids, dead_ids, threads, progress)
     else:
         held = np.concatenate([*parsed, dead_ids]).astype(np.uint8)
         rows = _asked(g, texts, board_ids, held, dead_ids, threads, progress)
@@ -188,6 +194,38 @@ def _swept(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray,
     return out
 
 
+def _card_by_card(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray,
+                  threads: int | None, progress: bool) -> list[dict[str, Any]]:
+    """Heads-up where the vectors start one street later (Omaha on a turn): every combo
+    against the second range once each card has fallen, weighed by the first range."""
+    from .vectors import combo_sums
+    hero = Range(texts[0], g).vector()
+    against = Range(texts[1], g)
+    known = set(board.tolist()) | set(dead.tolist())
+    cards = [c for c in g.deck if c not in known]
+    bar = progress_bar(len(cards), f"{_short(' vs '.join(texts), 50)}, card by card",
+                       progress)
+    out = []
+    try:
+        for card in cards:
+            try:
+                num, den, unit = combo_sums(against, np.append(board, card).astype(np.uint8),
+                                            game=g, dead=dead, threads=threads)
+            except RangeError:
+                num = den = None                    # the range is dead on this card
+            if den is not None:
+                deals = float(hero @ den)
+                if deals > 0:
+                    p1 = min(max(float(hero @ num) / deals, 0.0), 1.0)
+                    out.append(_row(card, deals * unit, (p1, 1.0 - p1)))
+            if bar is not None:
+                bar.advance(bar.task, 1)
+    finally:
+        if bar is not None:
+            bar.stop()
+    return out
+
+
 def _asked(g: Game, texts: list[str], board: np.ndarray, held: np.ndarray,
            dead: np.ndarray, threads: int | None, progress: bool) -> list[dict[str, Any]]:
     """One exact ``equity()`` per card but those the board, the known hands and the dead
@@ -207,6 +245,13 @@ def _asked(g: Game, texts: list[str], board: np.ndarray, held: np.ndarray,
                 if not any(why in str(error) for why in _NO_DEAL):
                     raise
                 r = None
+            except EvaluatorError as error:
+                if "exact=True would enumerate" not in str(error):
+                    raise
+                raise EvaluatorError(
+                    f"a runout study is exact, and {' vs '.join(texts)!r} is too big to "
+                    f"enumerate on each card ({str(error).split(',')[0]}); narrow the "
+                    "ranges", " vs ".join(texts)) from None
             if r is not None and r.samples > 0:
                 out.append(_row(card, float(r.samples), [p.equity for p in r.players]))
             if bar is not None:

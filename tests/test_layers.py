@@ -29,7 +29,7 @@ LAYERS = {
     "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "ranges",
               "combo_order"],
     "engine": ["engine", "vectors"],
-    "studies": ["studies", "breakdown"],
+    "studies": ["studies", "breakdown", "runouts"],
     "apps": ["batch", "flops", "warmup", "plots", "table", "bench", "_terminal", "cli",
              "cli_study",
              "__main__", "__init__"],
