@@ -212,8 +212,8 @@ def _card_by_card(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray
                 num, den, unit = combo_sums(against, np.append(board, card).astype(np.uint8),
                                             game=g, dead=dead, threads=threads)
             except RangeError:
-                num = den = None                    # the range is dead on this card
-            if den is not None:
+                pass                                # the range is dead on this card
+            else:
                 deals = float(hero @ den)
                 if deals > 0:
                     p1 = min(max(float(hero @ num) / deals, 0.0), 1.0)

@@ -115,8 +115,8 @@ def _spot(g: Game, board: object, dead: object, sizes: tuple[int, ...], what: st
     board_ids = parse_cards(board, what="the board")      # type: ignore[arg-type]
     dead_ids = parse_cards(dead, what="the dead cards")   # type: ignore[arg-type]
     if len(board_ids) not in sizes:
-        need = " or ".join(str(s) for s in sizes)
-        raise CardError(f"{what} needs a board of {need} cards, got {len(board_ids)}",
+        sizes_text = " or ".join(str(s) for s in sizes)
+        raise CardError(f"{what} needs a board of {sizes_text} cards, got {len(board_ids)}",
                         len(board_ids))
     g.check_in_deck(board_ids.tolist(), "the board")
     g.check_in_deck(dead_ids.tolist(), "the dead cards")
