@@ -50,6 +50,8 @@ from .export import check_output
 if TYPE_CHECKING:
     import socket
 
+    from .engine import EquityResult
+
 __all__ = ["batch_equity", "read_queries", "write_rows", "check_output", "check_not_queries",
            "BatchInterrupted", "QueryFailed", "WriteFailed", "OUT_SUFFIXES"]
 
@@ -436,7 +438,12 @@ def run_query(query: dict) -> dict:
     result = equity(query["game"], query["hands"], query["board"], query["dead"],
                     exact=query["exact"], trials=query["trials"],
                     target_stderr=query["target_stderr"], seed=query["seed"], threads=1)
-    row = {"id": query["id"], "game": result.game, "hands": " vs ".join(query["hands"]),
+    return result_row(result, query["id"], query["hands"])
+
+
+def result_row(result: EquityResult, id: object, hands: list[str]) -> dict:
+    """The flat row of one result (``run_query``'s, and the flop study's)."""
+    row = {"id": id, "game": result.game, "hands": " vs ".join(hands),
            "board": result.board, "dead": result.dead, "method": result.method,
            "exact": result.exact, "samples": result.samples,
            "seed": None if result.exact else result.seed}

@@ -191,3 +191,29 @@ def test_distributions_weigh_sampled_combos_by_their_deals():
     assert abs(d.mean - direct.players[0].equity) < 0.003
     with pytest.raises(RangeError, match="no deal fits"):
         equity_distribution("AsAh", "AhAd", "2c3c4c", progress=False)
+
+
+@pytest.mark.parametrize("hands, dead", [
+    (["QQ+,AKs:0.5", "random"], ""),
+    (["AKs", "QQ"], "2c"),
+    (["AsKs", "JJ-99,AQo:0.3"], ""),
+])
+def test_the_vectors_give_the_rows_a_query_per_flop_gives(hands, dead):
+    swept = flop_study(hands, dead=dead, progress=False, vectors=True)
+    asked = flop_study(hands, dead=dead, progress=False, vectors=False)
+    assert [r["flop"] for r in swept.rows] == [r["flop"] for r in asked.rows]
+    for mine, theirs in zip(swept.rows, asked.rows):
+        assert mine.keys() == theirs.keys()
+        for key, value in theirs.items():
+            if isinstance(value, float):
+                assert mine[key] == pytest.approx(value, rel=1e-12, abs=1e-12), key
+            else:
+                assert mine[key] == value, key
+    assert swept.fractions() == asked.fractions()
+
+
+def test_the_vectors_are_refused_where_they_do_not_apply():
+    from evaluator.errors import EvaluatorError
+    for hands, game in ((["AA", "KK", "QQ"], "holdem"), (["AA", "KK"], "omaha")):
+        with pytest.raises(EvaluatorError, match="vectors=True takes two hands"):
+            flop_study(hands, game, progress=False, vectors=True)
