@@ -32,9 +32,10 @@ __all__ = ["KERNELS", "KERNEL_DIR", "cached", "uncached", "compile_note", "note_
 _SHARED = ("_intrinsics", "dealing", "high")
 # not "vector": its kernel compiles only where the CPU has a vector path, and on the others
 # its missing cache would show the note on every command
-_HOLDEM = (*_SHARED, "multisets", "ranges", "sampling", "walks")
+_HOLDEM = (*_SHARED, "multisets", "ranges", "sampling", "walks", "sweep")
 KERNELS = {"best5": _HOLDEM, "tahoe": _HOLDEM,
-           "omaha": (*_SHARED, "counting", "multisets", "omaha", "walks"),
+           "omaha": (*_SHARED, "counting", "multisets", "omaha", "walks", "sweep",
+                     "omaha_sweep"),
            "teen_patti": (*_SHARED, "counting", "teen_patti")}
 
 # as the kernel modules' ``__file__`` has it (Numba names cache folders after that path)

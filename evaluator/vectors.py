@@ -55,7 +55,7 @@ def _sweep_game(game: str | Game, what: str) -> Game:
     return g
 
 
-def _boards(g: Game) -> tuple[int, ...]:
+def boards(g: Game) -> tuple[int, ...]:
     """The board sizes ``combo_equity`` takes in ``g``: Omaha's 1,081 flop runouts over
     270,725 hands would take seconds each, so it starts at the turn."""
     return tuple(b for b in (3, 4, 5) if sweeps(g, b))
@@ -239,7 +239,7 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
     ``(R, 2)``: hero-weighted wins (ties half) and deals, in the same unit."""
     from .kernels import sweep as k
     g = _sweep_game(game, what)
-    s = spot(g, board, dead, _boards(g), what)
+    s = spot(g, board, dead, boards(g), what)
     reach = _weights(g, against, "against")
     unit = 1.0
     n = len(combos(g))
@@ -330,7 +330,7 @@ def runout_totals(hero: RangeLike, against: RangeLike | np.ndarray, board: Cards
     h = hero if isinstance(hero, Range) else Range(hero, g)
     if h.game.name != g.name:
         raise RangeError(f"hero is a {h.game.name} range, not {g.name}", h.text)
-    s = spot(g, board, dead, _boards(g), "runout_totals")
+    s = spot(g, board, dead, boards(g), "runout_totals")
     _, _, _, unit, totals = _sweep(against, board, g, dead, threads, h.vector(),
                                    "runout_totals", False)
     if not totals[:, 1].any():

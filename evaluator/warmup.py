@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .cards import parse_cards
 from .engine import equity
 from .evaluate import evaluate_batch
 from .games import GAMES, Game
@@ -88,6 +89,41 @@ def _study_steps() -> list[tuple[str, Callable[[], object]]]:
             for board in ("", "2c3d4h", "2c3d4h5s", "2c3d4h5s2h")]
 
 
+def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
+    """The combo vectors of every game that has them (``vectors.sweeps``): every combo's
+    equity on the first board size they take and on a flop's many runouts (the chunked
+    path), showdown values of one and of several reach vectors, the call matrix, a
+    runout's hero totals and the flop study's every-flop sweep."""
+    from . import vectors
+    from .ranges import Range
+    steps: list[tuple[str, Callable[[], object]]] = []
+    for name in GAMES:
+        g = _game(name)
+        if not vectors.sweeps(g, 5):
+            continue
+        cards = _SHORT_BOARD if g.lowest_rank else _BOARD
+        first = min(vectors.boards(g))
+        narrow = _narrow(g)[1]
+        for street in sorted({first, 5}):
+            steps.append((f"{name} combo vectors on {street} cards",
+                          partial(vectors.combo_equity, narrow, cards[:2 * street], game=g,
+                                  threads=1)))
+        reach = Range(narrow, g).vector()
+        for rows in (reach, np.stack([reach, reach])):
+            steps.append((f"{name} showdown values", partial(
+                vectors.showdown_values, cards, rows, game=g, threads=1)))
+        if g.hole != 2:
+            continue
+        steps.append((f"{name} call matrix", partial(vectors.call_matrix, cards, game=g)))
+        steps.append((f"{name} runout totals", partial(
+            vectors.runout_totals, _KNOWN[2][0], narrow, cards[:8], game=g, threads=1)))
+        flops = np.array([parse_cards(cards[:6])], np.uint8)
+        steps.append((f"{name} every flop", partial(
+            vectors.flop_totals, reach, reach, flops, np.array([[0, 1, 2, 3]]), game=g,
+            threads=1)))
+    return steps
+
+
 # what the compiled code depends on besides the sources: a record written under other
 # settings does not count
 _SETTINGS = ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES", "NUMBA_OPT", "NUMBA_DISABLE_JIT",
@@ -144,6 +180,7 @@ def warmup(report: Callable[[int, int, str], None] | None = None, *,
                  + (", sampled" if options else ""))
         work.append((label, partial(equity, game, hands, board, threads=1, **options)))
     work += _study_steps()
+    work += _vector_steps()
     for step, (label, run) in enumerate(work):
         if report is not None:
             report(step, len(work), label)

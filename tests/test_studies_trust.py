@@ -182,11 +182,25 @@ def test_ctrl_c_in_a_flop_study_says_what_is_kept(monkeypatch, tmp_path, capsys)
         raise BatchInterrupted(12, 1755, kwargs["out"])
     monkeypatch.setattr(flops, "batch_equity", stop)
     out = tmp_path / "f.csv"
-    code, _, err = run_cli(["study", "flops", "AA", "KK", "--out", str(out)], capsys)
+    # two known hands go query by query (the batch), where rows are saved as they finish
+    code, _, err = run_cli(["study", "flops", "AsKs", "QhQd", "--out", str(out)], capsys)
     assert code == 130 and "12 of 1,755" in err and "--resume" in err
     assert "nothing was written" not in err
-    code, _, err = run_cli(["study", "flops", "AA", "KK"], capsys)
+    code, _, err = run_cli(["study", "flops", "AsKs", "QhQd"], capsys)
     assert code == 130 and "nothing was written" in err
+
+
+def test_ctrl_c_in_a_swept_flop_study_says_nothing_was_written(monkeypatch, tmp_path, capsys):
+    """Ranges go on the vectors (a second or two, no rows until the end): Ctrl-C there
+    keeps nothing, and says so."""
+    from evaluator import vectors
+
+    def stop(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(vectors, "flop_totals", stop)
+    out = tmp_path / "f.csv"
+    code, _, err = run_cli(["study", "flops", "AA", "KK", "--out", str(out)], capsys)
+    assert code == 130 and "nothing was written" in err and not out.exists()
 
 
 # --- numbers read exactly, and work bounded before it starts -----------------------------

@@ -55,3 +55,27 @@ def every_study() -> None:
         range_breakdown("QQ+,AKs,T9s", board, progress=False)
         range_breakdown("AA**:$ds", board, "omaha", progress=False)
         hand_vs_range("QQ+,AKs", board, progress=False)
+    every_vector()
+
+
+def every_vector() -> None:
+    """The combo vectors with other ranges and boards than warmup's: every street of
+    hold'em and short deck, Omaha's turn and river, several reach vectors, the runout
+    study and the flop study."""
+    import numpy as np
+
+    from evaluator import call_matrix, combo_equity, flop_study, runout_study, showdown_values
+    for game, against, boards in (("holdem", "TT+,AQs:0.5", ("Kc8h3d", "Kc8h3d2s",
+                                                            "Kc8h3d2s9s")),
+                                  ("short_deck", "TT+", ("Kc8h6d", "Kc8h6d7s")),
+                                  ("omaha", "KK**:0.5", ("Kc8h3d2s", "Kc8h3d2s9s"))):
+        for board in boards:
+            combo_equity(against, board, game=game)
+        river = boards[-1] if len(boards[-1]) == 10 else boards[-1] + "Ah"
+        reach = evaluator.Range(against, game).vector()
+        showdown_values(river, reach, game=game)
+        showdown_values(river, np.stack([reach] * 3), game=game)
+        if game != "omaha":
+            call_matrix(river, game=game)
+            runout_study(["AA", against], boards[0], game=game, progress=False)
+    flop_study(["JJ+", "random"], progress=False, vectors=True)
