@@ -503,8 +503,8 @@ def flop_totals(hero: np.ndarray, against: np.ndarray, flops: np.ndarray,
     sums = np.empty((len(classes), 2))
 
     def sweep(span: tuple[int, int]) -> None:
-        k.board_totals(*swept, boards[span[0]:span[1]], against, hero, sums[span[0]:span[1]],
-                       *t)
+        k.board_totals(*swept, boards[span[0]:span[1]], dead_bits, against, hero,
+                       sums[span[0]:span[1]], *t)
         if progress is not None:
             progress(span[1] - span[0])
     map_items(sweep, _spans(len(classes), BOARD_CHUNK), workers)

@@ -197,6 +197,7 @@ def test_distributions_weigh_sampled_combos_by_their_deals():
     (["QQ+,AKs:0.5", "random"], ""),
     (["AKs", "QQ"], "2c"),
     (["AsKs", "JJ-99,AQo:0.3"], ""),
+    (["AA:0.5,KK", "QQ,JJ:0.2"], "KcQd"),              # dead cards the ranges hold
 ])
 def test_the_vectors_give_the_rows_a_query_per_flop_gives(hands, dead):
     swept = flop_study(hands, dead=dead, progress=False, vectors=True)

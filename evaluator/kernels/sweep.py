@@ -655,12 +655,13 @@ def boards_of_keys(keys, boards):
 
 @kernel
 def board_totals(cards, combo_bits, class_start, member_words, member_bits, member_suits,
-                 class_ranks, low, boards, reach, hero, out, card_keys, rank_offsets,
-                 rank_values, flush_values):
+                 class_ranks, low, boards, dead_bits, reach, hero, out, card_keys,
+                 rank_offsets, rank_values, flush_values):
     """For each complete board (uint8 (M, 5)): ``out[m] = (won, tied)``, the weights of
     the deals ``hero`` wins and ties against ``reach`` on it, each deal weighed by both
-    combos' weights.  ``combo_bits`` and ``member_bits`` may carry bit 63 on combos
-    neither range holds: the listing then leaves them out."""
+    combos' weights, combos holding a dead card (``dead_bits``) left out.  ``combo_bits``
+    and ``member_bits`` may carry bit 63 on combos neither range holds: the listing then
+    leaves them out too."""
     N = cards.shape[0]
     C = class_ranks.shape[0]
     words = np.empty(C + N, np.int64)
@@ -669,7 +670,7 @@ def board_totals(cards, combo_bits, class_start, member_words, member_bits, memb
     order = np.empty(N, np.uint64)
     below_cards = np.zeros(52, np.float64)
     full = np.empty(5, np.uint8)
-    skip = ONE << U64(63)
+    skip = (ONE << U64(63)) | dead_bits
     for m in range(boards.shape[0]):
         out_bits = skip
         for j in range(5):
