@@ -81,7 +81,7 @@ from typing import TypeAlias
 
 import numpy as np
 
-from .cards import CardsLike, format_cards, parse_cards
+from .cards import CardsLike, card_str, format_cards, parse_cards
 from .classes import (
     CLASS_INDEX,
     CLASS_NAMES,
@@ -214,6 +214,9 @@ _SMALL_PART = 4096                    # parts this small are listed once per ran
 _CHUNK = 1 << 20                      # card-mask pairs joined at a time
 
 _CARD_BITS = np.uint64(1) << np.arange(52, dtype=np.uint64)
+
+
+_CARD_TEXT = np.array([card_str(c).encode() for c in range(52)], "S2")
 
 
 def card_masks(rows: np.ndarray) -> np.ndarray:
@@ -784,8 +787,15 @@ class Range:
         return len(self.weights)
 
     def __iter__(self) -> Iterator[tuple[str, float]]:
-        for combo, weight in zip(self.combos.tolist(), self.weights.tolist()):
-            yield format_cards(combo, sep=""), weight
+        """(hand, weight) for every combo, the hand as text (``'AsKs'``, highest first as
+        stored), formatted a block at a time with NumPy: 3 million 6-card hands in
+        seconds."""
+        step = 65536
+        for start in range(0, len(self), step):
+            texts = _CARD_TEXT[self.combos[start:start + step]]      # (n, hole) of 2 bytes
+            joined = texts.view(f"S{2 * self.game.hole}").ravel().tolist()
+            for hand, weight in zip(joined, self.weights[start:start + step].tolist()):
+                yield hand.decode(), weight
 
     def __repr__(self) -> str:
         return f"Range({self.text!r}, game={self.game.name!r})  # {len(self)} combos"
@@ -821,7 +831,8 @@ class Range:
         were (not scaled again: weights seen on different boards stay comparable); may be
         empty."""
         dead_ids = parse_cards(dead, what="dead cards", allow_duplicates=True)
-        keep = ~np.isin(self.combos, dead_ids).any(axis=1)
+        out_bits = np.uint64(sum(1 << int(c) for c in set(dead_ids.tolist())))
+        keep = (self.masks() & out_bits) == 0
         if keep.all():
             return self                     # nothing removed: the same range, read-only
         out = object.__new__(Range)
@@ -829,6 +840,15 @@ class Range:
         out.combos, out.weights = self.combos[keep], self.weights[keep]
         out.weights.flags.writeable = False
         return out
+
+    def masks(self) -> np.ndarray:
+        """Each combo's uint64 card mask, computed once per range (read-only)."""
+        cached = getattr(self, "_masks_cache", None)
+        if cached is None:
+            cached = card_masks(self.combos)
+            cached.flags.writeable = False
+            self._masks_cache = cached
+        return cached
 
     @property
     def total_weight(self) -> float:
