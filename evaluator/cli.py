@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import itertools
 import json
 import math
 import os
@@ -369,7 +370,7 @@ def _cmd_range(args: argparse.Namespace) -> int:
     for title, counts in (("ranks", breakdown["ranks"]), ("suits", breakdown["suits"])):
         console.print(f"{title}: " + ", ".join(f"{name} {n:,} ({n / max(len(r), 1):.0%})"
                                                for name, n in counts.items() if n))
-    shown = [h for h, _ in r][:40]
+    shown = [h for h, _ in itertools.islice(r, 40)]
     console.print(" ".join(shown) + (" ..." if len(r) > 40 else ""))
     return 0
 
