@@ -310,6 +310,42 @@ def _swept_rows(g: Game, texts: list[str], parsed: list[np.ndarray],
     return FlopStudy(g.name, texts, study_rows, True), batch_rows
 
 
+STUDY_SECONDS = 600.0
+"""A flop study estimated past this (one flop's query timed, times the flops, over the
+cores) is refused before the rest runs; on a cluster (``scheduler=``) it is not."""
+
+
+def _check_study_time(g: Game, texts: list[str], queries: list[dict[str, Any]],
+                      dead: str, exact: bool | None, trials: int | None,
+                      threads: int | None) -> None:
+    """Time one flop's query (a second one when the first also compiled kernels) and
+    refuse the study if all of them would take past ``STUDY_SECONDS``."""
+    import time
+
+    from ._parallel import resolve_threads
+    from .engine import equity
+    workers = resolve_threads(threads, 1 << 30)
+    seconds = 0.0
+    for probe in (queries[len(queries) // 2], queries[len(queries) // 3])[:2]:
+        start = time.perf_counter()
+        try:
+            equity(g, texts, probe["board"], dead, exact=exact, trials=trials, seed=0,
+                   threads=1)
+        except EvaluatorError:
+            return                             # this flop fits no deal: the batch says so
+        seconds = time.perf_counter() - start
+        if seconds < 0.5:                      # nothing compiled on the way, or no matter
+            break
+    total = seconds * len(queries) / workers
+    if total > STUDY_SECONDS:
+        how = ("fewer --trials" if trials is not None else
+               "sampling (trials=) or narrower ranges")
+        raise EvaluatorError(
+            f"this flop study would take about {total / 60:,.0f} minutes ({len(queries):,} "
+            f"flops at {seconds:.2f} s each on {workers} core{'s' * (workers > 1)}); use "
+            f"{how}, or a Dask cluster (scheduler=)", " vs ".join(texts))
+
+
 WEIGHED_PAIRS = 20_000_000      # combo pairs a sampled study weighs (a float64 matrix)
 
 
@@ -398,6 +434,8 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
             return swept[0]
     queries = [{"game": g.name, "hands": texts, "board": format_cards(flop, sep=""),
                 "dead": dead_text, "exact": exact, "trials": trials} for flop, _ in classes]
+    if scheduler is None and len(queries) > 1 and not resume:
+        _check_study_time(g, texts, queries, dead_text, exact, trials, threads)
     # no seed in the queries: the batch seeds each from ``seed`` and its position, so the
     # flops' samples are independent (one seed for all made their errors add up)
     # a flop no deal fits (every pair of combos collides with it or each other) is left
