@@ -1,15 +1,16 @@
-"""Whether a command's kernels will compile, asked of Numba's cache without importing Numba.
+"""Whether kernels will compile, asked of Numba's cache without importing Numba.
 
 Numba keeps one index file per kernel (``<module>.<function>-<line>.py311.nbi``): the
 version of the Numba that wrote it, then a pickle of ``(source stamp, overloads)``, the
 stamp being the SHA-256 digest of the kernel's source file (older Numba: its
 ``(st_mtime, st_size)``).  Numba loads an index only when both match
 (``numba/core/caching.py``, ``_load_index``) and compiles otherwise.  This module reads
-the same two things and answers the same way, so the note it prints ("compiling ... on
-first use") is true: it compares no file times of its own, and a reinstall that rewrites
-the sources unchanged leaves the cache (and the note) as it was.  Reading the stamp needs
-no Numba class: every other object of the pickle is loaded as an inert stub (nothing is
-called, so a damaged or foreign index cannot run code here).
+the same two things and answers the same way: it compares no file times of its own, and
+a reinstall that rewrites the sources unchanged leaves the cache as it was.  ``warmup``
+asks it whether anything is left to compile, and a batch whether to label its bar
+"compiling"; the note a user reads is printed by ``_jit`` as Numba starts compiling.
+Reading the stamp needs no Numba class: every other object of the pickle is loaded as an
+inert stub (nothing is called, so a damaged or foreign index cannot run code here).
 
 Importing Numba costs about 0.4 s, which every command would pay: this module is plain
 Python.
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from ._cache_dirs import cache_dir_for
 
-__all__ = ["KERNELS", "KERNEL_DIR", "cached", "uncached", "compile_note", "note_for_rules"]
+__all__ = ["KERNELS", "KERNEL_DIR", "cached", "uncached", "will_compile"]
 
 # the kernel modules a game's commands load (``evaluator warmup`` fills every one)
 _SHARED = ("_intrinsics", "dealing", "high")
@@ -129,26 +130,11 @@ def uncached(modules: Iterable[str]) -> list[str]:
     return [name for name in modules if not cached(name)]
 
 
-def note_for_rules(rules: Iterable[str], what: str) -> bool:
-    """Print one line on stderr (any stream: a terminal, a log, a pipe) when some kernel of
-    these games' rules is not cached; True when it printed."""
+def will_compile(rules: Iterable[str]) -> bool:
+    """Whether some kernel module of these games' rules has no current cache entry: a
+    batch labels its bar "compiling kernels" then, rather than sit at 0.  (The note
+    itself is printed by ``_jit`` when Numba does start compiling, never beforehand.)"""
     modules: list[str] = []
     for rule in rules:
         modules += [m for m in KERNELS.get(rule, _HOLDEM) if m not in modules]
-    if not uncached(modules):
-        return False
-    print(f"note: compiling the {what} kernels on first use (a few seconds, once); "
-          "'evaluator warmup' compiles them all ahead", file=sys.stderr, flush=True)
-    return True
-
-
-def compile_note(game: str) -> bool:
-    """``note_for_rules`` for one game's name (a bad name prints nothing: the command
-    reports it itself)."""
-    from .errors import ArgumentTypeError, EvaluatorError
-    from .games import game as _game
-    try:
-        rule = _game(game).rule
-    except (EvaluatorError, ArgumentTypeError):
-        return False
-    return note_for_rules([rule], game)
+    return bool(uncached(modules))

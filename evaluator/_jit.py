@@ -20,18 +20,21 @@ The cache never stops a kernel from running:
 from __future__ import annotations
 
 import os
+import sys
+import threading
 import warnings
 from collections.abc import Callable
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
 import numba
-from numba.core import caching
+from numba.core import caching, event
 from numba.core.dispatcher import Dispatcher
 
 from ._cache_dirs import private_temp_dir
 
-__all__ = ["kernel", "numba"]
+__all__ = ["kernel", "numba", "quiet", "NOTE"]
 
 
 @cache
@@ -59,6 +62,25 @@ class _PrivateTempLocator(caching.InTreeCacheLocator):
 
 class _CacheImpl(caching.CompileResultCacheImpl):
     _locator_classes = [*caching.CompileResultCacheImpl._locator_classes, _PrivateTempLocator]
+
+
+@contextmanager
+def _index_lock(folder: str):
+    """Hold an exclusive lock on the cache folder while a kernel's index is read, changed
+    and written back: Numba's save is a read-modify-write of the index, and two processes
+    compiling two signatures of one kernel at once (``warmup`` runs one per core) would
+    otherwise keep only one of them.  Where ``fcntl`` is missing, no lock."""
+    try:
+        import fcntl
+    except ImportError:                   # Windows: warmup runs one process there
+        yield
+        return
+    with open(os.path.join(folder, ".evaluator-index.lock"), "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 class _RecoveringCache(caching.FunctionCache):
@@ -90,12 +112,57 @@ class _RecoveringCache(caching.FunctionCache):
 
     def save_overload(self, sig, data):
         try:
-            super().save_overload(sig, data)
+            with _index_lock(self.cache_path):
+                super().save_overload(sig, data)
         except Exception as error:
             warnings.warn(f"cannot write the Numba cache in {self.cache_path} "
                           f"({type(error).__name__}: {error}); compiling without it",
                           RuntimeWarning, stacklevel=2)
             self.disable()
+
+
+NOTE = ("note: compiling kernels on first use (seconds, once); 'evaluator warmup' "
+        "compiles them all ahead")
+
+
+class _CompileNote(event.Listener):
+    """Says, once per process and on stderr (a terminal, a log or a pipe alike), that work
+    waits on Numba compiling one of this package's kernels: at the moment it starts, so
+    the note is never a guess (a kernel loaded from the cache says nothing)."""
+
+    def __init__(self) -> None:
+        self.said = False
+        self.lock = threading.Lock()
+
+    def on_start(self, ev: event.Event) -> None:
+        dispatcher = (ev.data or {}).get("dispatcher")
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+        if self.said or not module.startswith("evaluator.") or _QUIET:
+            return
+        with self.lock:
+            if self.said:
+                return
+            self.said = True
+        print(NOTE, file=sys.stderr, flush=True)
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
+# warmup (which says what it compiles) and its worker processes run without the note
+_QUIET: set[str] = {"worker"} if os.environ.get("EVALUATOR_WARMUP_WORKER") else set()
+COMPILE_NOTE = _CompileNote()
+event.register("numba:compile", COMPILE_NOTE)
+
+
+@contextmanager
+def quiet(reason: str = "warmup"):
+    """No compile note while the block runs (``warmup`` reports its own steps)."""
+    _QUIET.add(reason)
+    try:
+        yield
+    finally:
+        _QUIET.discard(reason)
 
 
 def kernel(func: Callable[..., Any] | None = None, **options: Any) -> Any:

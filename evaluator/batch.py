@@ -1151,9 +1151,9 @@ def _via_rows_file(queries, out: Path, **options) -> list[dict]:
 
 
 def _compile_note(items: Iterable[dict]) -> bool:
-    """Print the compile note (one line on stderr) when the batch's games have kernels
-    Numba has not cached; True when it printed."""
-    from ._compile_note import note_for_rules
+    """Whether the batch's games have kernels Numba has not cached (the bar then says it
+    compiles first; ``_jit`` prints the note when the compiling starts)."""
+    from ._compile_note import will_compile
     from .games import game as _game
     rules = set()
     for item in items:
@@ -1161,7 +1161,7 @@ def _compile_note(items: Iterable[dict]) -> bool:
             rules.add(_game(item["game"]).rule)
         except Exception:                    # noqa: BLE001 - a bad row: reported elsewhere
             continue
-    return note_for_rules(sorted(rules), "batch's")
+    return will_compile(sorted(rules))
 
 
 def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progress: bool,

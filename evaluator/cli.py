@@ -23,7 +23,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ._compile_note import compile_note as _compile_note
 from ._terminal import IMAGE_SUFFIXES, SHOWN  # noqa: F401
 from ._terminal import console as _console
 from ._terminal import short as _short
@@ -92,7 +91,6 @@ def _pct(x: float | None) -> str:
 def _cmd_eval(args: argparse.Namespace) -> int:
     from .evaluate import evaluate
     from .games import game as _game
-    _compile_note(args.game)
     hand = evaluate(args.game, args.hole, args.board)
     if args.json:
         print(json.dumps({"game": args.game, **hand.to_dict()}))
@@ -175,7 +173,6 @@ def _cmd_equity(args: argparse.Namespace) -> int:
     from .engine import equity, equity_by_street
     # one answer: where a NumPy path exists, don't wait for Numba to load
     options = {**_options(args), "prefer_numpy": True}
-    _compile_note(args.game)
     if args.by_street:
         results = equity_by_street(args.game, args.hands, args.board, args.dead, **options)
     else:
@@ -198,7 +195,6 @@ def _cmd_equity(args: argparse.Namespace) -> int:
 
 def _cmd_discard(args: argparse.Namespace) -> int:
     from .engine import discard_equity
-    _compile_note(args.game)
     keeps = discard_equity(args.game, args.hero, args.opponents, args.board, args.dead,
                            **_options(args))
     if args.json:
@@ -435,7 +431,6 @@ def _cmd_plot(args: argparse.Namespace) -> int:
         from .engine import equity_by_street
         if not args.game or len(args.hands) < 2:
             raise EvaluatorError("plot streets needs a game and two or more hands", "hands")
-        _compile_note(args.game)
         results = equity_by_street(args.game, args.hands, args.board, args.dead,
                                    seed=args.seed)
         plots.streets(results, args.out)
@@ -492,11 +487,11 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
         def show(step: int, steps: int, label: str) -> None:
             bar.update(task, completed=step, total=steps, description=label)
         with bar:
-            ran = warmup(report=show, force=args.force)
+            ran = warmup(report=show, force=args.force, processes=args.processes)
     else:
         def line(step: int, steps: int, label: str) -> None:
             print(f"{step + 1}/{steps}: {label}", file=sys.stderr, flush=True)
-        ran = warmup(report=line, force=args.force)
+        ran = warmup(report=line, force=args.force, processes=args.processes)
     print("kernels compiled and cached" if ran else
           "kernels already compiled and cached (--force runs every step again)")
     return 0
@@ -731,6 +726,9 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("warmup", help="compile the kernels into Numba's cache")
     p.add_argument("--force", action="store_true",
                    help="run every step even when a complete warmup is recorded")
+    p.add_argument("--processes", type=_whole,
+                   help="compile in this many processes side by side (default: the cores, "
+                        "at most 4; 1 compiles here, step by step)")
     p.set_defaults(run=_cmd_warmup)
     return top
 

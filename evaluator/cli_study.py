@@ -11,7 +11,6 @@ import json
 import sys
 from pathlib import Path
 
-from ._compile_note import compile_note as _compile_note
 from .errors import EvaluatorError
 from .export import ROW_SUFFIXES, check_rows_path
 from .games import GAMES
@@ -53,7 +52,6 @@ def _study_flops(args: argparse.Namespace) -> int:
     from .errors import BatchInterrupted
     from .flops import flop_study
     _check_outputs(args)
-    _compile_note(args.game)
     rows_file = None
     if args.out:
         # the flops' rows stream here as they finish, so that --resume can continue them
@@ -125,7 +123,6 @@ def _study_distribution(args: argparse.Namespace) -> int:
     else:
         check_distribution(args.hands[0], args.hands[1], args.board, game=args.game,
                            dead=args.dead)
-    _compile_note(args.game)
     d = equity_distribution(args.hands[0], args.hands[1], args.board, game=args.game,
                             dead=args.dead, threads=args.threads, progress=not args.no_progress)
     if args.out:
@@ -164,7 +161,6 @@ def _study_breakdown(args: argparse.Namespace) -> int:
     from ._terminal import short as _short
     from .breakdown import range_breakdown
     _check_outputs(args)
-    _compile_note(args.game)
     b = range_breakdown(args.hand, args.board, args.game, args.dead,
                         progress=not args.no_progress)
     if args.out:
@@ -198,7 +194,6 @@ def _study_runouts(args: argparse.Namespace) -> int:
     from ._terminal import short as _short
     from .runouts import RANKS, SUITS, runout_study
     _check_outputs(args)
-    _compile_note(args.game)
     study = runout_study(args.hands, args.board, game=args.game, dead=args.dead,
                          threads=args.threads, progress=not args.no_progress)
     if args.out:

@@ -163,28 +163,63 @@ def warmed() -> bool:
     return not uncached({m for modules in KERNELS.values() for m in modules})
 
 
-def warmup(report: Callable[[int, int, str], None] | None = None, *,
-           force: bool = False) -> bool:
-    """Compile or load every kernel: each game's evaluators, then each equity path, then
-    the studies.  Returns False without doing anything when a complete warmup already ran
-    with these sources and settings (``warmed()``), unless ``force``; True otherwise.
-
-    ``report(step, steps, label)``, when given, is called before each step.
-    """
-    if not force and warmed():
-        return False
-    work: list[tuple[str, Callable[[], object]]] = [
-        (f"evaluate {name}", partial(_evaluate_game, name)) for name in GAMES]
+def _work() -> list[tuple[str, str, Callable[[], object]]]:
+    """Every step of a warmup: (group, label, call).  A group is one game's steps, the
+    studies', or one game's combo vectors: steps of a group share most of their kernels,
+    so a group runs in one process."""
+    work: list[tuple[str, str, Callable[[], object]]] = [
+        (name, f"evaluate {name}", partial(_evaluate_game, name)) for name in GAMES]
     for game, hands, board, options in _equity_steps():
         label = (f"{game} {' vs '.join(hands)}" + (f" on {board}" if board else "")
                  + (", sampled" if options else ""))
-        work.append((label, partial(equity, game, hands, board, threads=1, **options)))
-    work += _study_steps()
-    work += _vector_steps()
-    for step, (label, run) in enumerate(work):
-        if report is not None:
-            report(step, len(work), label)
-        run()
+        work.append((game, label, partial(equity, game, hands, board, threads=1, **options)))
+    work += [("studies", label, run) for label, run in _study_steps()]
+    work += [(f"{label.split()[0]} vectors", label, run) for label, run in _vector_steps()]
+    return work
+
+
+def _serve() -> None:
+    """A warmup worker: run the group named on each line of stdin, then print its name."""
+    work = _work()
+    for line in sys.stdin:
+        group = line.strip()
+        for name, _, run in work:
+            if name == group:
+                run()
+        print(group, flush=True)
+
+
+def _processes(requested: int | None) -> int:
+    if requested is not None:
+        return max(1, int(requested))
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+def warmup(report: Callable[[int, int, str], None] | None = None, *,
+           force: bool = False, processes: int | None = None) -> bool:
+    """Compile or load every kernel: each game's evaluators, then each equity path, then
+    the studies and the combo vectors.  Returns False without doing anything when a
+    complete warmup already ran with these sources and settings (``warmed()``), unless
+    ``force``; True otherwise.
+
+    ``processes`` (default: the cores, at most 4) compile groups of steps side by side,
+    each in a process of its own, into the one on-disk cache (its index writes are
+    locked, see ``_jit``); 1 runs every step here.  ``report(step, steps, label)``, when
+    given, is called before each step (one process) or as each group finishes.
+    """
+    if not force and warmed():
+        return False
+    from ._jit import quiet
+    work = _work()
+    workers = _processes(processes)
+    if workers <= 1:
+        with quiet():
+            for step, (_, label, run) in enumerate(work):
+                if report is not None:
+                    report(step, len(work), label)
+                run()
+    else:
+        _in_processes(work, workers, report)
     path = _record_path()
     if path is not None:
         try:
@@ -192,3 +227,59 @@ def warmup(report: Callable[[int, int, str], None] | None = None, *,
         except OSError:                  # a read-only cache: warmup runs again next time
             pass
     return True
+
+
+def _in_processes(work: list[tuple[str, str, Callable[[], object]]], workers: int,
+                  report: Callable[[int, int, str], None] | None) -> None:
+    """The groups of ``work`` on ``workers`` Python processes, the longest first (hold'em
+    and Omaha compile the most), each handed the next group as it finishes one (a
+    process keeps what it compiled for the groups after).  Plain subprocesses, not
+    ``multiprocessing``: nothing of the caller's script runs again in them, whether or
+    not it guards ``__main__``."""
+    import selectors
+    import subprocess
+    sizes: dict[str, int] = {}
+    for group, _, _ in work:
+        sizes[group] = sizes.get(group, 0) + 1
+    waiting = sorted(sizes, key=lambda g: (g not in ("holdem", "omaha"), -sizes[g]))
+    env = {**os.environ, "EVALUATOR_WARMUP_WORKER": "1"}
+    code = "from evaluator.warmup import _serve; _serve()"
+    procs = [subprocess.Popen([sys.executable, "-c", code], env=env, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+             for _ in range(min(workers, len(waiting)))]
+    selector = selectors.DefaultSelector()
+    done = 0
+    try:
+        for proc in procs:
+            assert proc.stdin is not None and proc.stdout is not None
+            selector.register(proc.stdout, selectors.EVENT_READ, proc)
+            proc.stdin.write(waiting.pop(0) + "\n")
+            proc.stdin.flush()
+        busy = len(procs)
+        while busy:
+            for key, _ in selector.select():
+                proc = key.data
+                line = proc.stdout.readline()
+                if not line:                        # the worker died: say why
+                    error = proc.stderr.read().strip().splitlines()
+                    raise RuntimeError("a warmup process failed: "
+                                       + (error[-1] if error else f"exit {proc.wait()}"))
+                group = line.strip()
+                done += sizes[group]
+                if report is not None:
+                    report(done - 1, len(work), f"{group}: {sizes[group]} steps")
+                if waiting:
+                    proc.stdin.write(waiting.pop(0) + "\n")
+                    proc.stdin.flush()
+                else:
+                    selector.unregister(proc.stdout)
+                    proc.stdin.close()
+                    busy -= 1
+        for proc in procs:
+            proc.wait()
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()

@@ -322,9 +322,11 @@ def test_warmup_after_a_warmup_returns_at_once():
 @pytest.mark.slow
 def test_warmup_shows_each_step():
     done = ok("warmup", "--force")
-    steps = done.stderr.splitlines()
-    assert len(steps) > 500 and steps[0].startswith("1/") and "evaluate holdem" in steps[0]
-    assert any("short_deck" in step for step in steps) and "distribution" in steps[-1]
+    lines = done.stderr.splitlines()               # a line as each group of steps finishes
+    total = int(lines[0].split(":")[0].split("/")[1])
+    assert total > 500 and lines[-1].startswith(f"{total}/{total}:")
+    groups = {line.split(": ")[1] for line in lines}
+    assert {"holdem", "omaha", "short_deck", "studies", "holdem vectors"} <= groups
     assert "kernels compiled" in done.stdout
 
 
@@ -342,18 +344,28 @@ class Terminal:
         pass
 
 
-def test_compile_note_on_any_stream_without_cached_kernels(monkeypatch):
-    from evaluator import _compile_note
-    monkeypatch.setattr(_compile_note, "cached", lambda module: False)
-    for tty in (True, False):                   # a terminal, a log or a pipe alike
+def test_the_compile_note_is_said_once_as_numba_starts_on_any_stream(monkeypatch):
+    """The note comes from Numba's own compile event, for this package's kernels only,
+    once a process, on a terminal, a log or a pipe alike."""
+    from types import SimpleNamespace
+
+    from evaluator import _jit
+
+    def started(module):
+        py_func = SimpleNamespace(__module__=module)
+        return SimpleNamespace(data={"dispatcher": SimpleNamespace(py_func=py_func)})
+    for tty in (True, False):
+        note = _jit._CompileNote()
         monkeypatch.setattr(sys, "stderr", Terminal(tty))
-        assert _compile_note.compile_note("omaha8")
-        assert "evaluator warmup" in sys.stderr.text
-        assert len(sys.stderr.text.strip().splitlines()) == 1
-    monkeypatch.setattr(_compile_note, "cached", lambda module: True)
+        note.on_start(started("numba.np.arrayobj"))          # not ours: nothing
+        assert sys.stderr.text == ""
+        note.on_start(started("evaluator.kernels.high"))
+        note.on_start(started("evaluator.kernels.omaha"))
+        assert sys.stderr.text.strip() == _jit.NOTE and "evaluator warmup" in _jit.NOTE
+    note = _jit._CompileNote()
     monkeypatch.setattr(sys, "stderr", Terminal(True))
-    assert not _compile_note.compile_note("omaha8")
-    assert not _compile_note.compile_note("no-such-game")
+    with _jit.quiet():                                       # warmup reports its own steps
+        note.on_start(started("evaluator.kernels.high"))
     assert sys.stderr.text == ""
 
 
@@ -383,13 +395,10 @@ def _kernels(name):
                     if isinstance(k, Dispatcher) and k.py_func.__module__ == module.__name__]
 
 
-def test_the_compile_note_imports_no_numba():
-    """It runs before every terminal command: asking Numba would cost ~0.4 s each time."""
-    script = ("import sys\nfrom evaluator import _compile_note as c\nclass T:\n"
-              "    text = ''\n    def isatty(self): return True\n"
-              "    def write(self, t): self.text += t\n    def flush(self): pass\n"
-              "sys.stderr = T()\nfor game in ('holdem', 'omaha8', 'teen_patti'):\n"
-              "    c.compile_note(game)\nsys.stderr = sys.__stderr__\n"
+def test_asking_whether_kernels_will_compile_imports_no_numba():
+    """A batch asks before it starts: asking Numba would cost ~0.4 s each time."""
+    script = ("import sys\nfrom evaluator import _compile_note as c\n"
+              "c.will_compile(['best5', 'omaha', 'teen_patti'])\n"
               "kernels = {'evaluator.kernels.' + n for ns in c.KERNELS.values() for n in ns}\n"
               "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba' "
               "or m in kernels))")
@@ -484,45 +493,29 @@ def test_only_a_current_index_counts_as_cached(tmp_path, monkeypatch):
 
 NOTE = """
 import sys
+from numba.core.dispatcher import Dispatcher
+import evaluator.kernels.high, evaluator.kernels.multisets
 from evaluator import equity
-from evaluator._compile_note import compile_note
-
-class Terminal:
-    text = ""
-    def isatty(self):
-        return True
-    def write(self, text):
-        self.text += text
-    def flush(self):
-        pass
-
-sys.stderr = terminal = Terminal()
-compile_note("holdem")
-sys.stderr = sys.__stderr__
-print("evaluator warmup" in terminal.text)
-if sys.argv[1:] == ["run"]:                     # how many kernels then compile, not load
-    from numba.core.dispatcher import Dispatcher
-    import evaluator.kernels.high, evaluator.kernels.multisets
-    equity("holdem", ["AsKs", "QhQd"], "2c7d9h")
-    kernels = [k for name in ("high", "multisets")
-               for k in vars(sys.modules["evaluator.kernels." + name]).values()
-               if isinstance(k, Dispatcher)]
-    print(sum(len(k.stats.cache_misses) for k in kernels),
-          sum(sum(k.stats.cache_hits.values()) for k in kernels))
+equity("holdem", ["AsKs", "QhQd"], "2c7d9h", exact=True, prefer_numpy=False)
+kernels = [k for name in ("high", "multisets")
+           for k in vars(sys.modules["evaluator.kernels." + name]).values()
+           if isinstance(k, Dispatcher)]
+print(sum(len(k.stats.cache_misses) for k in kernels),
+      sum(sum(k.stats.cache_hits.values()) for k in kernels))
 """
 
 
-def compile_note(env, *args):
-    """Whether a command for hold'em shows the compile note on a terminal (and the rest of
-    the script's output)."""
-    done = subprocess.run([sys.executable, "-c", NOTE, *args], capture_output=True,
-                          text=True, timeout=300, env=env)
+def compile_note(env):
+    """Whether a hold'em query prints the compile note, and how many of its kernels
+    compiled and loaded."""
+    done = subprocess.run([sys.executable, "-c", NOTE], capture_output=True, text=True,
+                          timeout=300, env=env)
     assert done.returncode == 0, done.stderr
-    shown, *rest = done.stdout.split("\n", 1)
-    return shown == "True", "".join(rest).strip()
+    misses, hits = map(int, done.stdout.split())
+    return "note: compiling" in done.stderr, misses, hits
 
 
-def test_no_compile_note_with_numba_cache_dir_pointing_at_a_warm_cache(tmp_path):
+def test_the_compile_note_shows_exactly_when_kernels_compile(tmp_path):
     import os
     import shutil
 
@@ -533,22 +526,23 @@ def test_no_compile_note_with_numba_cache_dir_pointing_at_a_warm_cache(tmp_path)
         pytest.skip("this session's kernel cache is not warm (no cache, or a kernel's "
                     "source changed since the warmup)")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
-    assert compile_note(env)[0]                 # an empty cache: the kernels compile
-    # where Numba keeps this source folder's kernels under NUMBA_CACHE_DIR
+    shown, misses, _ = compile_note(env)
+    assert shown and misses > 0                 # an empty cache: compiles, and says so
+    shown, misses, hits = compile_note(env)
+    assert not shown and misses == 0 and hits > 0      # then loads, silently
+    # a copy of this session's warm cache where NUMBA_CACHE_DIR points
+    fresh = {**env, "NUMBA_CACHE_DIR": str(tmp_path / "copy")}
     where = subprocess.run([sys.executable, "-c", "from evaluator.kernels import high; "
                             "print(high.evaluate_rows._cache._cache_path)"],
-                           capture_output=True, text=True, timeout=300, env=env)
+                           capture_output=True, text=True, timeout=300, env=fresh)
     assert where.returncode == 0, where.stderr
     folder = Path(where.stdout.strip())
-    assert folder.is_relative_to(tmp_path / "numba")
     folder.mkdir(parents=True, exist_ok=True)
     for file in Path(warm).iterdir():
         if file.suffix in (".nbi", ".nbc"):
             shutil.copy2(file, folder / file.name)
-    shown, counts = compile_note(env, "run")
-    assert not shown                            # a warm cache there: no note ...
-    misses, hits = map(int, counts.split())
-    assert misses == 0 and hits > 0             # ... and indeed nothing compiles
+    shown, misses, hits = compile_note(fresh)
+    assert not shown and misses == 0 and hits > 0
 
 
 def test_usage_errors_exit_2():

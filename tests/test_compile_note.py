@@ -125,8 +125,6 @@ def test_a_batch_says_it_compiles_and_labels_its_bar(monkeypatch, capsys):
     rows = batch_equity([{"game": "holdem", "hands": ["AsKs", "QhQd"], "board": "2c7d9h"}],
                         threads=1, progress=True)
     assert len(rows) == 1
-    err = capsys.readouterr().err
-    assert err.count("note: compiling") == 1 and "warmup" in err
     assert labels and labels[0].startswith("compiling kernels")
     monkeypatch.setattr(_compile_note, "cached", lambda module: True)
     labels.clear()
