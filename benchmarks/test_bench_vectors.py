@@ -10,6 +10,7 @@ import pytest
 import evaluator as ev
 
 RIVER, TURN, FLOP = "2c7d9hKsAd", "2c7d9hKs", "2c7d9h"
+ROUNDS = {10: 2000, 8: 500, 6: 50}            # by the board's length as text
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +21,9 @@ def random_vector():
 @pytest.mark.parametrize("board", [RIVER, TURN, FLOP], ids=["river", "turn", "flop"])
 def test_combo_equity(benchmark, random_vector, board):
     """Every hold'em combo's exact equity against a random hand."""
-    eq = benchmark(ev.combo_equity, random_vector, board, threads=1)
+    eq = benchmark.pedantic(ev.combo_equity, args=(random_vector, board),
+                            kwargs={"threads": 1}, rounds=ROUNDS[len(board)],
+                            warmup_rounds=3)
     known = len(board) // 2
     assert np.isfinite(eq).sum() == (52 - known) * (51 - known) // 2
 
@@ -65,3 +68,26 @@ def test_eval7_every_combo_on_a_river(benchmark):
     out = benchmark.pedantic(every, rounds=3, warmup_rounds=0)
     benchmark.extra_info["combos"] = len(heroes)
     assert len(out) == len(heroes)
+
+
+def test_omaha_river_combo_equity(benchmark):
+    """All 270,725 Omaha hands against a range on a river."""
+    against = ev.Range("AA**,KK**:0.5", "omaha").vector()
+    eq = benchmark.pedantic(ev.combo_equity, args=(against, RIVER),
+                            kwargs={"game": "omaha", "threads": 1}, rounds=5,
+                            warmup_rounds=1)
+    assert eq.shape == (270725,)
+
+
+def test_runout_study_on_a_flop(benchmark):
+    study = benchmark(ev.runout_study, ["QQ+,AKs", "22+,A2s+,KTo+"], FLOP, threads=1,
+                      progress=False)
+    assert len(study.rows) == 49
+
+
+def test_flop_study_two_threads(benchmark):
+    """QQ+,AKs against random on every flop, exact, on two threads (the vectors)."""
+    study = benchmark.pedantic(ev.flop_study, args=(["QQ+,AKs", "random"],),
+                               kwargs={"threads": 2, "progress": False}, rounds=3,
+                               warmup_rounds=1)
+    assert len(study.rows) == 1755
