@@ -81,11 +81,14 @@ def test_a_ctrl_c_swallowed_by_a_gc_callback_still_stops_the_simulation(sigint_h
             signal.raise_signal(signal.SIGINT)      # its exception is swallowed here
 
     gc.callbacks.append(press_inside_the_collector)
+    thresholds = gc.get_threshold()
+    gc.set_threshold(10, 1, 1)          # a collection every few allocations: the press lands
     start = time.perf_counter()
     try:
         with pytest.raises(KeyboardInterrupt):
             simulate("holdem", ["a", "b"], hands=20_000, histories=False, seed=0)
     finally:
+        gc.set_threshold(*thresholds)
         gc.callbacks.remove(press_inside_the_collector)
     assert fired and time.perf_counter() - start < 10
 
