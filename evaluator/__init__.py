@@ -8,35 +8,17 @@
 
 Architecture
 ------------
-Layers, lowest first; each imports only from those below it (``tests/test_layers.py``
-checks it)::
+Layers, lowest first; each imports only from those below it: the base modules (cards,
+games, the table loader, the JIT settings), ``kernels/`` (pure Numba functions over uint8
+arrays), ``families/`` (what each way of making hands decides: its kernels, tables, cost
+model and vectors), the hands (``evaluate``, ``ranges``), ``engine/`` (exact and Monte
+Carlo equity), the studies, and the applications (batch, command line, tables engine).
+``tests/test_layers.py`` holds the one list of modules by layer and checks it, with no
+cycles and no game rule compared outside ``families/``.
 
-    base      errors  cards  games  names  _layout  _tables  _cache_dirs  _jit  _parallel  progress
-    kernels   kernels/high  omaha  teen_patti        evaluation, one module per family
-              kernels/counting  dealing  multisets  walks  sampling  ranges   equity
-    dispatch  dispatch.py: which kernel and tables serve a game and a row width
-    hands     evaluate.py (evaluate, evaluate_batch)  classes.py  ranges.py
-    engine    engine/: results  spots  plan  exact  sample  ranged  api
-    studies   studies.py: the pre-flop matrix, hand against range; runouts.py
-    apps      batch.py  warmup.py  plots.py  table/  bench/  cli.py
-
-Where each game is computed:
-
-- hold'em, Pineapple, Crazy Pineapple, "The": evaluation ``kernels/high.py``; exact
-  equity ``kernels/multisets.py`` (``best5_exact``; boards two suits could flush are
-  walked by ``kernels/walks.py``); sampling ``kernels/sampling.py`` and, for ranges,
-  ``kernels/ranges.py``.
-- Tahoe: evaluation ``kernels/high.py`` (``tahoe_rows``); exact and sampled equity
-  ``kernels/walks.py`` and ``kernels/sampling.py``.
-- Omaha 4/5/6 and Omaha hi-lo: evaluation ``kernels/omaha.py``; exact equity
-  ``kernels/multisets.py`` (``omaha_exact``; spots two suits could flush walk their
-  boards with ``kernels/walks.py``, ``omaha_walk``); sampling ``kernels/walks.py``
-  (``omaha_sample``).
-- Teen Patti: evaluation ``kernels/teen_patti.py``; its equity lists or samples deals
-  (``kernels/dealing.py``) and evaluates them in batches.
-
-The engine's planner (``engine/plan.py``) chooses between enumerating and sampling;
-``engine/exact.py``, ``engine/sample.py`` and ``engine/ranged.py`` call the kernels.
+Where each game is computed: ``families/best5.py`` (hold'em, short deck, Pineapple, Crazy
+Pineapple, "The"), ``families/omaha.py`` (Omaha 4/5/6, hi-lo, Courchevel),
+``families/tahoe.py`` and ``families/teen_patti.py`` name their kernels.
 """
 import sys
 import types

@@ -27,17 +27,7 @@ from pathlib import Path
 
 from ._cache_dirs import cache_dir_for
 
-__all__ = ["KERNELS", "KERNEL_DIR", "cached", "uncached", "will_compile"]
-
-# the kernel modules a game's commands load (``evaluator warmup`` fills every one)
-_SHARED = ("_intrinsics", "dealing", "high")
-# not "vector": its kernel compiles only where the CPU has a vector path, and on the others
-# its missing cache would show the note on every command
-_HOLDEM = (*_SHARED, "multisets", "ranges", "sampling", "walks", "sweep")
-KERNELS = {"best5": _HOLDEM, "tahoe": _HOLDEM,
-           "omaha": (*_SHARED, "counting", "multisets", "omaha", "walks", "sweep",
-                     "omaha_sweep"),
-           "teen_patti": (*_SHARED, "counting", "teen_patti")}
+__all__ = ["KERNEL_DIR", "cached", "uncached", "will_compile"]
 
 # as the kernel modules' ``__file__`` has it (Numba names cache folders after that path)
 KERNEL_DIR = Path(os.path.abspath(__file__)).parent / "kernels"
@@ -130,11 +120,9 @@ def uncached(modules: Iterable[str]) -> list[str]:
     return [name for name in modules if not cached(name)]
 
 
-def will_compile(rules: Iterable[str]) -> bool:
-    """Whether some kernel module of these games' rules has no current cache entry: a
-    batch labels its bar "compiling kernels" then, rather than sit at 0.  (The note
-    itself is printed by ``_jit`` when Numba does start compiling, never beforehand.)"""
-    modules: list[str] = []
-    for rule in rules:
-        modules += [m for m in KERNELS.get(rule, _HOLDEM) if m not in modules]
+def will_compile(modules: Iterable[str]) -> bool:
+    """Whether some of these kernel modules (a family's ``kernel_modules``) have no
+    current cache entry: a batch labels its bar "compiling kernels" then, rather than sit
+    at 0.  (The note itself is printed by ``_jit`` when Numba does start compiling,
+    never beforehand.)"""
     return bool(uncached(modules))

@@ -1154,14 +1154,16 @@ def _compile_note(items: Iterable[dict]) -> bool:
     """Whether the batch's games have kernels Numba has not cached (the bar then says it
     compiles first; ``_jit`` prints the note when the compiling starts)."""
     from ._compile_note import will_compile
+    from .families import family
     from .games import game as _game
-    rules = set()
+    modules: set[str] = set()
     for item in items:
         try:
-            rules.add(_game(item["game"]).rule)
+            g = _game(item["game"])
         except Exception:                    # noqa: BLE001 - a bad row: reported elsewhere
             continue
-    return will_compile(sorted(rules))
+        modules.update(family(g).kernel_modules)
+    return will_compile(sorted(modules))
 
 
 def _run(items: list[dict], sink: _Sink, scheduler, threads: int | None, progress: bool,

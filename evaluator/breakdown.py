@@ -50,7 +50,8 @@ from .errors import HandError, RangeError
 from .errors import short_text as _short
 from .evaluate import evaluate, evaluate_batch
 from .export import rows_frame, write_rows
-from .games import Game, Rule
+from .families import family
+from .games import Game
 from .games import game as _game
 from .progress import progress_bar
 from .ranges import Range, RangeLike
@@ -138,7 +139,6 @@ def _made_class(category: str, hole: list[int], board: list[int]) -> str:
 # classifying a combo takes about 100 us in Omaha (its pairs are read in Python) and 40 us
 # in hold'em on two cores; a breakdown estimated past BREAKDOWN_SECONDS is refused at once
 BREAKDOWN_SECONDS = 60.0
-COMBO_SECONDS = {Rule.OMAHA: 1.2e-4, Rule.BEST5: 5e-5}
 BLOCK = 4096                        # combos classified at a time (and per progress step)
 
 
@@ -149,7 +149,9 @@ def range_breakdown(hands: RangeLike, board: CardsLike, game: str | Game = "hold
     whose breakdown is estimated past ``BREAKDOWN_SECONDS`` is refused before any work;
     otherwise long ones show progress."""
     g = _game(game)
-    if not (g.rule is Rule.OMAHA or (g.rule is Rule.BEST5 and g.hole == 2)):
+    fam = family(g)
+    combo_seconds = fam.breakdown_seconds(g)
+    if combo_seconds is None:
         raise HandError(f"the breakdown is for hold'em and Omaha games, not {g.name}", g.name)
     board_ids = parse_cards(board, what="the board")
     check_street(g, board_ids)
@@ -164,11 +166,11 @@ def range_breakdown(hands: RangeLike, board: CardsLike, game: str | Game = "hold
         raise RangeError(f"the range {r.text!r} has no live combos on this board", r.text)
     combos, weights = r.combos, r.weights
     n, hole = combos.shape
-    seconds = n * COMBO_SECONDS[g.rule]
+    seconds = n * combo_seconds
     if seconds > BREAKDOWN_SECONDS:
         raise RangeError(f"the breakdown of {_short(r.text)!r} ({n:,} live combos) would take "
                          f"about {seconds:,.0f} s, more than the {BREAKDOWN_SECONDS:.0f} s "
-                         f"allowed (at most {int(BREAKDOWN_SECONDS / COMBO_SECONDS[g.rule]):,} "
+                         f"allowed (at most {int(BREAKDOWN_SECONDS / combo_seconds):,} "
                          "combos); narrow the range", r.text)
     board_list = board_ids.tolist()
     names = g.categories
@@ -184,7 +186,7 @@ def range_breakdown(hands: RangeLike, board: CardsLike, game: str | Game = "hold
             values = evaluate_batch(g, np.ascontiguousarray(rows))
             cats = [names[v >> 12] for v in values.tolist()]
             categories += cats
-            if g.rule is Rule.OMAHA:
+            if fam.two_plus_three:
                 made += [_omaha_made(g, c, board_list, cat) for c, cat in zip(part.tolist(),
                                                                              cats)]
             else:
@@ -293,7 +295,7 @@ def _backdoor_flush(g: Game, hole: list[int], board: list[int]) -> bool:
     for suit in range(4):
         on_board = sum(1 for c in board if c & 3 == suit)
         mine = sum(1 for c in hole if c & 3 == suit)
-        if g.rule is Rule.OMAHA:
+        if family(g).two_plus_three:
             if mine >= 2 and on_board == 1:
                 return True
         elif mine >= 1 and on_board + min(mine, 2) == 3:

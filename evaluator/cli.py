@@ -348,7 +348,8 @@ def _cmd_range(args: argparse.Namespace) -> int:
         print(json.dumps({"range": r.text, "game": r.game.name, "format": args.format,
                           "text": text}) if args.json else text)
         return 0
-    holdem = r.game.hole == 2 and r.game.rule == "best5"
+    from .families import family
+    holdem = family(r.game).holdem_notation(r.game)
     breakdown = None if holdem else r.breakdown()
     if args.json:
         print(json.dumps({"range": r.text, "game": r.game.name, "combos": len(r),

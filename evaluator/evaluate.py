@@ -24,8 +24,8 @@ from . import _layout, _tables
 from ._layout import TEEN_PATTI_CATEGORIES
 from ._parallel import resolve_threads, run_chunks
 from .cards import CardsLike, format_cards, parse_cards
-from .dispatch import batch_kernel
 from .errors import ArgumentTypeError, CardError, HandError
+from .families import family
 from .games import Game
 from .games import game as _game
 from .names import describe, describe_low, describe_teen_patti, order_five, order_low
@@ -122,17 +122,7 @@ def _hand_cards(g: Game, hole: CardsLike, board: CardsLike) -> tuple[np.ndarray,
 
 def _five_card_choices(g: Game, hole: list[int], board: list[int]) -> Iterator[list[int]]:
     """Every five-card hand the game's rule allows."""
-    if g.rule == "omaha":
-        for pair in itertools.combinations(hole, 2):
-            for triple in itertools.combinations(board, 3):
-                yield list(pair + triple)
-    elif g.rule == "tahoe":
-        for used in (0, 1, 2):
-            for part in itertools.combinations(hole, used):
-                for rest in itertools.combinations(board, 5 - used):
-                    yield list(part + rest)
-    else:
-        yield from (list(five) for five in itertools.combinations(hole + board, 5))
+    return family(g).five_card_choices(g, hole, board)
 
 
 def _high_value(g: Game, hole: list[int], board: list[int]) -> HandValue:
@@ -193,7 +183,7 @@ def evaluate(game: str | Game, hole: CardsLike, board: CardsLike = "") -> HandVa
     g = _game(game)
     hole_ids, board_ids = _hand_cards(g, hole, board)
     hole_list, board_list = hole_ids.tolist(), board_ids.tolist()
-    if g.rule == "teen_patti":
+    if family(g).hole_only:
         return _teen_patti_value(g, hole_list)
     hand = _high_value(g, hole_list, board_list)
     if g.pot == "hilo":
@@ -302,7 +292,7 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
             if len(below):
                 row, col = (int(x) for x in below[0])
                 g.check_in_deck([int(hands[row, col])], f"hands[{row}]")
-    kernel, lead, tables = batch_kernel(g, low, hands.shape[1])
+    kernel, lead, tables = family(g).batch_kernel(g, low, hands.shape[1])
 
     def work(start: int, stop: int) -> None:
         kernel(hands[start:stop], *lead, out[start:stop], *tables)

@@ -419,8 +419,7 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
         check_options(exact if exact is not True else None, trials, None, seed)
         check_trials_time(g, trials * len(classes), threads)
     dead_text = format_cards(dead_ids, sep="")
-    can_sweep = (len(texts) == 2 and not sampled and scheduler is None and g.hole == 2
-                 and sweeps(g, 3))
+    can_sweep = (len(texts) == 2 and not sampled and scheduler is None and sweeps(g, 3))
     if vectors and not can_sweep:
         raise EvaluatorError("vectors=True takes two hands or ranges of holdem or short_deck, "
                              "exact, without a scheduler", " vs ".join(texts))

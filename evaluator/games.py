@@ -51,7 +51,8 @@ class Game:
     rule : str
         How a hand is made: ``"best5"`` (best five of hole and board),
         ``"omaha"`` (exactly two hole and three board cards), ``"tahoe"`` (at
-        most two hole cards) or ``"teen_patti"`` (the three cards).
+        most two hole cards) or ``"teen_patti"`` (the three cards).  It names the
+        game's family (``family``): ``evaluator.families`` holds what follows from it.
     dealt : int
         Hole cards dealt; more than ``hole`` when some are discarded.
     discard_at : int
@@ -65,6 +66,12 @@ class Game:
         ``"high"`` or ``"hilo"``.
     options : tuple of (str, object)
         The options the game was made with.
+    ranked_as : str
+        The game whose shipped hand ranking its ``N%`` ranges read (default: its own).
+    rounds : tuple of int
+        Board sizes at each betting round (default: the streets; Courchevel bets first
+        with one flop card shown, so its rounds are (1, 3, 4, 5) and its streets, the
+        boards equity takes, (0, 1, 3, 4, 5)).
     """
     name: str
     hole: int
@@ -78,10 +85,14 @@ class Game:
     title: str = ""
     lowest_rank: int = 0
     values: str = "standard"
+    rounds: tuple[int, ...] = ()
+    ranked_as: str = ""
 
     def __post_init__(self) -> None:
         if not self.dealt:
             object.__setattr__(self, "dealt", self.hole)
+        if not self.rounds:
+            object.__setattr__(self, "rounds", self.streets)
         object.__setattr__(self, "rule", Rule(self.rule))
         object.__setattr__(self, "pot", Pot(self.pot))
 
@@ -89,6 +100,16 @@ class Game:
     def hilo(self) -> bool:
         """Whether the pot splits between a high and a low half."""
         return self.pot is Pot.HILO
+
+    @property
+    def ranking_name(self) -> str:
+        """The game whose ranking table ranks its hands (``ranked_as``, else itself)."""
+        return self.ranked_as or self.name
+
+    @property
+    def family(self) -> str:
+        """The name of the game's family (``evaluator.families.family(game)``)."""
+        return self.rule.value
 
     @property
     def sub_hands(self) -> int:
@@ -146,18 +167,19 @@ def _holdem() -> Game:
                 title="Texas Hold'em")
 
 
-def _omaha(hole: int, name: str, title: str) -> Callable[[], Game]:
+def _omaha(hole: int, name: str, title: str, pot: Pot = Pot.HIGH,
+           streets: tuple[int, ...] = HOLDEM_STREETS, rounds: tuple[int, ...] = (),
+           ranked_as: str = "") -> Callable[[], Game]:
     def make() -> Game:
-        return Game(name, hole=hole, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule=Rule.OMAHA,
-                    title=title)
+        return Game(name, hole=hole, boards=HIGH_BOARDS, streets=streets, rule=Rule.OMAHA,
+                    pot=pot, title=title, rounds=rounds, ranked_as=ranked_as)
     return make
 
 
-def _omaha_hilo(hole: int, name: str, title: str) -> Callable[[], Game]:
-    def make() -> Game:
-        return Game(name, hole=hole, boards=HIGH_BOARDS, streets=HOLDEM_STREETS, rule=Rule.OMAHA,
-                    pot=Pot.HILO, title=title)
-    return make
+# Courchevel shows the first flop card before the first betting round: equity takes a
+# board of 0 (before it is shown), 1, 3, 4 or 5 cards; the rounds bet on 1, 3, 4, 5
+COURCHEVEL_STREETS = (0, 1, 3, 4, 5)
+COURCHEVEL_ROUNDS = (1, 3, 4, 5)
 
 
 def _pineapple(name: str, title: str, discard_at: int) -> Callable[[], Game]:
@@ -200,9 +222,9 @@ _REGISTRY = {
     "omaha": _omaha(4, "omaha", "Omaha"),
     "omaha5": _omaha(5, "omaha5", "5-card Omaha"),
     "omaha6": _omaha(6, "omaha6", "6-card Omaha"),
-    "omaha8": _omaha_hilo(4, "omaha8", "Omaha Hi-Lo 8-or-better"),
-    "omaha5_8": _omaha_hilo(5, "omaha5_8", "5-card Omaha Hi-Lo 8-or-better (Big O)"),
-    "omaha6_8": _omaha_hilo(6, "omaha6_8", "6-card Omaha Hi-Lo 8-or-better"),
+    "omaha8": _omaha(4, "omaha8", "Omaha Hi-Lo 8-or-better", Pot.HILO),
+    "omaha5_8": _omaha(5, "omaha5_8", "5-card Omaha Hi-Lo 8-or-better (Big O)", Pot.HILO),
+    "omaha6_8": _omaha(6, "omaha6_8", "6-card Omaha Hi-Lo 8-or-better", Pot.HILO),
     "pineapple": _pineapple("pineapple", "Pineapple", 0),
     "crazy_pineapple": _pineapple("crazy_pineapple", "Crazy Pineapple", 3),
     "short_deck": _short_deck,

@@ -94,7 +94,8 @@ from .classes import (
 )
 from .errors import CardError, RangeError, check_type
 from .errors import short_text as _short
-from .games import Game, Rule
+from .families import family
+from .games import Game
 from .games import game as _game
 from .patterns import (
     Pattern,
@@ -108,7 +109,7 @@ from .patterns import (
     parse_pattern,
     why_empty,
 )
-from .rankings import RANKED_GAMES, ranked_classes, suit_classes
+from .rankings import ranked_classes, ships, suit_classes
 
 __all__ = ["Range", "RangeLike", "RangeError", "CLASS_NAMES", "RANGE_LIMIT", "class_combos",
            "class_of", "preflop_order"]
@@ -153,7 +154,7 @@ def _top_percent_masks(game: Game, low: float, high: float, part: str,
     if high <= low:
         raise RangeError(f"bad range part {_short(part)!r}: a span of percentages goes from "
                          "the lower to the higher, like '5%-10%'", part)
-    if game.hole == 2 and game.rule is Rule.BEST5 and game.name not in RANKED_GAMES:
+    if family(game).holdem_notation(game) and not ships(game):
         top = _pair_masks(_top_percent(high))
         top = np.setdiff1d(top, _pair_masks(_top_percent(low))) if low else top
         if not len(top):
@@ -502,7 +503,7 @@ def _weight(part: str, text: str, scale: float) -> float:
 
 def _holdem_syntax(game: Game) -> bool:
     """Whether the game's ranges are hold'em class notation (else the pattern syntax)."""
-    return game.hole == 2 and game.rule is Rule.BEST5
+    return family(game).holdem_notation(game)
 
 
 def _reads_as_term(text: str, game: Game) -> bool:
@@ -804,7 +805,7 @@ class Range:
         """In a notebook: hold'em ranges as the 13 x 13 grid (each class's share of its
         combos), other games as their pairing and suit counts."""
         title = f"<p>{self.text[:60]}: {len(self):,} combos ({self.share:.2%})</p>"
-        if self.game.hole == 2 and self.game.rule is Rule.BEST5:
+        if family(self.game).holdem_notation(self.game):
             shares = self.classes()
             cells = []
             for i in range(13):

@@ -59,12 +59,19 @@ def suit_classes(masks: np.ndarray) -> np.ndarray:
     return every[np.concatenate(([True], every[1:] != every[:-1]))] if len(every) else every
 
 
+def ships(game: Game) -> bool:
+    """Whether a ranking table ships for the game (hold'em's classes rank by the
+    pre-flop ordering instead).  A game ranked as another (``Game.ranked_as``: Courchevel
+    deals the hands of 5-card Omaha, ranked alike) reads that one's."""
+    return game.ranking_name in RANKED_GAMES
+
+
 def ranking(game: Game) -> np.ndarray:
     """The game's ranking table (see the module doc), read-only."""
-    if game.name not in RANKED_GAMES:
+    if not ships(game):
         raise RangeError(f"no hand ranking ships for {game.name!r}, so its ranges cannot "
                          "use percentages", game.name)
-    return _tables.load(f"ranking_{game.name}")
+    return _tables.load(f"ranking_{game.ranking_name}")
 
 
 def _boundary(sizes: np.ndarray, percent: float) -> int:

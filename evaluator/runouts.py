@@ -27,6 +27,7 @@ from .engine.spots import check_distinct, parse_hands
 from .errors import EvaluatorError, HandError, RangeError
 from .errors import short_text as _short
 from .export import rows_frame, write_rows
+from .families import family
 from .games import Game
 from .games import game as _game
 from .progress import progress_bar
@@ -161,7 +162,7 @@ def runout_study(hands: Sequence[object], board: CardsLike, *, game: str | Game 
     parsed, _, _ = parse_hands(g, texts)        # every hand checked before any work
     check_distinct([(f"hand {k}", h) for k, h in enumerate(parsed, start=1)]
                    + [("the board", board_ids), ("the dead cards", dead_ids)])
-    if len(texts) == 2 and g.hole == 2 and sweeps(g, len(board_ids)):
+    if len(texts) == 2 and sweeps(g, len(board_ids)) and not family(g).two_plus_three:
         rows = _swept(g, texts, board_ids, dead_ids, threads)
     elif len(texts) == 2 and sweeps(g, len(board_ids) + 1):
         rows = _card_by_card(g, texts, board_ids, dead_ids, threads, progress)

@@ -23,12 +23,13 @@ from ._parallel import map_items, resolve_threads
 from ._suits import canonical_classes, stabilizer
 from .cards import CardsLike, format_cards, parse_cards
 from .classes import CLASS_INDEX, CLASS_NAMES, class_combos
-from .engine.exact import deal_counts, multiset_tables, rank_multisets
+from .engine.exact import deal_counts
 from .engine.spots import check_distinct, check_street
 from .errors import ArgumentTypeError, CardError, HandError, RangeError
 from .errors import short_text as _short
 from .export import rows_frame, write_rows
-from .games import Game, Rule
+from .families import family, multiset_tables, rank_multisets
+from .games import Game
 from .games import game as _game
 from .progress import progress_bar
 from .ranges import Range, RangeLike, card_masks
@@ -117,7 +118,7 @@ def _heads_up(g: Game, first: np.ndarray, second: np.ndarray, board: np.ndarray,
     """Every deal of one combo from ``first`` and one from ``second`` (rows of card ids)
     with no shared card: (index into first, index into second, twice the pot share won by
     the first, twice the deals)."""
-    if g.rule is not Rule.BEST5 or g.hole != 2 or g.hilo or g.lowest_rank:
+    if not family(g).preflop_kernels(g):
         raise HandError(f"this study is for hold'em; {g.name} is not supported", g.name)
     check_street(g, board)
     for c in set(board.tolist()) & set(dead.tolist()):
@@ -158,7 +159,7 @@ def preflop_matrix(game: str | Game = "holdem", *, recompute: bool = False,
     two on two cores.
     """
     g = _game(game)
-    if g.name != "holdem":
+    if not (family(g).preflop_kernels(g) and g.dealt == g.hole):
         raise HandError(f"the pre-flop matrix is for hold'em, not {g.name}", g.name)
     resolve_threads(threads, 1)                     # checked even when the table is read
     if not recompute:
@@ -319,7 +320,7 @@ def _distribution_plan(hands: RangeLike, against: RangeLike, board: CardsLike,
 
 def _fast_path(g: Game) -> bool:
     """Hold'em: every pair of combos in one pass of the rank-multiset kernels."""
-    return g.rule is Rule.BEST5 and g.hole == 2 and not g.hilo and not g.lowest_rank
+    return family(g).preflop_kernels(g)
 
 
 def _sweeps(g: Game, board: np.ndarray) -> bool:

@@ -28,7 +28,8 @@ from .combo_order import (
 from .engine.spots import check_distinct
 from .errors import CardError, EvaluatorError, RangeError, check_type
 from .errors import short_text as _short
-from .games import Game, Rule
+from .families import family
+from .games import Game
 from .ranges import Range, RangeLike
 
 __all__ = ["combo_equity", "call_matrix", "showdown_values"]
@@ -37,14 +38,15 @@ __all__ = ["combo_equity", "call_matrix", "showdown_values"]
 # --- the sweep --------------------------------------------------------------------------
 
 def sweeps(g: Game, board_cards: int) -> bool:
-    """Whether spots of ``g`` with ``board_cards`` known run on the sort and sweep: the
-    two-card high games on a flop, turn or river; four-card Omaha (high) on a turn or a
-    river."""
-    if g.hilo or g.dealt != g.hole:
-        return False
-    if g.rule is Rule.BEST5 and g.hole == 2:
-        return board_cards >= 3
-    return g.rule is Rule.OMAHA and g.hole == 4 and board_cards >= 4
+    """Whether spots of ``g`` with ``board_cards`` known run on the sort and sweep (the
+    family says): the two-card high games on a flop, turn or river; four-card Omaha
+    (high) on a turn or a river."""
+    return family(g).vectors(g, board_cards)
+
+
+def _two_cards(g: Game) -> bool:
+    """The two-card sweep (``kernels/sweep``), else Omaha's (``kernels/omaha_sweep``)."""
+    return not family(g).two_plus_three
 
 
 def _sweep_game(game: str | Game, what: str) -> Game:
@@ -281,7 +283,7 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
     count) and finished here."""
     from .kernels import omaha_sweep, sweep
     t = _tables.high(g.values)
-    if g.hole == 2:
+    if _two_cards(g):
         lay = layout(g.deck)
 
         def call(runouts: np.ndarray, f: float, part: np.ndarray, met: np.ndarray,
@@ -296,7 +298,7 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
             return omaha_sweep.runout_sweep(cards, bits, s.board, s.out_bits, runouts,
                                             reach, f, part, met, e, *t)
     runouts = s.runouts
-    chunk = RUNOUT_CHUNK if g.hole == 2 else OMAHA_CHUNK
+    chunk = RUNOUT_CHUNK if _two_cards(g) else OMAHA_CHUNK
     if len(runouts) <= chunk:
         return call(runouts, factor, num, den, eq, totals)
     from ._parallel import map_items, resolve_threads
@@ -324,7 +326,7 @@ def runout_totals(hero: RangeLike, against: RangeLike | np.ndarray, board: Cards
     ``against`` (ties half) and of all its deals, ``(R, 2)``; times ``unit`` they are in
     the ranges' own weights."""
     g = _sweep_game(game, "runout_totals")
-    if g.hole != 2:
+    if not _two_cards(g):
         raise EvaluatorError(f"runout_totals covers the two-card games; {g.name} has no "
                              "hero totals", g.name)
     h = hero if isinstance(hero, Range) else Range(hero, g)
@@ -367,7 +369,7 @@ def call_matrix(board: CardsLike, *, game: str | Game = "holdem", dead: CardsLik
     """
     from .kernels.sweep import call_signs
     g = _sweep_game(game, "call_matrix")
-    if g.hole != 2:
+    if not _two_cards(g):
         n = len(combos(g))
         raise EvaluatorError(f"the {g.name} call matrix would be {n:,} x {n:,} entries "
                              f"({n * n / 1e9:,.0f} GB); showdown_values gives its product "
@@ -406,7 +408,7 @@ def showdown_values(board: CardsLike, reach: np.ndarray, *, game: str | Game = "
     values = np.empty(rows.shape)
     t = _tables.high(g.values)
     block = k.SHOWDOWN_BLOCK * 4
-    if g.hole == 2:
+    if _two_cards(g):
         lay = layout(g.deck)
 
         def work(span: tuple[int, int]) -> int:
@@ -473,7 +475,7 @@ def flop_totals(hero: np.ndarray, against: np.ndarray, flops: np.ndarray,
     from ._parallel import map_items, resolve_threads
     from .kernels import sweep as k
     g = _sweep_game(game, "flop_totals")
-    if g.hole != 2:
+    if not _two_cards(g):
         raise EvaluatorError(f"flop_totals covers the two-card games, not {g.name}", g.name)
     dead_ids = parse_cards(dead, what="the dead cards")
     dead_bits = np.uint64(sum(1 << int(c) for c in set(dead_ids.tolist())))

@@ -153,14 +153,15 @@ def warmed() -> bool:
     """Whether a complete warmup ran with these kernel sources, this Numba and these
     settings, and Numba's cache still holds every kernel module (then nothing of what
     warmup covers compiles)."""
-    from ._compile_note import KERNELS, uncached
+    from ._compile_note import uncached
+    from .families import FAMILIES
     path = _record_path()
     try:
         if path is None or json.loads(path.read_text()) != _fingerprint():
             return False
     except (OSError, ValueError):
         return False
-    return not uncached({m for modules in KERNELS.values() for m in modules})
+    return not uncached({m for f in FAMILIES.values() for m in f.kernel_modules})
 
 
 def _work() -> list[tuple[str, str, Callable[[], object]]]:

@@ -10,6 +10,7 @@ import pytest
 
 import evaluator
 from evaluator.classes import CLASS_NAMES
+from evaluator.families import FAMILIES
 
 
 def run_cli(*args, cwd=None):
@@ -378,8 +379,8 @@ def test_the_compile_note_names_kernel_modules_that_exist():
     from evaluator import _compile_note as note
     from evaluator.games import GAMES
     for name in GAMES:
-        assert evaluator.game(name).rule in note.KERNELS
-    for modules in note.KERNELS.values():
+        assert evaluator.game(name).family in FAMILIES
+    for modules in (f.kernel_modules for f in FAMILIES.values()):
         for name in modules:
             module = importlib.import_module(f"evaluator.kernels.{name}")
             assert any(isinstance(k, Dispatcher) for k in vars(module).values()), name
@@ -398,8 +399,10 @@ def _kernels(name):
 def test_asking_whether_kernels_will_compile_imports_no_numba():
     """A batch asks before it starts: asking Numba would cost ~0.4 s each time."""
     script = ("import sys\nfrom evaluator import _compile_note as c\n"
-              "c.will_compile(['best5', 'omaha', 'teen_patti'])\n"
-              "kernels = {'evaluator.kernels.' + n for ns in c.KERNELS.values() for n in ns}\n"
+              "from evaluator.families import FAMILIES\n"
+              "kernels = {'evaluator.kernels.' + n for f in FAMILIES.values() "
+              "for n in f.kernel_modules}\n"
+              "c.will_compile(sorted(n.split('.')[-1] for n in kernels))\n"
               "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba' "
               "or m in kernels))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -414,7 +417,7 @@ def test_the_compile_note_looks_where_numba_keeps_each_kernel(tmp_path, monkeypa
     from evaluator import _cache_dirs, _jit
     from evaluator import _compile_note as note
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    modules = sorted({name for names in note.KERNELS.values() for name in names})
+    modules = sorted({name for f in FAMILIES.values() for name in f.kernel_modules})
     for name in modules:                         # this session's locations
         module, kernels = _kernels(name)
         source = Path(module.__file__)
@@ -522,7 +525,7 @@ def test_the_compile_note_shows_exactly_when_kernels_compile(tmp_path):
     from evaluator import _compile_note as note
     from evaluator.kernels import high
     warm = getattr(high.evaluate_rows._cache, "_cache_path", None)   # this session's cache
-    if warm is None or note.uncached(note.KERNELS["best5"]):
+    if warm is None or note.uncached(FAMILIES["best5"].kernel_modules):
         pytest.skip("this session's kernel cache is not warm (no cache, or a kernel's "
                     "source changed since the warmup)")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}

@@ -238,12 +238,10 @@ def _both_ways(game, hands, board="", dead=""):
     being able to flush) and from walking every board."""
     import numpy as np
 
-    from evaluator import _tables
-    from evaluator.dispatch import omaha_tables
-    from evaluator.engine.exact import fused_chunk, multiset_tables, rank_multisets
+    from evaluator.engine.exact import fused_chunk
     from evaluator.engine.results import Counts
+    from evaluator.families import family
     from evaluator.games import game as get_game
-    from evaluator.kernels import multisets
     g = get_game(game)
     holes = [parse_cards(h) for h in hands]
     board_ids, dead_ids = parse_cards(board), parse_cards(dead)
@@ -251,14 +249,8 @@ def _both_ways(game, hands, board="", dead=""):
     live = np.array([c for c in range(52) if c not in known], np.uint8)
     need = max(g.streets) - len(board_ids)
     ranks = Counts(len(holes), hilo=g.hilo)
-    if g.rule == "omaha":
-        ranks.boards = multisets.omaha_exact(
-            np.stack(holes), board_ids, live, rank_multisets(need), g.hilo,
-            *omaha_tables(), ranks.hi_full, ranks.low_counts(), multiset_tables())
-    else:
-        ranks.boards = multisets.best5_exact(np.array(holes), board_ids, live,
-                                             rank_multisets(need), *_tables.high(),
-                                             ranks.hi_full, multiset_tables())
+    ranks.boards = family(g).exact(g, holes, board_ids, live, need, ranks.hi_full,
+                                   ranks.low_counts())
     walked = fused_chunk(g, holes, board_ids, live, need, 0, np.zeros(2, np.uint64),
                          (0, len(live) - need + 1))
     return ranks, walked
@@ -342,7 +334,7 @@ def test_numpy_path_gives_the_kernel_counts():
     import numpy as np
 
     from evaluator import _exact_numpy, _tables
-    from evaluator.engine.exact import multiset_tables, rank_multisets
+    from evaluator.families import multiset_tables, rank_multisets
     from evaluator.games import game as get_game
     from evaluator.kernels import multisets
     rng = random.Random(17)

@@ -1,21 +1,14 @@
 """The package's import structure: layers that import one way, no cycles, and no private
 name used outside the module that defines it.
 
-Layers, lowest first (a module imports only from its own layer or those below):
-
-    base       errors, cards, games, names, _layout, _cache_dirs, _jit, _tables, _parallel,
-               _suits, progress, export, _compile_note, _sigint
-    kernels    kernels/*: pure Numba functions over uint8 arrays
-    dispatch   which kernel and tables serve a game
-    hands      evaluate (one hand, batches), _exact_numpy, classes, ranges, combo_order
-    engine     engine/*: exact and Monte Carlo equity; vectors (every combo at once)
-    studies    the pre-flop matrix, hand against range
-    apps       batch, warmup, plots, table/*, bench/*, cli, __main__, the package itself
+``LAYERS`` below is the one list of the package's modules by layer, lowest first; a
+module imports only from its own layer or those below.
 
 Imports inside functions count too: they keep ``import evaluator`` cheap (Numba loads on
 first use), never to dodge a cycle.
 """
 import ast
+import re
 from pathlib import Path
 
 import evaluator
@@ -25,7 +18,7 @@ LAYERS = {
     "base": ["errors", "cards", "games", "names", "_layout", "_cache_dirs", "_jit", "_tables",
              "_parallel", "_suits", "progress", "export", "_compile_note", "_sigint"],
     "kernels": ["kernels"],
-    "dispatch": ["dispatch"],
+    "families": ["families"],
     "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "ranges",
               "combo_order"],
     "engine": ["engine", "vectors"],
@@ -155,3 +148,22 @@ def test_public_names_survive_importing_every_submodule():
     shadowed = [n for n in evaluator.__all__
                 if isinstance(getattr(evaluator, n), types.ModuleType)]
     assert not shadowed, shadowed
+
+
+# a rule or a game's name compared, outside games.py and families/
+_RULE_TESTS = re.compile(r"\.rule\b|\bRule\b|\.name\s*(==|!=)\s*[\"']|"
+                         r"\.name\s+(not\s+)?in\s*[(\[{]\s*[\"']")
+
+
+def test_no_rule_or_game_name_is_compared_outside_the_families():
+    """What a game's way of making hands decides lives in ``families/``: the engine, the
+    studies and the command line ask ``family(g)``."""
+    found = []
+    for name, path in _modules().items():
+        if name == "games" or name.split(".")[0] == "families":
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            code = line.split("#")[0]
+            if _RULE_TESTS.search(code):
+                found.append(f"{path.relative_to(PACKAGE)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)

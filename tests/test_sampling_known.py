@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from evaluator import _tables, equity, parse_cards
-from evaluator.engine.sample import BOARD_ROWS
+from evaluator.families._shared import BOARD_ROWS
 from evaluator.games import game
 from evaluator.kernels import sampling
 from evaluator.kernels.markers import ndim_marker, unknown_cards

@@ -5,6 +5,7 @@ nothing to compile."""
 from __future__ import annotations
 
 import evaluator
+import evaluator.families
 from evaluator.games import GAMES
 
 # hands and ranges by hole size, from cards every game's deck holds (sixes and up)
@@ -18,7 +19,7 @@ SHORT_BOARD = ["6c", "6d", "7h", "7s", "8c"]
 def _ranges(g) -> tuple[str, str]:
     """A range of equal weights and one of unequal weights for the game: other ranges than
     warmup's, small enough that the batch takes seconds."""
-    if g.hole == 2 and g.rule == "best5":
+    if evaluator.families.family(g).holdem_notation(g):
         return "QQ,AKs", "JJ:0.5,AQs"
     first, second = KNOWN[g.hole][0], KNOWN[g.hole][1]
     return f"{first[:-2]}*", f"{second[:-4]}**:0.5,{second[:-2]}*"

@@ -117,12 +117,12 @@ class PhEvaluator(Adapter):
 
     def prepare(self, workload):
         rows = workload.cards[:self.max_items.get(workload.name)].tolist()
-        if workload.name == "omaha":        # board first, then the four hole cards
+        if workload.two_plus_three:        # board first, then the four hole cards
             rows = [r[4:] + r[:4] for r in rows]
         return rows
 
     def run(self, workload, prepared):
-        if workload.name == "omaha":
+        if workload.two_plus_three:
             from phevaluator.evaluator_omaha import evaluate_omaha_cards
             return [evaluate_omaha_cards(*r) for r in prepared]
         from phevaluator.evaluator import evaluate_cards
@@ -183,7 +183,7 @@ class PokerKit(Adapter):
 
     def run(self, workload, prepared):
         from pokerkit import OmahaHoldemHand, StandardHighHand
-        kind = OmahaHoldemHand if workload.name == "omaha" else StandardHighHand
+        kind = OmahaHoldemHand if workload.two_plus_three else StandardHighHand
         return [kind.from_game(hole, board) for hole, board in prepared]
 
 

@@ -30,6 +30,13 @@ class Workload:
     cards: np.ndarray | None = None
     spot: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def two_plus_three(self) -> bool:
+        """Whether its hands are made by Omaha's rule (peers take those apart)."""
+        from ..families import family
+        from ..games import game
+        return family(game(self.game)).two_plus_three
+
     def card_names(self, rows: int | None = None) -> list[list[str]]:
         """The hands as lists of card names ('As'), optionally only the first ``rows``."""
         if self.cards is None:

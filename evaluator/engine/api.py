@@ -20,7 +20,8 @@ import numpy as np
 from .._parallel import resolve_threads
 from ..cards import format_cards, parse_cards
 from ..errors import ArgumentTypeError, EvaluatorError, HandError
-from ..games import Game, Rule
+from ..families import family
+from ..games import Game
 from ..games import game as _game
 from .exact import (
     complete_deals,
@@ -30,7 +31,7 @@ from .exact import (
     tally_chunk,
     unknown_assignments,
 )
-from .plan import EXACT_SECONDS, EXACT_SECONDS_MAX, deal_seconds, has_fused_kernel
+from .plan import EXACT_SECONDS, EXACT_SECONDS_MAX, deal_seconds
 from .ranged import range_equity
 from .results import Counts, EquityResult, make_result
 from .sample import DEFAULT_TRIALS, sample_until, sampled_best5
@@ -136,7 +137,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
             for hands_now, live_now in unknown_assignments(parsed, unknown, live):
                 counts.add(exact_counts(g, hands_now, board_ids, live_now, need, threads))
         method = f"exact enumeration of {deals:,} deals"
-    elif hidden and g.rule is Rule.BEST5 and has_fused_kernel(g):
+    elif hidden and family(g).ranged(g):
         # unknown hole cards are the ranges of their completions (at most 22,100 combos
         # for three cards): the range sampler deals them
         return range_equity(g, parsed, unknown, [None] * len(parsed), board_ids, dead_ids,
@@ -147,9 +148,10 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         def run(index: int, size: int) -> Counts:
             from ..kernels import dealing
             state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
-            if has_fused_kernel(g) and g.rule in (Rule.BEST5, Rule.TAHOE):
+            fam = family(g)
+            if fam.best5_sampler(g):
                 return sampled_best5(g, parsed, board_ids, live, need, size, state)
-            if hidden == 0 and has_fused_kernel(g):
+            if hidden == 0 and fam.fused(g):
                 return fused_chunk(g, parsed, board_ids, live, need, size, state)
             cards = np.empty((size, hidden + need), np.uint8)
             dealing.sample_boards(live, np.empty(0, np.uint8), hidden + need, cards, state)

@@ -10,16 +10,13 @@ from __future__ import annotations
 import itertools
 import math
 import sys
-from functools import cache
 
 import numpy as np
 
-from .. import _tables
 from .._parallel import map_items
-from ..dispatch import batch_kernel, omaha_tables
-from ..games import Game, Rule
+from ..families import family, rank_multisets
+from ..games import Game
 from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
-from .plan import has_fused_kernel, rank_multisets
 from .results import Counts
 
 CHUNK = 1 << 16                # boards per chunk of an exact enumeration
@@ -38,13 +35,10 @@ def player_values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: boo
     boards = np.ascontiguousarray(boards)
     out = np.empty((len(hands), n), np.int32)
     rows = np.empty((n, g.hole + width), np.uint8)      # one player's rows at a time
-    kernel, lead, tables = batch_kernel(g, low, g.hole + width)
+    fam = family(g)
+    kernel, lead, tables = fam.batch_kernel(g, low, g.hole + width)
     for p, hole in enumerate(hands):
-        if g.rule is Rule.OMAHA and not low and hole.ndim == 1 and width == 5:
-            # one hand on every board: its values are kept per board rank row
-            from ..kernels.omaha import omaha_hole_values
-            omaha_hole_values(np.ascontiguousarray(hole), boards, out[p],
-                              *omaha_tables()[:5])
+        if not low and fam.one_hand_values(g, hole, boards, out[p]):
             continue
         hole_board_rows(np.ascontiguousarray(hole), ndim_marker(g.hole), boards, 0,
                         ndim_marker(width), rows)
@@ -68,20 +62,14 @@ def fused_chunk(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.nd
                  first: tuple[int, int] = (0, 0)) -> Counts:
     """Counts from a fused kernel: ``samples`` sampled boards, or (samples == 0)
     every board whose first new card sits at a position in ``first`` of ``live``."""
-    first_arr = np.array(first, np.int64)
-    from ..kernels import walks
+    fam = family(g)
     counts = Counts(len(hands), hilo=g.hilo)
-    if g.rule is Rule.OMAHA and samples:
-        counts.boards = walks.omaha_sample(np.stack(hands), board, live, need, samples, state,
-                                           g.hilo, *omaha_tables(), counts.hi_full,
-                                           counts.low_counts())
-    elif g.rule is Rule.OMAHA:
-        counts.boards = walks.omaha_walk(np.stack(hands), board, live, need, first_arr, g.hilo,
-                                         *omaha_tables(), counts.hi_full, counts.low_counts())
+    if samples:
+        counts.boards = fam.sample(g, hands, board, live, need, samples, state,
+                                   counts.hi_full, counts.low_counts())
     else:
-        counts.boards = walks.best5_equity(np.stack(hands), ndim_marker(g.sub_hands), board,
-                                           live, need, first_arr, *_tables.high(g.values),
-                                           counts.hi_full)
+        counts.boards = fam.walk(g, hands, board, live, need, np.array(first, np.int64),
+                                 counts.hi_full, counts.low_counts())
     return counts
 
 
@@ -163,13 +151,6 @@ def unknown_assignments(hands: list[np.ndarray], unknown: list[int], live: np.nd
         yield from unknown_assignments(filled, unknown[:p] + [0] + unknown[p + 1:], rest)
 
 
-@cache
-def multiset_tables() -> tuple[np.ndarray, ...]:
-    """The constant tables of the rank-multiset kernels, made once."""
-    from ..kernels import multisets
-    return multisets.class_tables()
-
-
 def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
                   need: int, threads: int, prefer_numpy: bool = False) -> Counts:
     """Counts over every completion of the board, for known hands.
@@ -177,7 +158,8 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
     ``prefer_numpy``: while Numba is not loaded, answer best-five spots with the NumPy
     version of the rank-multiset method (a one-shot query answers before Numba loads).
     """
-    if g.rule is Rule.BEST5 and has_fused_kernel(g) and need >= 1 and prefer_numpy and \
+    fam = family(g)
+    if fam.multisets(g) and not fam.two_plus_three and need >= 1 and prefer_numpy and \
             "numba" not in sys.modules:
         # a one-shot query (the command line): NumPy answers before Numba could load
         from .._exact_numpy import best5_exact
@@ -187,23 +169,13 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
         if boards >= 0:
             counts.boards = boards
             return counts
-    from ..kernels import multisets
-    if g.rule is Rule.BEST5 and has_fused_kernel(g) and need >= 1:
-        counts = Counts(len(hands))
-        boards = multisets.best5_exact(np.array(hands), board, live, rank_multisets(need),
-                                     *_tables.high(g.values), counts.hi_full, multiset_tables())
-        if boards >= 0:
-            counts.boards = boards
-            return counts
-    if g.rule is Rule.OMAHA and need >= 1:
+    if fam.multisets(g) and need >= 1:
         counts = Counts(len(hands), hilo=g.hilo)
-        boards = multisets.omaha_exact(
-            np.stack(hands), board, live, rank_multisets(need), g.hilo, *omaha_tables(),
-            counts.hi_full, counts.low_counts(), multiset_tables())
+        boards = fam.exact(g, hands, board, live, need, counts.hi_full, counts.low_counts())
         if boards >= 0:
             counts.boards = boards
             return counts
-    if has_fused_kernel(g):
+    if fam.fused(g):
         m = len(live)
         if need == 0 or threads <= 1:
             return fused_chunk(g, hands, board, live, need, 0, np.zeros(2, np.uint64),
@@ -237,22 +209,16 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
 def weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: np.ndarray,
                     dead_ids: np.ndarray, need: int, weighted: bool) -> Counts:
     """Exact counts summed over deals ``holes`` (n, P, H), deal k counted ``weight[k]`` times."""
-    from ..kernels import multisets, walks
+    fam = family(g)
     n, players, _ = holes.shape
     counts = Counts(players, weighted=weighted, hilo=g.hilo)
     todo = np.arange(n)
-    if need and (g.rule is Rule.OMAHA or (g.rule is Rule.BEST5 and has_fused_kernel(g))):
+    if need and fam.multisets(g):
         hi_full = np.zeros((n, players, players + 1), np.int64)
         low = (n, players, players + 1, players + 1) if g.hilo else (n, 0, 0, 0)
         joint = np.zeros(low, np.int64)
         boards = np.zeros(n, np.int64)
-        if g.rule is Rule.OMAHA:
-            multisets.omaha_exact_batch(
-                holes, board_ids, dead_ids, rank_multisets(need), g.hilo,
-                *omaha_tables(), hi_full, joint, boards)
-        else:
-            multisets.best5_exact_batch(holes, board_ids, dead_ids, rank_multisets(need),
-                                      *_tables.high(g.values), hi_full, boards)
+        fam.exact_batch(g, holes, board_ids, dead_ids, need, hi_full, joint, boards)
         done = boards >= 0
         counts.hi_full += np.tensordot(weight[done], hi_full[done], axes=1)
         if counts.joint is not None:
@@ -260,18 +226,17 @@ def weighted_exact(g: Game, holes: np.ndarray, weight: np.ndarray, board_ids: np
         counts.boards += int(weight[done] @ boards[done]) if not weighted \
             else float(weight[done] @ boards[done])
         todo = np.flatnonzero(~done)
-    if need and len(todo) and g.rule in (Rule.BEST5, Rule.TAHOE) and has_fused_kernel(g):
-        # the rest walk their boards, all in one call
+    if need and len(todo):
+        # the rest walk their boards, all in one call, where the family can
         k = len(todo)
         hi_full = np.zeros((k, players, players + 1), np.int64)
         boards = np.zeros(k, np.int64)
-        walks.best5_equity_batch(np.ascontiguousarray(holes[todo]),
-                                   ndim_marker(g.sub_hands), board_ids,
-                                   dead_ids, need, *_tables.high(g.values), hi_full, boards)
-        counts.hi_full += np.tensordot(weight[todo], hi_full, axes=1)
-        counts.boards += int(weight[todo] @ boards) if not weighted \
-            else float(weight[todo] @ boards)
-        todo = todo[:0]
+        if fam.walk_batch(g, np.ascontiguousarray(holes[todo]), board_ids, dead_ids, need,
+                          hi_full, boards):
+            counts.hi_full += np.tensordot(weight[todo], hi_full, axes=1)
+            counts.boards += int(weight[todo] @ boards) if not weighted \
+                else float(weight[todo] @ boards)
+            todo = todo[:0]
     for k in todo.tolist():
         counts.add(deal_counts(g, holes[k], board_ids, dead_ids, need), weight[k].item())
     return counts

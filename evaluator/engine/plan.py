@@ -8,13 +8,8 @@ suit class for ranges enumerated by classes.
 """
 from __future__ import annotations
 
-import itertools
-import math
-from functools import cache
-
-import numpy as np
-
-from ..games import Game, Pot, Rule
+from ..families import family
+from ..games import Game
 
 EXACT_SECONDS = 3.0                # exact=None enumerates when it should take about this
 
@@ -47,29 +42,7 @@ def deal_seconds(deals: int) -> float:
     return deals * DEAL_SECONDS
 
 
-def has_fused_kernel(g: Game) -> bool:
-    """Games with a fused kernel: best five of at most seven cards, Tahoe (the best of
-    three such hands) and Omaha.  (Asked several times a query: kept to plain reads.)"""
-    rule = g.rule
-    if rule is Rule.BEST5:
-        return g.pot is Pot.HIGH and g.hole + g.streets[-1] <= 7
-    return rule is Rule.OMAHA or rule is Rule.TAHOE
-
-
-@cache
-def rank_multisets(size: int) -> np.ndarray:
-    """Every sorted multiset of ``size`` ranks, each rank at most four times."""
-    rows = [c for c in itertools.combinations_with_replacement(range(13), size)
-            if max(c.count(r) for r in set(c)) <= 4]
-    out = np.array(rows, np.uint8).reshape(-1, size)
-    out.flags.writeable = False
-    return out
-
-
 def class_seconds(g: Game, need: int, live: int) -> float:
-    """Rough seconds for one exact spot, to decide between enumerating and sampling."""
-    if need and (g.rule is Rule.OMAHA or (g.rule is Rule.BEST5 and has_fused_kernel(g))):
-        return 4e-5 + 2.5e-7 * len(rank_multisets(need))
-    if need and g.rule is Rule.TAHOE:             # walked in one batch call: 16-45 ns a board
-        return 1e-6 + 3e-8 * math.comb(live, need)
-    return 4e-5 + 3e-8 * math.comb(live, need)
+    """Rough seconds for one exact spot, to decide between enumerating and sampling (the
+    family's cost model)."""
+    return family(g).class_seconds(g, need, live)

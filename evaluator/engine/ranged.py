@@ -17,7 +17,8 @@ from .. import _tables
 from .._parallel import even_spans, map_items, resolve_threads
 from ..cards import format_cards
 from ..errors import EvaluatorError, RangeError
-from ..games import Game, Rule
+from ..families import family
+from ..games import Game
 from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
 from ..ranges import Range, card_masks
 from .exact import tally_chunk, weighted_exact
@@ -29,7 +30,6 @@ from .plan import (
     RANGE_TUPLE_LIMIT,
     SPAN_SECONDS,
     class_seconds,
-    has_fused_kernel,
 )
 from .results import Counts, EquityResult, make_result
 from .sample import sample_until
@@ -89,7 +89,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     threads = resolve_threads(threads, 1 << 30)
     used_seed = None
     sampling = trials is not None or target_stderr is not None
-    if (players == 2 and g.rule is Rule.BEST5 and has_fused_kernel(g) and need <= 2
+    if (players == 2 and family(g).ranged(g) and need <= 2
             and exact is not False and not sampling):
         list_completions()
         return heads_up_by_boards(g, names, rows, weights, board_ids, dead_ids, need, scale)
@@ -156,7 +156,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
                            weight_scale=scale)
     # Monte Carlo over weighted combos
     used_seed = resolve_seed(seed)
-    fused = g.rule is Rule.BEST5 and has_fused_kernel(g)
+    fused = family(g).ranged(g)
     heads_up_kernel = fused and players == 2
     if heads_up_kernel:
         list_completions()

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _tables
 from .._parallel import check_interrupt, map_items
+from ..families import family
 from ..games import Game
-from ..kernels.markers import ndim_marker, unknown_cards  # NumPy only: no Numba import
 from .results import Counts
 
 SAMPLE_CHUNK = 1 << 18         # deals per Monte Carlo chunk (and per seeded stream)
@@ -21,28 +20,13 @@ ROUND = 4                      # Monte Carlo chunks between stopping checks
 
 DEFAULT_TRIALS = 1 << 20
 
-BOARD_ROWS = ("rank_offsets5", "omaha_board_index")   # five-card boards' rank rows
-
-
 def sampled_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
-                   need: int, samples: int, state: np.ndarray) -> Counts:
-    """Monte Carlo counts for best-five games and Tahoe; hands may lack cards (the
-    kernel deals them)."""
-    from ..kernels import sampling as sampling_kernels
+                  need: int, samples: int, state: np.ndarray) -> Counts:
+    """Monte Carlo counts where the family's best-five sampler serves (best-five games
+    and Tahoe); hands may lack cards (the kernel deals them)."""
     counts = Counts(len(hands))
-    holes = np.zeros((len(hands), g.hole), np.uint8)
-    for p, hand in enumerate(hands):
-        holes[p, :len(hand)] = hand
-    unknown = unknown_cards([g.hole - len(hand) for hand in hands])
-    tables = _tables.high(g.values)
-    if unknown.any():
-        sampling_kernels.best5_sample(holes, ndim_marker(g.sub_hands), unknown, board, live,
-                                      need, samples, state, *tables, counts.hi_full)
-    else:       # the same deals, dealt a block at a time and then evaluated
-        sampling_kernels.best5_sample_known(holes, ndim_marker(g.sub_hands), board, live,
-                                            ndim_marker(need), samples, state, *tables,
-                                            *_tables.load_many(BOARD_ROWS), counts.hi_full)
-    counts.boards = samples
+    counts.boards = family(g).sample(g, hands, board, live, need, samples, state,
+                                     counts.hi_full, counts.low_counts())
     return counts
 
 

@@ -21,6 +21,7 @@ from ..errors import (
     RangeError,
     optional_integer,
 )
+from ..families import family
 from ..games import Game
 from ..games import game as _game
 from ..ranges import Range
@@ -221,10 +222,9 @@ def check_options(exact, trials, target_stderr, seed) -> bool:
     return sampling
 
 
-# deals a second one thread samples, at the most (the fastest kernels measured: best-five
-# games 150-200 M, Omaha about 30 M, the rest 10-20 M); a request estimated past
-# TRIALS_SECONDS at these rates is refused at once, whatever the machine
-SAMPLE_RATE = {"best5": 2e8, "tahoe": 1.5e8, "omaha": 4e7, "teen_patti": 4e8}
+# a request estimated past TRIALS_SECONDS at the family's fastest measured rate (deals a
+# second one thread samples: ``Family.sample_rate``) is refused at once, whatever the
+# machine
 TRIALS_SECONDS = 600.0
 
 
@@ -235,15 +235,15 @@ def check_trials_time(g: Game, trials: int | None, threads: int | None) -> None:
         return
     import os
     cores = threads if isinstance(threads, int) and threads > 0 else (os.cpu_count() or 1)
-    seconds = trials / (SAMPLE_RATE.get(g.rule, 2e8) * cores)
+    seconds = trials / (family(g).sample_rate * cores)
     if seconds > TRIALS_SECONDS:
         took = (f"{seconds / 60:,.0f} minutes" if seconds < 7200
                 else f"{seconds / 3600:,.0f} hours")
         raise EvaluatorError(
             f"trials {trials:,} would take at least {took} on {cores} "
             f"{'core' if cores == 1 else 'cores'} ({g.name} samples at most about "
-            f"{SAMPLE_RATE.get(g.rule, 2e8) / 1e6:,.0f} M deals a second a core); ask for "
-            f"at most {int(TRIALS_SECONDS * SAMPLE_RATE.get(g.rule, 2e8) * cores):,}, a "
+            f"{family(g).sample_rate / 1e6:,.0f} M deals a second a core); ask for "
+            f"at most {int(TRIALS_SECONDS * family(g).sample_rate * cores):,}, a "
             "target_stderr=, or exact=True", trials)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from ..cards import CardsLike, format_cards, parse_cards
 from ..errors import EvaluatorError, check_type, integer, optional_integer
 from ..evaluate import evaluate
+from ..families import family
 from ..games import Game
 from ..games import game as get_game
 from .engine import IllegalAction, LegalAction
@@ -59,8 +60,8 @@ class HoldemTable(LimitTable):
                                   **game_options)
         else:
             self.rules = get_game(game)
-        if self.rules.rule == "teen_patti" or self.rules.name == "the":
-            other = "TeenPattiTable" if self.rules.rule == "teen_patti" else "TheTable"
+        other = family(self.rules).table_class(self.rules)
+        if other != "HoldemTable":
             raise EvaluatorError(f"use {other} for {self.rules.name}", game)
         big_blind = integer(big_blind, "big_blind", 1)
         small_blind = integer(small_blind, "small_blind", 0, big_blind)
@@ -111,6 +112,8 @@ class HoldemTable(LimitTable):
         self.board: list[int] = []
         self.burned: list[int] = []
         self.street = 0                            # 0 pre-flop, 1 flop, 2 turn, 3 river
+        if self.rules.rounds[0]:                   # Courchevel: a flop card shown first
+            self._burn_and_deal(self.rules.rounds[0])
         self.discarding: list[int] = []            # seats still to discard, in order
         current = max(self.seats[b].round_bet for b in blinds)
         if button_blind is not None:
@@ -125,10 +128,15 @@ class HoldemTable(LimitTable):
         return 10
 
     def cards_needed(self, players: int) -> int:
-        return self.rules.dealt * players + 5 + 3
+        return self.rules.dealt * players + 5 + self._burns()
+
+    def _burns(self) -> int:
+        """A card is burned before each dealing of board cards."""
+        return sum(1 for r in self.rules.rounds if r)
 
     def deals(self) -> str:
-        return f"{self.rules.dealt} hole cards each, 5 board cards and 3 burns"
+        return (f"{self.rules.dealt} hole cards each, 5 board cards and {self._burns()} "
+                "burns")
 
     def config(self) -> dict[str, Any]:
         out: dict[str, Any] = {"small_blind": self.small_blind, "big_blind": self.big_blind,
@@ -183,7 +191,7 @@ class HoldemTable(LimitTable):
         return order
 
     def _end_round(self) -> None:
-        if self.street == 3:
+        if self.street == len(self.rules.rounds) - 1:
             self._showdown()
             return
         if self.street == 0 and self.rules.dealt > self.rules.hole \
@@ -193,7 +201,8 @@ class HoldemTable(LimitTable):
             self.to_act = self.discarding[0]
             return
         self.street += 1
-        self._burn_and_deal(3 if self.street == 1 else 1)
+        rounds = self.rules.rounds
+        self._burn_and_deal(rounds[self.street] - rounds[self.street - 1])
         if self.street == 1 and self.rules.dealt > self.rules.hole \
                 and self.rules.discard_at == 3:
             self.discarding = self._order_from_button()          # Crazy Pineapple: after it
@@ -204,7 +213,7 @@ class HoldemTable(LimitTable):
     def _start_street_betting(self) -> None:
         if self.street == 0:                       # Pineapple discards done: deal the flop
             self.street = 1
-            self._burn_and_deal(3)
+            self._burn_and_deal(self.rules.rounds[1] - self.rules.rounds[0])
         size = self.small_bet * self.stakes * (2 if self.street >= 2 else 1)
         self._start_round(self.left_of(self.dealer), size)
 
@@ -236,8 +245,8 @@ class HoldemTable(LimitTable):
         others = [i for i in self.active() if i != seat]
         game = self.rules.name
         cards = s.cards
-        if len(cards) > self.rules.hole:           # Pineapple before the discard: not yet
-            game = "tahoe" if self.rules.name != "tahoe" else game
+        if len(cards) > self.rules.hole:           # Pineapple before the discard: three
+            game = "tahoe"                          # cards, at most two of them used
         return {"game": game, "hands": [format_cards(cards, sep="")]
                 + ["random"] * len(others), "board": format_cards(self.board, sep=""),
                 "dead": format_cards(s.discarded, sep="")}
@@ -299,7 +308,7 @@ class HoldemSession:
         rules = get_game(self.game)
         self.kill = None
         sole = table.winners[0] if len(table.winners) == 1 else None
-        if rules.rule == "omaha":
+        if family(rules).kill_pots:
             if rules.pot == "hilo":
                 scooped = sole is not None and (
                     not getattr(table, "low_winners", []) or table.low_winners == [sole])

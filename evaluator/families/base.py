@@ -1,0 +1,148 @@
+"""What every game family answers (``Family``), with the defaults most of them share.
+
+Kernels load on first use (they import Numba): a family's methods import them inside.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from .. import _tables
+from ..games import Game
+
+__all__ = ["Family"]
+
+
+class Family:
+    """How one family of games makes hands, and the kernels that follow from it."""
+
+    name = ""
+    title = ""
+    #: kernel modules (``kernels/<name>.py``) its commands load: the compile guess of a
+    #: batch's bar and ``warmup``'s check read them
+    kernel_modules: tuple[str, ...] = ("_intrinsics", "dealing", "high")
+    #: the fastest Monte Carlo rate measured for its kernels, deals a second a core: a
+    #: request past ten minutes at this rate is refused at once
+    sample_rate = 2e8
+    #: a hand is exactly two hole cards and three board cards (high and low alike)
+    two_plus_three = False
+    #: a hand is its hole cards alone (no board)
+    hole_only = False
+    #: at the tables, a player who wins two pots in a row (hi-lo: scoops) kills the next
+    kill_pots = False
+
+    # --- what it supports ------------------------------------------------------------
+
+    def fused(self, g: Game) -> bool:
+        """Whether one kernel walks or samples its boards and evaluates every hand."""
+        return False
+
+    def multisets(self, g: Game) -> bool:
+        """Whether the rank-multiset kernels enumerate its exact equity."""
+        return False
+
+    def best5_sampler(self, g: Game) -> bool:
+        """Whether the best-five samplers (which also deal missing hole cards) serve it."""
+        return False
+
+    def ranged(self, g: Game) -> bool:
+        """Whether the range kernels (``kernels/ranges``) serve it: heads-up ranges on a
+        flop or later compared pair by pair on every board, and the fused range
+        samplers (which also deal unknown hole cards as ranges of their completions)."""
+        return False
+
+    def vectors(self, g: Game, board_cards: int) -> bool:
+        """Whether combo vectors (``evaluator.vectors``) cover its spots with
+        ``board_cards`` known."""
+        return False
+
+    def holdem_notation(self, g: Game) -> bool:
+        """Whether its ranges are hold'em class notation (``QQ+,AKs``) on the 13 x 13 grid,
+        ranked by the pre-flop ordering (else the pattern syntax of Omaha players)."""
+        return False
+
+    def preflop_kernels(self, g: Game) -> bool:
+        """Whether the studies' one-pass kernels over every pair of combos serve it
+        (hold'em on the 52-card deck)."""
+        return False
+
+    def breakdown_seconds(self, g: Game) -> float | None:
+        """Seconds to classify one combo in a range breakdown; None: no breakdown."""
+        return None
+
+    def table_class(self, g: Game) -> str:
+        """The name of the table engine class (``evaluator.table``) that deals ``g``."""
+        return "HoldemTable"
+
+    # --- cost model ------------------------------------------------------------------
+
+    def class_seconds(self, g: Game, need: int, live: int) -> float:
+        """Rough seconds for one exact spot, to decide between enumerating and sampling."""
+        return 4e-5 + 3e-8 * math.comb(live, need)
+
+    # --- evaluation ------------------------------------------------------------------
+
+    def batch_kernel(self, g: Game, low: bool, width: int
+                     ) -> tuple[Any, tuple[Any, ...], tuple[np.ndarray, ...]]:
+        """(kernel, leading arguments, table arguments) that give the values of rows of
+        ``width`` cards (hole first); ``low`` the 8-or-better low values."""
+        raise NotImplementedError
+
+    def five_card_choices(self, g: Game, hole: list[int], board: list[int]
+                          ) -> Iterator[list[int]]:
+        """Every five-card hand the family's rule allows from ``hole`` and ``board``."""
+        yield from (list(five) for five in itertools.combinations(hole + board, 5))
+
+    # --- equity kernels: they fill count arrays and return the boards counted -------
+
+    def exact(self, g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+              need: int, hi_full: np.ndarray, low_counts: np.ndarray) -> int:
+        """Every board of ``need`` more cards from ``live`` by the rank-multiset kernels;
+        -1 where they do not apply to this spot (``multisets(g)`` must hold)."""
+        raise NotImplementedError
+
+    def walk(self, g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+             need: int, first: np.ndarray, hi_full: np.ndarray,
+             low_counts: np.ndarray) -> int:
+        """Every board whose first new card sits at a position of ``live`` in
+        ``first`` (a (start, stop) pair), by the fused kernel (``fused(g)``)."""
+        raise NotImplementedError
+
+    def sample(self, g: Game, hands: list[np.ndarray], board: np.ndarray,
+               live: np.ndarray, need: int, samples: int, state: np.ndarray,
+               hi_full: np.ndarray, low_counts: np.ndarray) -> int:
+        """``samples`` boards drawn from ``state`` by the fused kernel of known hands."""
+        return self.walk_sampled(g, hands, board, live, need, samples, state, hi_full,
+                                 low_counts)
+
+    def walk_sampled(self, g: Game, hands: list[np.ndarray], board: np.ndarray,
+                     live: np.ndarray, need: int, samples: int, state: np.ndarray,
+                     hi_full: np.ndarray, low_counts: np.ndarray) -> int:
+        raise NotImplementedError
+
+    def exact_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
+                    need: int, hi_full: np.ndarray, joint: np.ndarray,
+                    boards: np.ndarray) -> None:
+        """Many deals at once (``holes`` (n, P, H)) by the rank-multiset kernels: each
+        deal's counts in ``hi_full[k]`` (and ``joint[k]``), its boards in ``boards[k]``
+        (-1 where they do not apply)."""
+        raise NotImplementedError
+
+    def walk_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
+                   need: int, hi_full: np.ndarray, boards: np.ndarray) -> bool:
+        """Many deals at once by walking their boards in one call; False where the family
+        has no such kernel."""
+        return False
+
+    def one_hand_values(self, g: Game, hole: np.ndarray, boards: np.ndarray,
+                        out: np.ndarray) -> bool:
+        """``out[k]``: the high value of one hand on each complete board ``boards[k]``,
+        by a faster path than row by row; False where the family has none."""
+        return False
+
+    def high_tables(self, g: Game) -> _tables.HighTables:
+        return _tables.high(g.values)

@@ -1,0 +1,109 @@
+"""The best five of hole and board cards: hold'em, short deck, Pineapple, Crazy Pineapple
+and "The".
+
+Rows evaluate on the vector path (``kernels/vector.py``, AVX-512 or AVX2 where the CPU
+has it); exact equity of known hands is rank-multiset enumeration (``kernels/multisets``)
+or a fused walk of the boards (``kernels/walks``); sampling deals blocks of boards
+(``kernels/sampling``), and ranges have kernels of their own (``kernels/ranges``).  Two
+hole cards on a flop or later have combo vectors (``kernels/sweep``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _tables
+from ..games import Game, Pot
+from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
+from ._shared import multiset_tables, rank_multisets, sample_best5
+from .base import Family
+
+__all__ = ["Best5", "HOLDEM_MODULES"]
+
+HOLDEM_MODULES = ("_intrinsics", "dealing", "high", "multisets", "ranges", "sampling",
+                  "walks", "sweep")
+
+
+class Best5(Family):
+    name = "best5"
+    title = "the best five of hole and board cards"
+    kernel_modules = HOLDEM_MODULES
+    sample_rate = 2e8
+
+    def fused(self, g: Game) -> bool:
+        # at most seven cards to a hand, one pot: the fused kernels' tables
+        return g.pot is Pot.HIGH and g.hole + g.streets[-1] <= 7
+
+    def multisets(self, g: Game) -> bool:
+        return self.fused(g)
+
+    def best5_sampler(self, g: Game) -> bool:
+        return self.fused(g)
+
+    def ranged(self, g: Game) -> bool:
+        return self.fused(g)
+
+    def vectors(self, g: Game, board_cards: int) -> bool:
+        return g.hole == 2 and g.dealt == g.hole and not g.hilo and board_cards >= 3
+
+    def holdem_notation(self, g: Game) -> bool:
+        return g.hole == 2
+
+    def preflop_kernels(self, g: Game) -> bool:
+        return g.hole == 2 and not g.hilo and not g.lowest_rank
+
+    def breakdown_seconds(self, g: Game) -> float | None:
+        return 5e-5 if g.hole == 2 else None
+
+    def table_class(self, g: Game) -> str:
+        # "The" turns its four board cards one at a time, between four betting rounds
+        return "TheTable" if g.streets[-1] == 4 else "HoldemTable"
+
+    def class_seconds(self, g: Game, need: int, live: int) -> float:
+        if need and self.fused(g):
+            return 4e-5 + 2.5e-7 * len(rank_multisets(need))
+        return super().class_seconds(g, need, live)
+
+    def batch_kernel(self, g: Game, low: bool, width: int
+                     ) -> tuple[Any, tuple[Any, ...], tuple[np.ndarray, ...]]:
+        from ..kernels import vector
+        if g.values != "standard":
+            tables = _tables.high(g.values)
+        else:
+            tables = _tables.high5() if width == 5 else _tables.high()
+        return vector.rows_kernel(width, tuple(tables))
+
+    def exact(self, g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+              need: int, hi_full: np.ndarray, low_counts: np.ndarray) -> int:
+        from ..kernels import multisets
+        return multisets.best5_exact(np.array(hands), board, live, rank_multisets(need),
+                                     *_tables.high(g.values), hi_full, multiset_tables())
+
+    def walk(self, g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+             need: int, first: np.ndarray, hi_full: np.ndarray,
+             low_counts: np.ndarray) -> int:
+        from ..kernels import walks
+        return walks.best5_equity(np.stack(hands), ndim_marker(g.sub_hands), board, live,
+                                  need, first, *_tables.high(g.values), hi_full)
+
+    def sample(self, g: Game, hands: list[np.ndarray], board: np.ndarray,
+               live: np.ndarray, need: int, samples: int, state: np.ndarray,
+               hi_full: np.ndarray, low_counts: np.ndarray) -> int:
+        return sample_best5(g, hands, board, live, need, samples, state, hi_full)
+
+    def exact_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
+                    need: int, hi_full: np.ndarray, joint: np.ndarray,
+                    boards: np.ndarray) -> None:
+        from ..kernels import multisets
+        multisets.best5_exact_batch(holes, board, dead, rank_multisets(need),
+                                    *_tables.high(g.values), hi_full, boards)
+
+    def walk_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
+                   need: int, hi_full: np.ndarray, boards: np.ndarray) -> bool:
+        if not self.fused(g):
+            return False
+        from ..kernels import walks
+        walks.best5_equity_batch(holes, ndim_marker(g.sub_hands), board, dead, need,
+                                 *_tables.high(g.values), hi_full, boards)
+        return True

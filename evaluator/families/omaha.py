@@ -1,0 +1,132 @@
+"""Omaha: exactly two hole cards and three board cards, for the high and the 8-or-better
+low apart.  Omaha 4/5/6, their hi-lo games and Courchevel (five hole cards, one flop card
+shown before the first round).
+
+Full boards read tables indexed by the board's rank multiset (``kernels/omaha``); exact
+equity of known hands is rank-multiset enumeration, or a fused walk of the boards
+(``kernels/walks.omaha_walk``) where two suits could flush; sampling is
+``walks.omaha_sample``.  The low is one lookup of the hole's and the board's low ranks.
+Four hole cards on a turn or river have combo vectors (``kernels/omaha_sweep``).
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .. import _tables
+from ..games import Game
+from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
+from ._shared import multiset_tables, rank_multisets
+from .base import Family
+
+__all__ = ["Omaha", "OmahaTables", "omaha_tables", "OMAHA_DIRECT", "OMAHA_EQUITY"]
+
+OMAHA_DIRECT = ("card_keys", "rank_offsets5", "omaha_board_index", "omaha_pairs",
+                "omaha_flush", "omaha_hole_offsets", "omaha_hole_index")
+
+
+class OmahaTables(NamedTuple):
+    """The tables the Omaha equity kernels take, in their order (unpack with ``*``)."""
+    card_keys: np.ndarray          # the 64-bit key of each card
+    board_offsets: np.ndarray      # the five-card rank hash: row offsets ...
+    board_index: np.ndarray        # ... and each board rank multiset's row
+    omaha_pairs: np.ndarray        # best non-flush 2 + 3 hand per (board row, hole pair)
+    omaha_flush: np.ndarray        # flush values per (board suit mask, hole pair)
+    low_card_bits: np.ndarray      # each card's bit among the low ranks
+    omaha_low: np.ndarray          # the 8-or-better low per (hole, board) low-rank masks
+
+
+# the file each of them is read from
+OMAHA_EQUITY = ("card_keys", "rank_offsets5", "omaha_board_index", "omaha_pairs",
+                "omaha_flush", "low_card_bits", "omaha_low")
+
+
+def omaha_tables() -> OmahaTables:
+    """The Omaha equity kernels' tables (``_tables.load`` keeps each array loaded once)."""
+    return OmahaTables(*_tables.load_many(OMAHA_EQUITY))
+
+
+class Omaha(Family):
+    name = "omaha"
+    title = "exactly two hole cards and three board cards"
+    kernel_modules = ("_intrinsics", "dealing", "high", "counting", "multisets", "omaha",
+                      "walks", "sweep", "omaha_sweep")
+    sample_rate = 4e7
+    two_plus_three = True
+    kill_pots = True
+
+    def fused(self, g: Game) -> bool:
+        return True
+
+    def multisets(self, g: Game) -> bool:
+        return True
+
+    def vectors(self, g: Game, board_cards: int) -> bool:
+        return g.hole == 4 and g.dealt == g.hole and not g.hilo and board_cards >= 4
+
+    def breakdown_seconds(self, g: Game) -> float | None:
+        return 1.2e-4                   # its pairs are read in Python
+
+    def class_seconds(self, g: Game, need: int, live: int) -> float:
+        if need:
+            return 4e-5 + 2.5e-7 * len(rank_multisets(need))
+        return super().class_seconds(g, need, live)
+
+    def batch_kernel(self, g: Game, low: bool, width: int
+                     ) -> tuple[Any, tuple[Any, ...], tuple[np.ndarray, ...]]:
+        from ..kernels import omaha
+        if low:
+            return omaha.low_rows, (ndim_marker(g.hole),), (_tables.load("low_card_bits"),
+                                                            _tables.load("omaha_low"))
+        if width == g.hole + 5:
+            # the (board, hole) table serves four hole cards; five and six read hole pairs
+            direct = _tables.omaha_direct() if g.hole == 4 else np.zeros((1, 1), np.uint16)
+            return (omaha.high_rows_direct, (ndim_marker(g.hole),),
+                    (*(_tables.load(name) for name in OMAHA_DIRECT), direct))
+        return omaha.high_rows, (g.hole,), tuple(_tables.high())
+
+    def five_card_choices(self, g: Game, hole: list[int], board: list[int]
+                          ) -> Iterator[list[int]]:
+        for pair in itertools.combinations(hole, 2):
+            for triple in itertools.combinations(board, 3):
+                yield list(pair + triple)
+
+    def exact(self, g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+              need: int, hi_full: np.ndarray, low_counts: np.ndarray) -> int:
+        from ..kernels import multisets
+        return multisets.omaha_exact(np.stack(hands), board, live, rank_multisets(need),
+                                     g.hilo, *omaha_tables(), hi_full, low_counts,
+                                     multiset_tables())
+
+    def walk(self, g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+             need: int, first: np.ndarray, hi_full: np.ndarray,
+             low_counts: np.ndarray) -> int:
+        from ..kernels import walks
+        return walks.omaha_walk(np.stack(hands), board, live, need, first, g.hilo,
+                                *omaha_tables(), hi_full, low_counts)
+
+    def sample(self, g: Game, hands: list[np.ndarray], board: np.ndarray,
+               live: np.ndarray, need: int, samples: int, state: np.ndarray,
+               hi_full: np.ndarray, low_counts: np.ndarray) -> int:
+        from ..kernels import walks
+        return walks.omaha_sample(np.stack(hands), board, live, need, samples, state, g.hilo,
+                                  *omaha_tables(), hi_full, low_counts)
+
+    def exact_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
+                    need: int, hi_full: np.ndarray, joint: np.ndarray,
+                    boards: np.ndarray) -> None:
+        from ..kernels import multisets
+        multisets.omaha_exact_batch(holes, board, dead, rank_multisets(need), g.hilo,
+                                    *omaha_tables(), hi_full, joint, boards)
+
+    def one_hand_values(self, g: Game, hole: np.ndarray, boards: np.ndarray,
+                        out: np.ndarray) -> bool:
+        if hole.ndim != 1 or boards.shape[1] != 5:
+            return False
+        # one hand on every board: its values are kept per board rank row
+        from ..kernels.omaha import omaha_hole_values
+        omaha_hole_values(np.ascontiguousarray(hole), boards, out, *omaha_tables()[:5])
+        return True

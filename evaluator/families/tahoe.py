@@ -1,0 +1,72 @@
+"""Tahoe: three hole cards, the best five using at most two of them.
+
+A Tahoe hand is the best of its three two-card hold'em hands, so its kernels are the
+best-five ones run on three sub-hands (``kernels/high.tahoe_rows``, the fused walks and
+samplers with ``sub_hands = 3``).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from .. import _tables
+from ..games import Game
+from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
+from ._shared import sample_best5
+from .base import Family
+from .best5 import HOLDEM_MODULES
+
+__all__ = ["Tahoe"]
+
+
+class Tahoe(Family):
+    name = "tahoe"
+    title = "the best five using at most two of three hole cards"
+    kernel_modules = HOLDEM_MODULES
+    sample_rate = 1.5e8
+
+    def fused(self, g: Game) -> bool:
+        return True
+
+    def best5_sampler(self, g: Game) -> bool:
+        return True
+
+    def class_seconds(self, g: Game, need: int, live: int) -> float:
+        if need:                       # walked in one batch call: 16-45 ns a board
+            return 1e-6 + 3e-8 * math.comb(live, need)
+        return super().class_seconds(g, need, live)
+
+    def batch_kernel(self, g: Game, low: bool, width: int
+                     ) -> tuple[Any, tuple[Any, ...], tuple[np.ndarray, ...]]:
+        from ..kernels import high
+        return high.tahoe_rows, (), tuple(_tables.high())
+
+    def five_card_choices(self, g: Game, hole: list[int], board: list[int]
+                          ) -> Iterator[list[int]]:
+        for used in (0, 1, 2):
+            for part in itertools.combinations(hole, used):
+                for rest in itertools.combinations(board, 5 - used):
+                    yield list(part + rest)
+
+    def walk(self, g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+             need: int, first: np.ndarray, hi_full: np.ndarray,
+             low_counts: np.ndarray) -> int:
+        from ..kernels import walks
+        return walks.best5_equity(np.stack(hands), ndim_marker(g.sub_hands), board, live,
+                                  need, first, *_tables.high(g.values), hi_full)
+
+    def sample(self, g: Game, hands: list[np.ndarray], board: np.ndarray,
+               live: np.ndarray, need: int, samples: int, state: np.ndarray,
+               hi_full: np.ndarray, low_counts: np.ndarray) -> int:
+        return sample_best5(g, hands, board, live, need, samples, state, hi_full)
+
+    def walk_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
+                   need: int, hi_full: np.ndarray, boards: np.ndarray) -> bool:
+        from ..kernels import walks
+        walks.best5_equity_batch(holes, ndim_marker(g.sub_hands), board, dead, need,
+                                 *_tables.high(g.values), hi_full, boards)
+        return True
