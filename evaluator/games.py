@@ -225,6 +225,13 @@ _REGISTRY = {
     "omaha8": _omaha(4, "omaha8", "Omaha Hi-Lo 8-or-better", Pot.HILO),
     "omaha5_8": _omaha(5, "omaha5_8", "5-card Omaha Hi-Lo 8-or-better (Big O)", Pot.HILO),
     "omaha6_8": _omaha(6, "omaha6_8", "6-card Omaha Hi-Lo 8-or-better", Pot.HILO),
+    # the hands of 5-card Omaha, with the whole board at showdown: ranked alike
+    "courchevel": _omaha(5, "courchevel", "Courchevel (5 hole cards, a flop card shown "
+                         "first)", streets=COURCHEVEL_STREETS, rounds=COURCHEVEL_ROUNDS,
+                         ranked_as="omaha5"),
+    "courchevel8": _omaha(5, "courchevel8", "Courchevel Hi-Lo 8-or-better", Pot.HILO,
+                          streets=COURCHEVEL_STREETS, rounds=COURCHEVEL_ROUNDS,
+                          ranked_as="omaha5_8"),
     "pineapple": _pineapple("pineapple", "Pineapple", 0),
     "crazy_pineapple": _pineapple("crazy_pineapple", "Crazy Pineapple", 3),
     "short_deck": _short_deck,
@@ -237,7 +244,8 @@ _ALIASES = {"hold'em": "holdem", "texas": "holdem", "nlhe": "holdem", "nlh": "ho
             "omaha_hi_lo": "omaha8", "omaha_hilo": "omaha8", "o8": "omaha8",
             "big_o": "omaha5_8", "bigo": "omaha5_8", "omaha5_hi_lo": "omaha5_8",
             "omaha_five_hi_lo": "omaha5_8", "o5_8": "omaha5_8", "omaha6_hi_lo": "omaha6_8",
-            "o6_8": "omaha6_8",
+            "o6_8": "omaha6_8", "courchevel_hi_lo": "courchevel8",
+            "courchevel_hilo": "courchevel8", "courchevel_8": "courchevel8",
             "teenpatti": "teen_patti", "shortdeck": "short_deck", "six_plus": "short_deck",
             "6plus": "short_deck", "6+": "short_deck"}
 
