@@ -1,6 +1,6 @@
-"""Shared fixtures.  Kernels compile once per test session (and load from
-Numba's on-disk cache in later sessions); ``warm`` makes that happen up front
-so no single test pays for it."""
+"""Shared fixtures.  Kernels compile on first use, each once (and load from Numba's
+on-disk cache in later sessions): a test compiles only what it uses.  ``warm`` compiles
+every kernel, for the few tests that need the whole cache warm."""
 import os
 
 import numpy as np
@@ -20,8 +20,9 @@ def outside_the_checkout(tmp_path_factory):
     os.chdir(previous)
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="session")
 def warm(outside_the_checkout):
+    """Every kernel compiled (``evaluator warmup``; at once when it already ran)."""
     evaluator.warmup()
 
 

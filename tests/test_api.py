@@ -224,13 +224,15 @@ def test_cli_tables_verify():
 @pytest.mark.parametrize("module", ["evaluator.cards", "evaluator.games", "evaluator.evaluate",
                                     "evaluator.ranges", "evaluator.batch", "evaluator.studies",
                                     "evaluator.table", "evaluator.engine.api", "evaluator.classes",
-                                    "evaluator.combo_order", "evaluator.vectors", "evaluator"])
+                                    "evaluator.combo_order", "evaluator.vectors",
+                                    "evaluator.runouts", "evaluator"])
 def test_docstring_examples(module):
     __import__(module)
     result = doctest.testmod(sys.modules[module], optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
 
 
+@pytest.mark.slow
 def test_cli_equity_json_matches_api():
     done = run_cli("equity", "omaha8", "Ah2h3sKs", "AdKdQcJc", "--board", "4c5d9s", "--json")
     assert done.returncode == 0, done.stderr
@@ -257,6 +259,7 @@ def test_cli_equity_bad_input(args, message):
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_bit_selection_paths_agree():
     """The pdep path and the portable loop pick the same card."""
     import numpy as np

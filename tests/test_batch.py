@@ -102,6 +102,7 @@ def cluster():
 
 
 @needs_dask
+@pytest.mark.slow
 def test_cluster_gives_the_local_rows(cluster):
     local = batch_equity(QUERIES, progress=False)
     for chunk in (1, 2, 5):
@@ -111,6 +112,7 @@ def test_cluster_gives_the_local_rows(cluster):
 
 
 @needs_dask
+@pytest.mark.slow
 def test_batch_survives_a_killed_worker(cluster, tmp_path):
     from distributed import Client
     queries = [{"hands": "QQ+,AKs vs random", "board": "2c4c5h", "trials": 4_000_000 + i}
@@ -156,6 +158,7 @@ def test_unreachable_scheduler_fails_fast():
 
 
 @needs_dask
+@pytest.mark.slow
 def test_cluster_batch_writes_rows_as_they_finish_and_stops_on_ctrl_c(cluster, tmp_path,
                                                                     sigint_handled):
     queries = [{"hands": "AsKs vs QhQd vs random", "trials": 300_000, "id": i}

@@ -99,6 +99,7 @@ def test_resume_refuses_a_row_nested_too_deeply(tmp_path):
 # --- queries on stdin -----------------------------------------------------------------
 
 @pytest.mark.parametrize("kind", ["csv", "jsonl"])
+@pytest.mark.slow
 def test_batch_dash_reads_the_queries_from_stdin(tmp_path, kind):
     text = CSV if kind == "csv" else jsonl(QUERIES)
     rows = batch_equity(QUERIES, progress=False)

@@ -76,6 +76,7 @@ def data_rows(path):
     return max(0, path.read_bytes().count(b"\n") - 1)
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_finished_rows_and_resume_matches_an_uninterrupted_run(tmp_path):
     queries = write_jsonl(tmp_path / "queries.jsonl",
                           [{"hands": "AsKs vs QhQd vs random", "trials": 300_000, "id": f"q{i}"}
@@ -639,6 +640,7 @@ def test_output_paths_are_checked_before_any_work(tmp_path, args, message):
     assert not (tmp_path / "m.xlsx").exists()
 
 
+@pytest.mark.slow
 def test_the_query_file_is_never_the_output(tmp_path, monkeypatch):
     """``--out`` the query file itself would overwrite the queries with the results: refused,
     by its own name, another spelling of it or a hard link to it, with --resume too."""
@@ -711,6 +713,7 @@ def http_port():
 
 
 @pytest.mark.parametrize("kind", ["http", "garbage", "nothing", "closes"])
+@pytest.mark.slow
 def test_addresses_that_are_not_schedulers_fail_in_one_line_within_5_s(tmp_path, kind,
                                                                       http_port):
     pytest.importorskip("distributed")

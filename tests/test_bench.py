@@ -90,6 +90,7 @@ def test_missing_peers_are_skipped_with_a_note():
     assert skipped["status"] == "skipped" and "not installed" in skipped["note"]
 
 
+@pytest.mark.slow
 def test_cli_bench_json_and_plugin(tmp_path):
     out = tmp_path / "bench.json"
     done = subprocess.run(

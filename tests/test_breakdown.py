@@ -13,6 +13,7 @@ import reference
 
 
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.slow
 def test_every_class_against_the_reference_on_random_boards(seed):
     rng = random.Random(seed)
     board = rng.sample(range(52), rng.choice([3, 3, 4, 5]))

@@ -33,6 +33,7 @@ def test_help_lists_every_command_with_examples():
     assert "example" in ok("equity", "--help").stdout
 
 
+@pytest.mark.slow
 def test_equity_with_ranges_json_matches_api():
     done = ok("equity", "holdem", "QQ+,AKs", "random", "--board", "2c4c5h", "--json")
     api = evaluator.equity("holdem", ["QQ+,AKs", "random"], "2c4c5h").to_dict()
@@ -48,6 +49,7 @@ def test_equity_by_street_json():
     assert [len(s["board"].split()) for s in streets] == [0, 3, 4]
 
 
+@pytest.mark.slow
 def test_discard():
     done = ok("discard", "pineapple", "AsKsQd", "JhTh", "--json")
     keeps = json.loads(done.stdout)
@@ -57,6 +59,7 @@ def test_discard():
     assert "best first" in ok("discard", "pineapple", "AsKsQd", "JhTh").stdout
 
 
+@pytest.mark.slow
 def test_batch_file_to_csv_and_json(tmp_path):
     queries = tmp_path / "queries.csv"
     queries.write_text('hands,board,trials,seed\nAsKs vs QhQd,2c7d9h,,\n'
@@ -70,6 +73,7 @@ def test_batch_file_to_csv_and_json(tmp_path):
     assert [json.loads(line) for line in lines] == json.loads(json.dumps(api))
 
 
+@pytest.mark.slow
 def test_matrix_and_range(tmp_path):
     vs_random = json.loads(ok("matrix", "holdem", "--json").stdout)
     assert vs_random["AA"] == pytest.approx(0.8520, abs=1e-4) and len(vs_random) == 169
@@ -100,6 +104,7 @@ def _image_is_drawn(path, width_at_least=600):
     return pixels
 
 
+@pytest.mark.slow
 def test_plots_render_headless(tmp_path):
     pytest.importorskip("matplotlib")
     grid = tmp_path / "grid.png"
@@ -141,10 +146,14 @@ def test_plots_render_headless(tmp_path):
     (("equity", "holdem", "random", "random", "random", "random", "--exact"),
      "use --trials or --stderr to sample"),
     (("batch", "no-such-file.csv", "--seed", "-1"), "--seed must be"),
-    (("bench", "--plugin", "os:path"), "not an Adapter"),
-    (("bench", "--plugin", "no_such_module_anywhere:X"), "no module 'no_such_module_anywhere'"),
-    (("bench", "--plugin", "os:no_such_thing"), "module 'os' has no 'no_such_thing'"),
-    (("bench", "--plugin", "os"), "must look like 'module:Adapter'"),
+    # the bench's plugin checks load the peers' harness: seconds each
+    pytest.param(("bench", "--plugin", "os:path"), "not an Adapter", marks=pytest.mark.slow),
+    pytest.param(("bench", "--plugin", "no_such_module_anywhere:X"),
+                 "no module 'no_such_module_anywhere'", marks=pytest.mark.slow),
+    pytest.param(("bench", "--plugin", "os:no_such_thing"), "module 'os' has no 'no_such_thing'",
+                 marks=pytest.mark.slow),
+    pytest.param(("bench", "--plugin", "os"), "must look like 'module:Adapter'",
+                 marks=pytest.mark.slow),
     (("equity", "holdem", "AsKs", "QhQd", "--stderr", "0.0000005"),
      "--stderr 5e-07 is below 1e-06, which could take 2.5e+11 deals or more; ask for --exact "
      "or --trials"),
@@ -198,6 +207,7 @@ def test_usage_errors_are_one_line_naming_the_help(args, message):
     assert "usage:" not in done.stderr and "--help)" in done.stderr
 
 
+@pytest.mark.slow
 def test_whole_number_flags_take_scientific_notation():
     plain = ok("equity", "holdem", "AsKs", "QhQd", "--trials", "200000", "--seed", "3",
                "--json").stdout
@@ -206,6 +216,7 @@ def test_whole_number_flags_take_scientific_notation():
                   "--json").stdout == plain
 
 
+@pytest.mark.slow
 def test_plot_grid_refuses_conflicting_and_stray_arguments(tmp_path):
     out = tmp_path / "g.png"
     for args, message in [
@@ -256,6 +267,7 @@ def test_tables_out_is_checked_like_every_other_out(tmp_path):
     assert done.returncode == 2 and "--out is for 'tables build'" in done.stderr
 
 
+@pytest.mark.slow
 def test_long_range_texts_are_shortened_on_screen_and_kept_whole_in_json():
     text = ",".join(["AKs:0.5,QQ+,T9s"] * 3000)              # 45 KB
     header = ok("range", text).stdout.splitlines()[0]
@@ -278,6 +290,7 @@ def cli_shown():
     ("equity", "holdem", "AsKs", "QhQd", "--csv"), ("eval", "holdem", "AsKs", "QsJsTs"),
     ("eval", "holdem", "AsKs", "QsJsTs", "--json"), ("discard", "pineapple", "AsKsQd", "JhTh"),
 ])
+@pytest.mark.slow
 def test_every_command_is_quiet_and_exits_141_on_a_closed_stdout(args):
     import os
     read, write = os.pipe()
@@ -304,6 +317,7 @@ def test_a_closed_stdout_is_quiet(tmp_path):
     assert done.stderr == "" and len(done.stdout) == 200
 
 
+@pytest.mark.slow
 def test_hilo_tables_show_scoop_not_win_and_say_what_columns_mean():
     table = ok("equity", "omaha8", "Ah2h3sKs", "AdKdQcJc", "--board", "4c5d9s").stdout
     header = next(line for line in table.splitlines() if "equity" in line)
@@ -314,7 +328,8 @@ def test_hilo_tables_show_scoop_not_win_and_say_what_columns_mean():
     assert " win " in plain and "scoop" not in plain
 
 
-def test_warmup_after_a_warmup_returns_at_once():
+@pytest.mark.slow
+def test_warmup_after_a_warmup_returns_at_once(warm):
     # the session's warmup recorded itself: nothing is left to compile, nor run
     done = ok("warmup")
     assert "already compiled and cached" in done.stdout and not done.stderr
@@ -518,7 +533,8 @@ def compile_note(env):
     return "note: compiling" in done.stderr, misses, hits
 
 
-def test_the_compile_note_shows_exactly_when_kernels_compile(tmp_path):
+@pytest.mark.slow
+def test_the_compile_note_shows_exactly_when_kernels_compile(tmp_path, warm):
     import os
     import shutil
 

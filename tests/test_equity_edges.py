@@ -135,6 +135,7 @@ def test_thread_pools_do_not_pile_up():
     ["equity", "holdem", "AsKs", "random", "random", "--exact", "--threads", "1"],
     ["matrix", "holdem", "--recompute", "--no-progress", "--threads", "2"],
 ])
+@pytest.mark.slow
 def test_ctrl_c_stops_a_long_computation(command, tmp_path):
     import signal
     import time
@@ -229,6 +230,7 @@ def test_the_pool_serves_concurrent_calls_that_grow_it():
     assert not failures
 
 
+@pytest.mark.slow
 def test_a_short_call_is_not_queued_behind_a_long_one():
     import threading
     import time

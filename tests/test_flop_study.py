@@ -21,11 +21,13 @@ from evaluator.studies import equity_distribution
     (["AsKs", "QQ+"], "2c"),
     (["AKs,QQ", "JJ", "T9s"], ""),
 ])
+@pytest.mark.slow
 def test_the_rows_add_up_to_the_preflop_equity_exactly(hands, dead):
     study = flop_study(hands, dead=dead, progress=False)
     assert study.fractions() == equity("holdem", hands, dead=dead, exact=True).fractions
 
 
+@pytest.mark.slow
 def test_quads_and_ranges_leave_the_symmetry_classes_right():
     study = flop_study(["AKs", "QQ"], progress=False)
     assert sum(r["flops"] for r in study.rows) == 22_100 - 4     # QQ cannot meet QQQ flops
@@ -45,6 +47,7 @@ def test_every_row_is_the_equity_of_each_of_its_flops():
         assert direct.samples * row["flops"] == row["weight"]
 
 
+@pytest.mark.slow
 def test_sampled_rows_do_not_depend_on_threads_and_land_near_exact():
     one = flop_study(["AKs", "QQ"], trials=2_000, seed=3, progress=False, threads=1)
     two = flop_study(["AKs", "QQ"], trials=2_000, seed=3, progress=False, threads=2)
@@ -56,6 +59,7 @@ def test_sampled_rows_do_not_depend_on_threads_and_land_near_exact():
     assert abs(one.equity()[0] - exact) < 4 * error
 
 
+@pytest.mark.slow
 def test_omaha_flops_are_sampled_with_their_deal_weights():
     study = flop_study(["AA**", "random"], "omaha", trials=1_000, seed=1, progress=False)
     assert not study.exact and len(study.rows) == 1_754          # AAA leaves AA** no combo
@@ -65,6 +69,7 @@ def test_omaha_flops_are_sampled_with_their_deal_weights():
 
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
                     reason="needs dask.distributed (pip install '.[cluster]')")
+@pytest.mark.slow
 def test_a_cluster_gives_the_local_rows():
     from distributed import LocalCluster
     local = flop_study(["AKs", "QQ"], trials=500, seed=4, progress=False)
@@ -75,6 +80,7 @@ def test_a_cluster_gives_the_local_rows():
     assert remote.rows == local.rows
 
 
+@pytest.mark.slow
 def test_textures_and_writing(tmp_path):
     assert texture(parse_cards("AsKs2s").tolist())["suits"] == "monotone"
     assert texture(parse_cards("As2d3h").tolist())["connectedness"] == "connected"  # A-2-3
@@ -94,6 +100,7 @@ def test_textures_and_writing(tmp_path):
     ("holdem", "QQ+,AKs:0.5,T9s", "22+,A2s+", "Ah7d2c"),
     ("omaha", "AA$ds", "KK**", "2c7d9hTs"),
 ])
+@pytest.mark.slow
 def test_the_distribution_averages_to_the_range_equity(game, hands, against, board):
     d = equity_distribution(hands, against, board, game=game, progress=False)
     direct = equity(game, [hands, against], board, exact=True).players[0].equity
@@ -103,6 +110,7 @@ def test_the_distribution_averages_to_the_range_equity(game, hands, against, boa
     assert d.percentile(0) == d.equities[0] and d.percentile(100) == d.equities[-1]
 
 
+@pytest.mark.slow
 def test_the_study_commands_and_their_plots(tmp_path):
     pytest.importorskip("matplotlib")
     import subprocess
@@ -118,6 +126,7 @@ def test_the_study_commands_and_their_plots(tmp_path):
         assert image.stat().st_size > 10_000
 
 
+@pytest.mark.slow
 def test_parquet_and_dataframes(tmp_path):
     pytest.importorskip("pyarrow")
     pd = pytest.importorskip("pandas")
@@ -137,6 +146,7 @@ def test_notebook_tables():
     assert "mean" in d._repr_html_()
 
 
+@pytest.mark.slow
 def test_an_interrupted_study_resumes_from_its_rows(tmp_path):
     import json
     import subprocess
@@ -169,6 +179,7 @@ def test_batches_write_parquet(tmp_path):
     assert not (tmp_path / "r.parquet.rows.jsonl").exists()
 
 
+@pytest.mark.slow
 def test_flops_no_deal_fits_are_left_out_and_bad_calls_refused_first():
     from evaluator.errors import EvaluatorError, HandError, RangeError
     study = flop_study(["AsAh", "AA"], progress=False)      # AA meets none of AsAh's flops
@@ -199,6 +210,7 @@ def test_distributions_weigh_sampled_combos_by_their_deals():
     (["AsKs", "JJ-99,AQo:0.3"], ""),
     (["AA:0.5,KK", "QQ,JJ:0.2"], "KcQd"),              # dead cards the ranges hold
 ])
+@pytest.mark.slow
 def test_the_vectors_give_the_rows_a_query_per_flop_gives(hands, dead):
     swept = flop_study(hands, dead=dead, progress=False, vectors=True)
     asked = flop_study(hands, dead=dead, progress=False, vectors=False)

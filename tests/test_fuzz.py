@@ -61,6 +61,7 @@ def test_evaluate_parses_or_raises_an_evaluator_error(game, hole, board):
 @example(text="AhK\u017f").via("discovered failure")
 @example(text="1.2.3%").via("discovered failure")
 @example(text=".%").via("discovered failure")
+@pytest.mark.slow
 def test_ranges_parse_or_raise_a_range_error(game, text):
     _parses_or_refuses(Range, text, game)
 
@@ -78,6 +79,7 @@ def test_long_texts_parse_or_raise_at_once(game, text):
        st.lists(st.one_of(st.floats(allow_nan=True, allow_infinity=True),
                           st.sampled_from([0.0, 1e308, 1e-308, 5e-324, 1e-300])),
                 min_size=6, max_size=6))
+@pytest.mark.slow
 def test_weighted_ranges_keep_finite_weights_with_the_largest_one(parts, weights):
     text = ",".join(f"{p}:{w!r}" for p, w in zip(parts, weights))
     try:

@@ -27,8 +27,8 @@ def assert_same_order(values, strengths):
 
 def test_all_games_registered():
     assert set(GAMES) == {"holdem", "omaha", "omaha5", "omaha6", "omaha8", "omaha5_8",
-                          "omaha6_8", "short_deck", "pineapple", "crazy_pineapple", "tahoe",
-                          "the", "teen_patti"}
+                          "omaha6_8", "courchevel", "courchevel8", "short_deck", "pineapple",
+                          "crazy_pineapple", "tahoe", "the", "teen_patti"}
 
 
 # --- Teen Patti ------------------------------------------------------------------
@@ -84,6 +84,7 @@ def omaha_rows(rng, n, hole, board=5):
 
 @pytest.mark.parametrize("name, hole", [("omaha", 4), ("omaha5", 5), ("omaha6", 6),
                                         ("omaha8", 4)])
+@pytest.mark.slow
 def test_omaha_high_random(name, hole, rng):
     for board in (3, 4, 5):
         rows = omaha_rows(rng, 400, hole, board)
@@ -93,6 +94,7 @@ def test_omaha_high_random(name, hole, rng):
 
 
 @pytest.mark.parametrize("name, hole", [("omaha", 4), ("omaha5", 5), ("omaha6", 6)])
+@pytest.mark.slow
 def test_omaha_high_flush_heavy(name, hole, rng):
     """Cards from two suits only: most boards hold three of a suit and many holes
     three or more of it, the cases the flush path must pair up correctly."""

@@ -43,6 +43,7 @@ def five_card_hands() -> np.ndarray:
 
 
 @pytest.mark.parametrize("trips", [False, True])
+@pytest.mark.slow
 def test_every_five_card_hand_orders_as_the_reference(five_card_hands, trips):
     """All 376,992 hands: the same category, and values in the reference's order."""
     g = game("short_deck", trips_beat_straight=trips)
@@ -60,6 +61,7 @@ def test_every_five_card_hand_orders_as_the_reference(five_card_hands, trips):
         assert counts == SHORT_FIVE, counts
 
 
+@pytest.mark.slow
 def test_every_seven_card_hand_by_category():
     """All 8,347,680 seven-card hands: the package's categories against the reference's
     direct classification."""
@@ -141,6 +143,7 @@ def _brute(game_name, hands, board, dead):
     ("omaha6_8", ["As2s3dKcQh5c", "AdKdQcJc4h6d"], "7c8h9sTd", ""),
     ("omaha6_8", ["As2s3dKcQh5c", "Ac2c3hKdQd4d", "6s7s8h8d9cTc"], "JcJd2h", "3s"),
 ])
+@pytest.mark.slow
 def test_exact_equity_against_the_brute_force(game_name, hands, board, dead):
     shares, boards = _brute(game_name, hands, board, dead)
     result = equity(game_name, hands, board, dead)

@@ -49,6 +49,7 @@ def test_the_counts_players_quote(text, count):
     "A", "RROO", "[K-T][K-T]", "[AK8]s", "xxyy", "AxKx", "s*h", "AA$ds", "$ss", "$r",
     "RO$np", "[Q-9]R$ds", "AsRxRy", "KK!KKK:$r",
 ])
+@pytest.mark.slow
 def test_every_four_card_hand_against_the_brute_force(text):
     assert _hands(Range(text, "omaha")) == _reference(text, 4, FOUR_CARD), text
 
@@ -56,6 +57,7 @@ def test_every_four_card_hand_against_the_brute_force(text):
 @pytest.mark.parametrize("game, hole", [("omaha5", 5), ("omaha6", 6)])
 @pytest.mark.parametrize("text", ["AA$ds", "RROO", "KK!KKK", "[K-T]s[K-T]s", "AxKxQy$np",
                                   "xxyy", "$ds"])
+@pytest.mark.slow
 def test_five_and_six_card_hands_against_the_brute_force(game, hole, text):
     """Membership of random hands (and of hands built to match) against the brute force."""
     if game == "omaha6" and text in ("xxyy", "$ds"):
@@ -87,6 +89,7 @@ def test_intersection_and_exclusion_go_left_to_right(text, expect):
 
 
 @pytest.mark.parametrize("text", ["AxAyxy", "xxyy", "RxOxNy", "AxKyQzJw", "$ds", "RROO$ss"])
+@pytest.mark.slow
 def test_suit_variable_patterns_do_not_depend_on_suit_names(text):
     combos = Range(text, "omaha").combos
     listed = {tuple(c) for c in combos.tolist()}
@@ -119,6 +122,7 @@ def test_weights_on_generic_parts():
     ("A%", "is not a card pattern"),
     ("RSTUVWXYZBCDEF", "more than 4 cards"),
 ])
+@pytest.mark.slow
 def test_errors_name_the_token(text, message):
     if message is None:
         assert _hands(Range(text, "omaha")) == _reference(text, 4, FOUR_CARD)
@@ -133,6 +137,7 @@ def test_rainbow_needs_four_cards_or_fewer():
 
 
 @pytest.mark.parametrize("game", ["omaha", "omaha5", "omaha8", "tahoe", "the", "teen_patti"])
+@pytest.mark.slow
 def test_percentages_take_the_shipped_ranking(game):
     top = Range("15%", game)
     share = len(top) / {3: 22_100, 4: 270_725, 5: 2_598_960}[top.combos.shape[1]]

@@ -58,6 +58,7 @@ def _suit_shapes(r: Range) -> np.ndarray:
     ("BwCxDyEzFwGx", "omaha6", 1_853_280, [1, 1, 2, 2]),
     ("BwCxDyEz", "omaha", 17_160, [1, 1, 1, 1]),            # 715 rank sets, 24 suit orders
 ])
+@pytest.mark.slow
 def test_many_variables_list_in_seconds(text, game, count, shape):
     with deadline():
         r = Range(text, game)
@@ -72,6 +73,7 @@ def test_many_variables_list_in_seconds(text, game, count, shape):
     ("BxCxDyEyz", "omaha5", 5), ("xBxCyDyE", "omaha5", 5), ("BwCxDyEzFwGw", "omaha6", 6),
     ("BwCxDyEz", "omaha", 4), ("[A-9]xB[A-9]xC", "omaha", 4),
 ])
+@pytest.mark.slow
 def test_many_variables_list_the_hands_the_brute_force_matches(text, game, hole):
     """Membership of random hands, and of listed ones, against tests/reference.py."""
     with deadline():
@@ -100,6 +102,7 @@ SWEEP = {
 
 
 @pytest.mark.parametrize("game, text", [(g, t) for g, ts in SWEEP.items() for t in ts])
+@pytest.mark.slow
 def test_every_pattern_lists_in_seconds_or_is_refused_at_once(game, text):
     """Many rank variables, many suit variables, spans with variables, 4- to 6-card
     games: each lists within the deadline, or is refused for too many hands, sooner."""

@@ -140,6 +140,7 @@ def ok(*args):
     return done.stdout
 
 
+@pytest.mark.slow
 def test_cli_range_format():
     text = "22+,A2s+,KTo+,AhKh:0.25"
     r = Range(text)

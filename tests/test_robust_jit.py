@@ -64,6 +64,7 @@ def root(tmp_path):
             sub.chmod(sub.stat().st_mode | stat.S_IWUSR)
 
 
+@pytest.mark.slow
 def test_a_read_only_install_without_a_writable_home_still_answers(root):
     """Before: 'RuntimeError: cannot cache function ... no locator available'."""
     copy_package(root, cache=False)
@@ -84,6 +85,7 @@ def test_a_read_only_install_without_a_writable_home_still_answers(root):
 
 @pytest.mark.parametrize("damage", ["truncate", "garbage"])
 @pytest.mark.parametrize("suffix", ["nbi", "nbc"])
+@pytest.mark.slow
 def test_a_damaged_cache_file_is_recompiled(root, damage, suffix):
     """Before: every later call failed with an UnpicklingError until the file was deleted."""
     copy_package(root, cache=True)

@@ -23,7 +23,8 @@ from evaluator.runouts import runout_study
     ("holdem", ["AA:0.5,KK,AhKh:0.25", "random"], "Kc8h8d", "2s3s"),
     ("short_deck", ["AA,KK:0.4", "QQ+,AKs"], "6c7d8h", ""),
     ("holdem", ["QQ+", "AKs", "JcTc"], "2c7d9h", ""),          # three-way: card by card
-    ("omaha", ["AA$ds", "KK**"], "Ah7d2c9s", ""),            # Omaha turn: river sweeps
+    pytest.param("omaha", ["AA$ds", "KK**"], "Ah7d2c9s", "",  # Omaha turn: river sweeps
+                 marks=pytest.mark.slow),
 ])
 def test_the_rows_add_up_to_the_equity_on_the_board(game, hands, board, dead):
     study = runout_study(hands, board, game=game, dead=dead, progress=False)
@@ -42,6 +43,7 @@ def test_the_rows_add_up_to_the_equity_on_the_board(game, hands, board, dead):
     ("holdem", ["QQ+", "AKs", "JcTc"], "2c7d9h"),
     ("omaha", ["AsAdKcQc", "KK**:0.5,T9**"], "Ah7d2c9s"),
 ])
+@pytest.mark.slow
 def test_each_row_is_the_equity_once_its_card_has_fallen(game, hands, board):
     study = runout_study(hands, board, game=game, progress=False)
     for row in study.rows[::11]:
@@ -117,6 +119,7 @@ def test_a_range_with_no_live_combo_is_refused():
         runout_study(["AsAh", "KK"], "AdAcKc", dead="KsKh", progress=False)
 
 
+@pytest.mark.slow
 def test_the_command_prints_writes_and_plots(tmp_path):
     pytest.importorskip("matplotlib")
     image, rows = tmp_path / "r.png", tmp_path / "r.csv"

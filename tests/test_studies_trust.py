@@ -83,6 +83,7 @@ def test_a_sampled_flop_study_too_wide_to_weigh_is_refused_before_any_flop():
     assert "too wide to weigh" in why and "'random'" in why
 
 
+@pytest.mark.slow
 def test_random_is_never_listed_by_a_sampled_flop_study():
     # 6-card Omaha's 'random' (18 M hands) is counted, not listed: the study runs
     study = flop_study(["AsAhKsKh2c3d", "random"], "omaha6", trials=200, seed=1,
@@ -294,6 +295,7 @@ def test_a_flop_study_of_one_hand_says_what_the_study_needs(capsys):
     assert code == 2 and "a flop study takes two or more hands" in err
 
 
+@pytest.mark.slow
 def test_weighted_studies_with_dead_cards_equal_equity():
     hands, dead = ["AA:0.5,KK", "QQ,JJ:0.2"], "KcQd"
     study = flop_study(hands, dead=dead, progress=False)

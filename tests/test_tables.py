@@ -95,6 +95,7 @@ def test_five_card_hash_agrees_with_the_general_one():
     assert seen == 6175
 
 
+@pytest.mark.slow
 def test_regenerating_gives_identical_tables(tmp_path):
     generate = runpy.run_path(str(_tables.tables_dir() / "generate.py"))
     assert generate["main"](["--out", str(tmp_path)]) == 0

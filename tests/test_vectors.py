@@ -128,6 +128,7 @@ def test_river_combo_equity_is_the_brute_force_for_every_combo(board):
 
 @pytest.mark.parametrize("board, dead", [("2c7d9hKs", ""), ("AsKsQs5s", "2h"),
                                          ("8c8d8h8s", "")])
+@pytest.mark.slow
 def test_turn_combo_equity_is_the_brute_force_for_every_combo(board, dead):
     rng = np.random.default_rng(len(board) + len(dead))
     w = _random_weights(rng, 1326, 0.2)
@@ -137,6 +138,7 @@ def test_turn_combo_equity_is_the_brute_force_for_every_combo(board, dead):
     assert np.allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
 
 
+@pytest.mark.slow
 def test_flop_combo_equity_is_the_brute_force():
     """With 26 dead cards, so that the pairwise reference walks its 253 runouts in
     seconds; the flop without dead cards is checked against equity() below."""
@@ -152,6 +154,7 @@ def test_flop_combo_equity_is_the_brute_force():
     assert np.allclose(got[heroes], want, rtol=0, atol=1e-12, equal_nan=True)
 
 
+@pytest.mark.slow
 def test_short_deck_combo_equity_is_the_brute_force():
     cards = ev.combos("short_deck")
     rng = np.random.default_rng(3)
@@ -321,6 +324,7 @@ def _omaha_value(hand, full) -> int:
 
 @pytest.mark.parametrize("board, live_cards", [("Ah7d2c9sTs", 14), ("KsQsJs4s4d", 14),
                                                ("8c8d5h5s", 13)])
+@pytest.mark.slow
 def test_omaha_combo_equity_is_the_brute_force(board, live_cards):
     b, dead, live, w = _omaha_spot(board, live_cards, len(board) + live_cards)
     hands = OMAHA[live].tolist()
@@ -330,6 +334,7 @@ def test_omaha_combo_equity_is_the_brute_force(board, live_cards):
     assert np.allclose(got[live], want, rtol=0, atol=1e-12, equal_nan=True)
 
 
+@pytest.mark.slow
 def test_omaha_showdown_values_are_the_call_matrix_times_the_reach():
     b, dead, live, w = _omaha_spot("Jh9h4c3s2h", 15, 4)
     hands = OMAHA[live].tolist()
@@ -344,6 +349,7 @@ def test_omaha_showdown_values_are_the_call_matrix_times_the_reach():
 
 @pytest.mark.parametrize("board, against", [("Ah7d2c9sTs", "AA,KK"), ("Ah7d2c9s", "15%"),
                                             ("Kc8h8d3s", "RR$ds:0.5,AK**")])
+@pytest.mark.slow
 def test_omaha_entries_are_equity_of_the_hand_against_the_range(board, against):
     eq = ev.combo_equity(against, board, game="omaha")
     for hand in ("QsJs8d8c", "KdKc3h4h", "AsKs7h2d", "JhTh6c5c"):
