@@ -2,8 +2,14 @@
 
 Run with:  pytest benchmarks --benchmark-columns=median,min,max,rounds
 """
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
+
+# the tests' own kernels (tests/enumeration.py: every 7-card hand), after our conftest
+sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))
 
 import evaluator
 

@@ -12,11 +12,12 @@ batches at 1.5x the scalar kernel (``test_eval_on_each_path``).
 import subprocess
 import sys
 
+import enumeration
 import numpy as np
 import pytest
 
 from evaluator import _tables, evaluate_batch
-from evaluator.kernels import high, vector
+from evaluator.kernels import vector
 
 from conftest import random_hands, rate
 
@@ -62,7 +63,7 @@ def test_enumerate_all_seven_card_hands(benchmark, counting):
     """Every 7-card hand in nested loops; the checksum run is the raw speed."""
     tables = _tables.high()
     hist = np.zeros((4 if counting else 0, 10 << 12), np.int64)
-    benchmark.pedantic(high.enumerate7, args=(hist, *tables), rounds=5, warmup_rounds=1)
+    benchmark.pedantic(enumeration.enumerate7, args=(hist, *tables), rounds=5, warmup_rounds=1)
     rate(benchmark, 133_784_560)
 
 

@@ -40,27 +40,35 @@ from .games import GAMES, Game, game
 # the rest loads on first use (PEP 562): a command that needs only the equity engine does
 # not pay for the batch, the studies and their imports (about 0.2 s a command)
 _LAZY = {
-    "batch_equity": "batch", "range_breakdown": "breakdown", "RangeBreakdown": "breakdown",
+    "batch_equity": "batch", "range_breakdown": "studies", "RangeBreakdown": "studies",
     "EquityResult": "engine", "PlayerEquity": "engine", "discard_equity": "engine",
     "equity": "engine", "equity_by_street": "engine",
     "HandValue": "evaluate", "category_of": "evaluate", "evaluate": "evaluate",
-    "evaluate_batch": "evaluate", "FlopStudy": "flops", "flop_study": "flops",
+    "evaluate_batch": "evaluate", "FlopStudy": "studies", "flop_study": "studies",
     "Range": "ranges", "EquityDistribution": "studies", "equity_distribution": "studies",
     "hand_vs_range": "studies", "preflop_matrix": "studies", "warmup": "warmup",
     "combos": "combo_order", "combo_index": "combo_order", "combo_equity": "vectors",
-    "call_matrix": "vectors", "showdown_values": "vectors", "runout_study": "runouts",
-    "RunoutStudy": "runouts"}
+    "call_matrix": "vectors", "showdown_values": "vectors", "runout_study": "studies",
+    "RunoutStudy": "studies"}
 
 if TYPE_CHECKING:
     from .batch import batch_equity
-    from .breakdown import RangeBreakdown, range_breakdown
     from .combo_order import combo_index, combos
     from .engine import EquityResult, PlayerEquity, discard_equity, equity, equity_by_street
     from .evaluate import HandValue, category_of, evaluate, evaluate_batch
-    from .flops import FlopStudy, flop_study
     from .ranges import Range
-    from .runouts import RunoutStudy, runout_study
-    from .studies import EquityDistribution, equity_distribution, hand_vs_range, preflop_matrix
+    from .studies import (
+        EquityDistribution,
+        FlopStudy,
+        RangeBreakdown,
+        RunoutStudy,
+        equity_distribution,
+        flop_study,
+        hand_vs_range,
+        preflop_matrix,
+        range_breakdown,
+        runout_study,
+    )
     from .vectors import call_matrix, combo_equity, showdown_values
     from .warmup import warmup
 

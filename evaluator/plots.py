@@ -22,11 +22,8 @@ from .errors import EvaluatorError
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from .breakdown import RangeBreakdown
     from .engine import EquityResult
-    from .flops import FlopStudy
-    from .runouts import RunoutStudy
-    from .studies import EquityDistribution
+    from .studies import EquityDistribution, FlopStudy, RangeBreakdown, RunoutStudy
 
 __all__ = ["grid", "streets", "pyplot", "save", "distributions", "flop_textures", "breakdown",
            "runouts"]

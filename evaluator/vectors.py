@@ -473,7 +473,7 @@ def flop_totals(hero: np.ndarray, against: np.ndarray, flops: np.ndarray,
     (``Range.vector()``); ``progress(n)`` is told of each batch of boards swept.
     """
     from ._parallel import map_items, resolve_threads
-    from .kernels import sweep as k
+    from .kernels import flop_sweep as k
     g = _sweep_game(game, "flop_totals")
     if not _two_cards(g):
         raise EvaluatorError(f"flop_totals covers the two-card games, not {g.name}", g.name)

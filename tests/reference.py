@@ -382,7 +382,7 @@ def pattern_matches(elements, macros, hand) -> bool:
 # --- The range breakdown's classes (hold'em), one combo at a time ------------------------
 
 def breakdown_made_class(hole, board) -> str:
-    """The made class of evaluator.breakdown, written from its definitions."""
+    """The made class of evaluator.studies.breakdown, written from its definitions."""
     category = category_name(best_strength(list(hole) + list(board)))
     if category in ("straight flush", "four of a kind", "full house", "flush", "straight"):
         return category
@@ -420,7 +420,7 @@ def breakdown_made_class(hole, board) -> str:
 
 
 def breakdown_draws(hole, board, dead=()) -> set:
-    """The draws of evaluator.breakdown, from every next card, written from its
+    """The draws of evaluator.studies.breakdown, from every next card, written from its
     definitions."""
     if len(board) == 5:
         return set()

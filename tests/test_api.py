@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 
+import enumeration
 import numpy as np
 import pytest
 from numba import njit
@@ -160,13 +161,12 @@ def test_batch_tiny_and_strided(rng):
 
 
 def test_kernels_callable_from_user_njit(high_tables):
-    from evaluator.kernels import high
 
     @njit
     def best_of(hands, tables):
         best = 0
         for i in range(hands.shape[0]):
-            best = max(best, high.evaluate_one(hands[i], *tables))
+            best = max(best, enumeration.evaluate_one(hands[i], *tables))
         return best
 
     hands = np.stack([parse_cards("AsKsQsJsTs2c3d"), parse_cards("2c3d4h5s7c8dTh")])
@@ -223,9 +223,9 @@ def test_cli_tables_verify():
 
 @pytest.mark.parametrize("module", ["evaluator.cards", "evaluator.games", "evaluator.evaluate",
                                     "evaluator.ranges", "evaluator.batch", "evaluator.studies",
-                                    "evaluator.table", "evaluator.engine.api", "evaluator.classes",
+                                    "evaluator.play", "evaluator.engine.api", "evaluator.classes",
                                     "evaluator.combo_order", "evaluator.vectors",
-                                    "evaluator.runouts", "evaluator"])
+                                    "evaluator.studies.runouts", "evaluator"])
 def test_docstring_examples(module):
     __import__(module)
     result = doctest.testmod(sys.modules[module], optionflags=doctest.ELLIPSIS)

@@ -11,7 +11,9 @@ import time
 import pytest
 
 from evaluator import EvaluatorError, RangeError, batch_equity, equity, hand_vs_range
-from evaluator.batch import BatchInterrupted, QueryFailed, write_rows
+from evaluator.batch import BatchInterrupted, QueryFailed
+from evaluator.batch.rows import run_chunk
+from evaluator.export import write_rows
 
 QUERIES = [
     {"hands": "AsKs vs QhQd", "board": "2c7d9h"},
@@ -191,8 +193,7 @@ def failing_chunk(queries):
     holds the query ``boom``; defined in the test, so it travels by value."""
     if any(query.get("id") == "boom" for query in queries):
         raise RuntimeError("the worker could not run this task")
-    import evaluator.batch
-    return evaluator.batch._run_chunk(queries)
+    return run_chunk(queries)
 
 
 @needs_dask

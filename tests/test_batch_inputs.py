@@ -9,8 +9,8 @@ import pytest
 
 import evaluator.batch as batch
 from evaluator import EvaluatorError, batch_equity
-from evaluator.batch import write_rows
 from evaluator.cli import main
+from evaluator.export import write_rows
 
 QUERIES = [{"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": "flop"},
            {"game": "omaha8", "hands": ["Ah2h3sKs", "AdKdQcJc"], "board": "4c5d9sTh"},

@@ -17,6 +17,7 @@ import time
 import pytest
 
 import evaluator.batch as batch
+import evaluator.batch.sink as sink
 from evaluator import ArgumentTypeError, CardError, EvaluatorError, batch_equity
 from evaluator.batch import BatchInterrupted, QueryFailed, read_queries
 from evaluator.cli import main
@@ -312,12 +313,12 @@ def test_ctrl_c_while_a_row_is_written_keeps_count_of_the_rows_in_the_file(
     queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h"}] * 12
     whole = tmp_path / ("whole" + os.path.splitext(name)[1])
     batch_equity(queries, out=whole, progress=False)
-    real = batch._Sink.__init__
+    real = sink.Sink.__init__
 
     def init(self, *args, **kwargs):
         real(self, *args, **kwargs)
         self.handle = Flaky(self.handle, where, "6," if self.csv else '{"id": 6,')
-    monkeypatch.setattr(batch._Sink, "__init__", init)
+    monkeypatch.setattr(sink.Sink, "__init__", init)
     out = tmp_path / name
     with pytest.raises(BatchInterrupted) as stop:
         batch_equity(queries, out=out, threads=1, progress=False)
@@ -325,7 +326,7 @@ def test_ctrl_c_while_a_row_is_written_keeps_count_of_the_rows_in_the_file(
     assert on_disk.endswith(b"\n")                  # a line cut short is taken out again
     rows = len(on_disk.splitlines()) - name.endswith(".csv")
     assert stop.value.kept == rows == (5 if where == "mid-line" else 6)
-    monkeypatch.setattr(batch._Sink, "__init__", real)
+    monkeypatch.setattr(sink.Sink, "__init__", real)
     batch_equity(queries, out=out, resume=True, progress=False)
     assert out.read_bytes() == whole.read_bytes()
 
@@ -370,15 +371,15 @@ def test_ctrl_c_in_a_flush_of_many_rows_keeps_count_of_the_rows_in_the_file(
     queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h"}] * 12
     whole = tmp_path / ("whole" + os.path.splitext(name)[1])
     batch_equity(queries, out=whole, progress=False)
-    real = batch._Sink.__init__
+    real = sink.Sink.__init__
     outputs = []
 
     def init(self, *args, **kwargs):
         real(self, *args, **kwargs)
         self.handle = Buffered(self.handle, full)
         outputs.append(self.handle)
-    monkeypatch.setattr(batch._Sink, "__init__", init)
-    monkeypatch.setattr(batch._Sink, "idle", lambda self: None)     # one flush, at the end
+    monkeypatch.setattr(sink.Sink, "__init__", init)
+    monkeypatch.setattr(sink.Sink, "idle", lambda self: None)     # one flush, at the end
     monkeypatch.setattr(batch, "FLUSH_EVERY", 3600)
     out = tmp_path / name
     with pytest.raises(BatchInterrupted) as stop:
@@ -388,7 +389,7 @@ def test_ctrl_c_in_a_flush_of_many_rows_keeps_count_of_the_rows_in_the_file(
     rows = len(on_disk.splitlines()) - name.endswith(".csv")
     assert 0 < outputs[0].whole < 12
     assert stop.value.kept == rows == (outputs[0].whole if full else 12)
-    monkeypatch.setattr(batch._Sink, "__init__", real)
+    monkeypatch.setattr(sink.Sink, "__init__", real)
     batch_equity(queries, out=out, resume=True, progress=False)
     assert out.read_bytes() == whole.read_bytes()
 
@@ -811,7 +812,7 @@ def test_a_full_disk_is_one_line_with_the_rows_kept_and_resume_finishes(
                                                   "id": f"q{i}"} for i in range(12)])
     whole = tmp_path / ("whole" + os.path.splitext(name)[1])
     batch_equity(queries, out=whole, progress=False)
-    real = batch._Sink._put
+    real = sink.Sink._put
     written = []
 
     def put(self, row):
@@ -819,7 +820,7 @@ def test_a_full_disk_is_one_line_with_the_rows_kept_and_resume_finishes(
             raise FULL
         written.append(row)
         real(self, row)
-    monkeypatch.setattr(batch._Sink, "_put", put)
+    monkeypatch.setattr(sink.Sink, "_put", put)
     out = tmp_path / name
     kept_in = tmp_path / (name + ".rows.jsonl" if name.endswith(".json") else name)
     assert main(["batch", str(queries), "--out", str(out), "--no-progress"]) == 1
@@ -829,7 +830,7 @@ def test_a_full_disk_is_one_line_with_the_rows_kept_and_resume_finishes(
                    f"first 5 of 12 rows are kept in {kept_in}: make room and run again with "
                    "--resume to finish\n")
     assert len(kept_in.read_text().splitlines()) == 5 + name.endswith(".csv")
-    monkeypatch.setattr(batch._Sink, "_put", real)
+    monkeypatch.setattr(sink.Sink, "_put", real)
     calls = counting(monkeypatch)
     assert main(["batch", str(queries), "--out", str(out), "--resume", "--no-progress"]) == 0
     assert len(calls) == 12 - 5
@@ -871,12 +872,12 @@ def test_a_full_disk_in_the_middle_of_a_line_keeps_the_whole_rows_for_resume(
     lines = whole.read_bytes().splitlines(keepends=True)
     header = 1 if name.endswith(".csv") else 0
     room = sum(map(len, lines[header:header + 5])) + 10      # five rows, a part of the sixth
-    real = batch._Sink.__init__
+    real = sink.Sink.__init__
 
     def init(self, *args, **kwargs):
         real(self, *args, **kwargs)
         self.handle = FullDisk(self.handle, room)
-    monkeypatch.setattr(batch._Sink, "__init__", init)
+    monkeypatch.setattr(sink.Sink, "__init__", init)
     out = tmp_path / name
     with pytest.raises(batch.WriteFailed) as failed:
         batch_equity(queries, out=out, threads=1, progress=False)
@@ -886,7 +887,7 @@ def test_a_full_disk_in_the_middle_of_a_line_keeps_the_whole_rows_for_resume(
                                  f"of 12 rows are kept in {out}: make room and run again with "
                                  "resume=True to finish")
     assert out.read_bytes() == b"".join(lines[:header + 5])      # the part of a line taken out
-    monkeypatch.setattr(batch._Sink, "__init__", real)
+    monkeypatch.setattr(sink.Sink, "__init__", real)
     batch_equity(queries, out=out, resume=True, progress=False)
     assert out.read_bytes() == whole.read_bytes()
 

@@ -6,8 +6,8 @@ import random
 import pytest
 
 from evaluator import game
-from evaluator.breakdown import range_breakdown
 from evaluator.cards import format_cards, parse_cards
+from evaluator.studies.breakdown import range_breakdown
 
 import reference
 

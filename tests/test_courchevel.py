@@ -13,7 +13,7 @@ import pytest
 import evaluator as ev
 from evaluator.cards import parse_cards
 from evaluator.errors import CardError, HandError
-from evaluator.table import HoldemTable
+from evaluator.play import HoldemTable
 
 import reference as ref
 

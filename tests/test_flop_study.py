@@ -11,8 +11,8 @@ import pytest
 
 from evaluator import equity
 from evaluator.cards import format_cards, parse_cards
-from evaluator.flops import flop_study, texture
 from evaluator.studies import equity_distribution
+from evaluator.studies.flops import flop_study, texture
 
 
 @pytest.mark.parametrize("hands, dead", [

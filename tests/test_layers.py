@@ -19,13 +19,12 @@ LAYERS = {
              "_parallel", "_suits", "progress", "export", "_compile_note", "_sigint"],
     "kernels": ["kernels"],
     "families": ["families"],
-    "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "ranges",
-              "combo_order"],
+    "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "listing",
+              "ranges", "range_text", "combo_order"],
     "engine": ["engine", "vectors"],
-    "studies": ["studies", "breakdown", "runouts"],
-    "apps": ["batch", "flops", "warmup", "plots", "table", "bench", "_terminal", "cli",
-             "cli_study",
-             "__main__", "__init__"],
+    "batch": ["batch"],
+    "studies": ["studies"],
+    "apps": ["warmup", "plots", "play", "bench", "_terminal", "cli", "__main__", "__init__"],
 }
 RANK = {name: rank for rank, names in enumerate(LAYERS.values()) for name in names}
 
@@ -167,3 +166,12 @@ def test_no_rule_or_game_name_is_compared_outside_the_families():
             if _RULE_TESTS.search(code):
                 found.append(f"{path.relative_to(PACKAGE)}:{number}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+LONGEST = 620          # lines: "about 600", a module a reader can hold
+
+
+def test_no_module_is_much_over_600_lines():
+    long = {name: n for name, path in _modules().items()
+            if (n := len(path.read_text().splitlines())) > LONGEST}
+    assert not long, long

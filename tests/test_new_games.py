@@ -184,7 +184,7 @@ def test_the_new_games_are_listed_and_have_ranges():
 
 
 def test_short_deck_table_with_antes_and_a_button_blind():
-    from evaluator.table import HoldemTable, replay
+    from evaluator.play import HoldemTable, replay
     t = HoldemTable(["a", "b", "c"], game="short_deck", ante=1, button_blind=2, seed=3)
     assert len(t.deck) == 36 and min(t.deck) == 16                 # sixes to aces
     assert t.pot == 5 and t.to_act == 1                            # left of the button
@@ -202,7 +202,7 @@ def test_short_deck_table_with_antes_and_a_button_blind():
 
 
 def test_big_o_session_kills_after_a_scoop():
-    from evaluator.table import HoldemSession
+    from evaluator.play import HoldemSession
     session = HoldemSession(["a", "b", "c"], game="omaha5_8", seed=4)
     for _ in range(40):
         table = session.new_hand()
@@ -218,7 +218,7 @@ def test_big_o_session_kills_after_a_scoop():
 
 def test_review_findings_stay_fixed():
     from evaluator import hand_vs_range
-    from evaluator.table import HoldemTable, replay
+    from evaluator.play import HoldemTable, replay
     t = HoldemTable(["a", "b"], game=game("short_deck", trips_beat_straight=True), seed=2)
     while not t.finished:
         kinds = [a["kind"] for a in t.legal_actions()]

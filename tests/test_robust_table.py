@@ -8,7 +8,7 @@ import pytest
 
 from evaluator import EvaluatorError
 from evaluator.errors import ArgumentTypeError
-from evaluator.table import (
+from evaluator.play import (
     HistoryError,
     HoldemSession,
     HoldemTable,

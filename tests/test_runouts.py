@@ -14,7 +14,7 @@ import pytest
 import evaluator as ev
 from evaluator.cards import parse_cards
 from evaluator.errors import CardError, EvaluatorError, HandError, RangeError
-from evaluator.runouts import runout_study
+from evaluator.studies.runouts import runout_study
 
 
 @pytest.mark.parametrize("game, hands, board, dead", [
@@ -139,7 +139,7 @@ def test_the_command_prints_writes_and_plots(tmp_path):
 def test_the_vectors_and_the_engine_agree_card_for_card():
     """Heads-up hold'em runs on the sweep; the same spot asked card by card through
     equity() gives the same rows."""
-    from evaluator import runouts
+    from evaluator.studies import runouts
     g = ev.game("holdem")
     board = parse_cards("2c7d9h")
     swept = runout_study(["QQ+,AKs:0.5", "22+"], board, progress=False)

@@ -10,10 +10,11 @@ import pytest
 
 import evaluator as ev
 from evaluator import cli
-from evaluator.breakdown import range_breakdown
+from evaluator.cli.args import whole
 from evaluator.errors import EvaluatorError
-from evaluator.flops import flop_study
 from evaluator.studies import equity_distribution
+from evaluator.studies.breakdown import range_breakdown
+from evaluator.studies.flops import flop_study
 
 
 @pytest.mark.parametrize("hands", [
@@ -207,11 +208,11 @@ def test_ctrl_c_in_a_swept_flop_study_says_nothing_was_written(monkeypatch, tmp_
 # --- numbers read exactly, and work bounded before it starts -----------------------------
 
 def test_seeds_are_exact_integers_or_refused():
-    from evaluator.batch import _whole
-    assert cli._whole("1e30") == 10 ** 30 and _whole("seed", "1e30") == 10 ** 30
+    from evaluator.batch.queries import whole_number as _whole
+    assert whole("1e30") == 10 ** 30 and _whole("seed", "1e30") == 10 ** 30
     for bad in ("1.5", "1e-3", "nan", "inf"):
         with pytest.raises(Exception, match="whole number"):
-            cli._whole(bad)
+            whole(bad)
     with pytest.raises(EvaluatorError, match="not an exact integer"):
         _whole("seed", 1e30)
     a = ev.equity("holdem", ["AsKs", "QhQd"], trials=20_000, seed=10 ** 30)
@@ -256,12 +257,12 @@ def test_cli_errors_name_the_command_not_the_python_function(capsys):
 
 
 def test_a_range_grid_leaves_the_hands_outside_it_neutral(monkeypatch):
-    from evaluator import cli as cli_module
+    from evaluator.cli import commands as cli_module
     printed = []
     monkeypatch.setattr(cli_module, "_console",
                         lambda: type("C", (), {"print": lambda self, t: printed.append(t)})())
-    cli_module._print_grid({"AA": 1.0, "KK": 0.0}, "share", composition=True)
-    cli_module._print_grid({"AA": 1.0, "KK": 0.0}, "equity")
+    cli_module.print_grid({"AA": 1.0, "KK": 0.0}, "share", composition=True)
+    cli_module.print_grid({"AA": 1.0, "KK": 0.0}, "equity")
     composition, equity_grid = ([str(c) for row in t.columns for c in row._cells]
                                 for t in printed)
     assert any("KK" in c and "dim" in c for c in composition)

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from evaluator import equity, parse_cards
-from evaluator.table import (
+from evaluator.play import (
     HoldemSession,
     HoldemTable,
     IllegalAction,
@@ -438,7 +438,7 @@ def test_a_refused_action_after_many_still_leaves_the_table_as_it_was():
 def test_a_long_history_is_checked_against_its_result_as_soon_as_it_can_be():
     """A result that cannot be right is refused before the replay (its keys) or at the
     action whose pot passes the recorded one, not after thousands more actions."""
-    from evaluator.table import HistoryError
+    from evaluator.play import HistoryError
     record = long_teen_patti().history()
     passed = json.loads(json.dumps(record))
     passed["result"]["pot"] = 100                    # 3 boots, then 1 a bet: 101 at action 98

@@ -7,7 +7,7 @@ import pytest
 
 from evaluator import EvaluatorError
 from evaluator.errors import ArgumentTypeError
-from evaluator.table import (
+from evaluator.play import (
     MAX_HANDS,
     MAX_HISTORIES,
     HistoryError,
@@ -207,7 +207,7 @@ def test_a_session_holds_only_its_latest_hand():
     import gc
     import weakref
 
-    from evaluator.table import HoldemSession
+    from evaluator.play import HoldemSession
     session = HoldemSession(["a", "b"], game="holdem", seed=1)
     first = session.new_hand()
     first.act("fold")                               # the small blind folds: over

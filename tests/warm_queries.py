@@ -48,8 +48,8 @@ def every_query() -> list[dict]:
 
 
 def every_study() -> None:
-    from evaluator.breakdown import range_breakdown
     from evaluator.studies import equity_distribution, hand_vs_range
+    from evaluator.studies.breakdown import range_breakdown
     for board in ("2c7d9h", "2c7d9hTs", "2c7d9hTs4h"):
         equity_distribution("QQ+,AKs", "JJ,TT:0.5", board, progress=False)
         equity_distribution("AA**:$ds", "KK**", board, game="omaha", progress=False)

@@ -75,7 +75,7 @@ class Family:
         return None
 
     def table_class(self, g: Game) -> str:
-        """The name of the table engine class (``evaluator.table``) that deals ``g``."""
+        """The name of the table engine class (``evaluator.play``) that deals ``g``."""
         return "HoldemTable"
 
     # --- cost model ------------------------------------------------------------------

@@ -22,7 +22,7 @@ from .base import Family
 __all__ = ["Best5", "HOLDEM_MODULES"]
 
 HOLDEM_MODULES = ("_intrinsics", "dealing", "high", "multisets", "ranges", "sampling",
-                  "walks", "sweep")
+                  "walks", "sweep", "flop_sweep")
 
 
 class Best5(Family):

@@ -22,16 +22,16 @@ from typing import Any
 
 import numpy as np
 
-from .cards import CardsLike, format_cards, parse_cards
-from .engine.spots import check_distinct, parse_hands
-from .errors import EvaluatorError, HandError, RangeError
-from .errors import short_text as _short
-from .export import rows_frame, write_rows
-from .families import family
-from .games import Game
-from .games import game as _game
-from .progress import progress_bar
-from .ranges import Range
+from ..cards import CardsLike, format_cards, parse_cards
+from ..engine.spots import check_distinct, parse_hands
+from ..errors import EvaluatorError, HandError, RangeError
+from ..errors import short_text as _short
+from ..export import rows_frame, write_rows
+from ..families import family
+from ..games import Game
+from ..games import game as _game
+from ..progress import progress_bar
+from ..ranges import Range
 
 __all__ = ["RunoutStudy", "runout_study", "RANKS", "SUITS"]
 
@@ -138,7 +138,7 @@ def runout_study(hands: Sequence[object], board: CardsLike, *, game: str | Game 
     >>> [round(e, 4) for e in study.equity()]
     [0.6154, 0.3846]
     """
-    from .vectors import sweeps
+    from ..vectors import sweeps
     g = _game(game)
     if isinstance(hands, (str, Range)) or not isinstance(hands, Sequence):
         raise HandError("hands must be a list with one entry per player, like "
@@ -181,7 +181,7 @@ def _swept(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray,
            threads: int | None) -> list[dict[str, Any]]:
     """Heads-up on the vectors: every runout's hero-weighted wins and deals, added to
     each card it holds (on a flop a runout's turn and river are each a turn)."""
-    from .vectors import runout_totals
+    from ..vectors import runout_totals
     hero = Range(texts[0], g)
     runouts, totals, unit = runout_totals(hero, texts[1], board, game=g, dead=dead,
                                           threads=threads)
@@ -201,7 +201,7 @@ def _card_by_card(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray
                   threads: int | None, progress: bool) -> list[dict[str, Any]]:
     """Heads-up where the vectors start one street later (Omaha on a turn): every combo
     against the second range once each card has fallen, weighed by the first range."""
-    from .vectors import combo_sums
+    from ..vectors import combo_sums
     hero = Range(texts[0], g).vector()
     against = Range(texts[1], g)
     known = set(board.tolist()) | set(dead.tolist())
@@ -233,7 +233,7 @@ def _asked(g: Game, texts: list[str], board: np.ndarray, held: np.ndarray,
            dead: np.ndarray, threads: int | None, progress: bool) -> list[dict[str, Any]]:
     """One exact ``equity()`` per card but those the board, the known hands and the dead
     cards hold; the cards no deal fits left out."""
-    from .engine import equity
+    from ..engine import equity
     known = set(board.tolist()) | set(held.tolist())
     cards = [c for c in g.deck if c not in known]
     bar = progress_bar(len(cards), f"{_short(' vs '.join(texts), 50)}, card by card",

@@ -27,7 +27,7 @@ Seats are numbered clockwise; "left of the dealer" is the next seat number.
 >>> t.act("bet", 1)
 Traceback (most recent call last):
 ...
-evaluator.table.IllegalAction: cat plays blind: bet 2 to 4 (the stake is 2), not 1
+evaluator.play.IllegalAction: cat plays blind: bet 2 to 4 (the stake is 2), not 1
 
 The package, file by file (each file imports only from those above it):
 
@@ -60,6 +60,6 @@ from .the import TheTable
 __all__ = ["IllegalAction", "HistoryError", "TeenPattiTable", "TheTable", "HoldemTable",
            "HoldemSession", "replay", "simulate", "POLICIES"]
 
-# The errors are caught and read as evaluator.table.IllegalAction and
-# evaluator.table.HistoryError (tracebacks print this path), wherever they are defined.
+# The errors are caught and read as evaluator.play.IllegalAction and
+# evaluator.play.HistoryError (tracebacks print this path), wherever they are defined.
 IllegalAction.__module__ = HistoryError.__module__ = __name__

@@ -30,16 +30,16 @@ from typing import Any
 
 import numpy as np
 
-from ._suits import stabilizer
-from .batch import batch_equity
-from .cards import format_cards, parse_cards
-from .engine.spots import check_options, check_trials_time, parse_hands
-from .errors import EvaluatorError, HandError, RangeError
-from .export import rows_frame, write_rows
-from .games import Game
-from .games import game as _game
-from .ranges import Range, card_masks
-from .vectors import sweeps
+from .._suits import stabilizer
+from ..batch import batch_equity
+from ..cards import format_cards, parse_cards
+from ..engine.spots import check_options, check_trials_time, parse_hands
+from ..errors import EvaluatorError, HandError, RangeError
+from ..export import rows_frame, write_rows
+from ..games import Game
+from ..games import game as _game
+from ..ranges import Range, card_masks
+from ..vectors import sweeps
 
 __all__ = ["FlopStudy", "flop_study", "texture"]
 
@@ -254,10 +254,10 @@ def _swept_rows(g: Game, texts: list[str], parsed: list[np.ndarray],
     """The heads-up exact study on the vectors: the study, and the per-flop rows the batch
     would have streamed; None where a hero combo meets so little of the other range's
     weight that the sums would cancel (the engine then compares pairs)."""
-    from .batch import result_row
-    from .engine.results import Counts, make_result
-    from .progress import progress_bar
-    from .vectors import flop_totals
+    from ..batch import result_row
+    from ..engine.results import Counts, make_result
+    from ..progress import progress_bar
+    from ..vectors import flop_totals
     whole = [Range("random", g) if rnd else Range([h], g) if r is None else r
              for h, r, rnd in zip(parsed, ranges, randoms)]
     hero, against = (r.vector() for r in whole)
@@ -322,8 +322,8 @@ def _check_study_time(g: Game, texts: list[str], queries: list[dict[str, Any]],
     refuse the study if all of them would take past ``STUDY_SECONDS``."""
     import time
 
-    from ._parallel import resolve_threads
-    from .engine import equity
+    from .._parallel import resolve_threads
+    from ..engine import equity
     workers = resolve_threads(threads, 1 << 30)
     seconds = 0.0
     for probe in (queries[len(queries) // 2], queries[len(queries) // 3])[:2]:

@@ -44,17 +44,17 @@ from pathlib import Path
 
 import numpy as np
 
-from .cards import CardsLike, format_cards, parse_cards
-from .engine.spots import check_distinct, check_street
-from .errors import HandError, RangeError
-from .errors import short_text as _short
-from .evaluate import evaluate, evaluate_batch
-from .export import rows_frame, write_rows
-from .families import family
-from .games import Game
-from .games import game as _game
-from .progress import progress_bar
-from .ranges import Range, RangeLike
+from ..cards import CardsLike, format_cards, parse_cards
+from ..engine.spots import check_distinct, check_street
+from ..errors import HandError, RangeError
+from ..errors import short_text as _short
+from ..evaluate import evaluate, evaluate_batch
+from ..export import rows_frame, write_rows
+from ..families import family
+from ..games import Game
+from ..games import game as _game
+from ..progress import progress_bar
+from ..ranges import Range, RangeLike
 
 __all__ = ["RangeBreakdown", "range_breakdown", "MADE_CLASSES", "DRAWS"]
 

@@ -11,9 +11,9 @@ import json
 import sys
 from pathlib import Path
 
-from .errors import EvaluatorError
-from .export import ROW_SUFFIXES, check_rows_path
-from .games import GAMES
+from ..errors import EvaluatorError
+from ..export import ROW_SUFFIXES, check_rows_path
+from ..games import GAMES
 
 __all__ = ["add_study_parser", "MAX_BUCKETS"]
 
@@ -24,10 +24,10 @@ def _check_plot(path: str | None) -> None:
     """Refuse a ``--plot`` path, or a missing matplotlib, before the study runs."""
     if path is None:
         return
-    from ._terminal import IMAGE_SUFFIXES
-    from .batch import check_output
+    from .._terminal import IMAGE_SUFFIXES
+    from ..batch import check_output
     check_output(path, IMAGE_SUFFIXES, "--plot")
-    from .plots import pyplot
+    from ..plots import pyplot
     pyplot()                                      # the plot extra: refused now if missing
 
 
@@ -46,11 +46,11 @@ def _written(count: int, what: str, path: str) -> None:
 def _study_flops(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
-    from ._terminal import console as _console
-    from ._terminal import short as _short
-    from .batch import check_output
-    from .errors import BatchInterrupted
-    from .flops import flop_study
+    from .._terminal import console as _console
+    from .._terminal import short as _short
+    from ..batch import check_output
+    from ..errors import BatchInterrupted
+    from ..studies import flop_study
     _check_outputs(args)
     rows_file = None
     if args.out:
@@ -77,7 +77,7 @@ def _study_flops(args: argparse.Namespace) -> int:
         rows_file.unlink(missing_ok=True)
         _written(len(study.rows), "flop classes", args.out)
     if args.plot:
-        from . import plots
+        from .. import plots
         plots.flop_textures(study, args.plot)
     if args.json:
         for row in study.rows:
@@ -107,9 +107,9 @@ def _study_flops(args: argparse.Namespace) -> int:
 # --- distribution ------------------------------------------------------------------
 
 def _study_distribution(args: argparse.Namespace) -> int:
-    from ._terminal import console as _console
-    from ._terminal import short as _short
-    from .studies import check_distribution, equity_distribution
+    from .._terminal import console as _console
+    from .._terminal import short as _short
+    from ..studies import check_distribution, equity_distribution
     if len(args.hands) != 2:
         raise EvaluatorError("a distribution takes two ranges: the one to spread, and the one "
                              "it faces", len(args.hands))
@@ -129,7 +129,7 @@ def _study_distribution(args: argparse.Namespace) -> int:
         d.write(args.out)
         _written(len(d.combos), "combos", args.out)
     if args.plot:
-        from . import plots
+        from .. import plots
         other = equity_distribution(args.hands[1], args.hands[0], args.board, game=args.game,
                                     dead=args.dead, threads=args.threads,
                                     progress=not args.no_progress)
@@ -157,9 +157,9 @@ def _study_distribution(args: argparse.Namespace) -> int:
 # --- breakdown ---------------------------------------------------------------------
 
 def _study_breakdown(args: argparse.Namespace) -> int:
-    from ._terminal import console as _console
-    from ._terminal import short as _short
-    from .breakdown import range_breakdown
+    from .._terminal import console as _console
+    from .._terminal import short as _short
+    from ..studies import range_breakdown
     _check_outputs(args)
     b = range_breakdown(args.hand, args.board, args.game, args.dead,
                         progress=not args.no_progress)
@@ -167,7 +167,7 @@ def _study_breakdown(args: argparse.Namespace) -> int:
         b.write(args.out)
         _written(len(b.rows), "rows", args.out)
     if args.plot:
-        from . import plots
+        from .. import plots
         plots.breakdown(b, args.plot, title=f"{_short(args.hand)} on {b.board}")
     if args.json:
         print(json.dumps({"board": b.board, "rows": b.rows,
@@ -190,9 +190,9 @@ def _study_runouts(args: argparse.Namespace) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    from ._terminal import console as _console
-    from ._terminal import short as _short
-    from .runouts import RANKS, SUITS, runout_study
+    from .._terminal import console as _console
+    from .._terminal import short as _short
+    from ..studies.runouts import RANKS, SUITS, runout_study
     _check_outputs(args)
     study = runout_study(args.hands, args.board, game=args.game, dead=args.dead,
                          threads=args.threads, progress=not args.no_progress)
@@ -200,7 +200,7 @@ def _study_runouts(args: argparse.Namespace) -> int:
         study.write(args.out)
         _written(len(study.rows), "cards", args.out)
     if args.plot:
-        from . import plots
+        from .. import plots
         plots.runouts(study, args.plot)
     if args.json:
         print(json.dumps({"board": study.board, "hands": study.hands,

@@ -1,0 +1,293 @@
+"""Many equity queries at once: on this machine's cores, or on a Dask cluster.
+
+A query is a mapping with the arguments of ``equity``: ``game`` (default
+hold'em), ``hands`` (a list, or one string with hands separated by ``vs``,
+``|`` or ``;``), and optionally ``board``, ``dead``, ``exact``, ``trials``,
+``target_stderr``, ``seed`` and ``id``.  Files (or a stream, such as stdin):
+CSV with those columns, or JSON Lines with one object per line.
+
+Every query runs on its own, with its own seed (the query's, or one derived
+from the batch ``seed`` and the query's position), so the rows are the same
+bit for bit whether the batch runs here, on a cluster, in one chunk or in
+many, and whatever the number of threads.
+
+Finished rows are never lost.  Every query is checked before any is
+computed (all the problems are listed in one error), and with ``out=`` the
+rows are written, in the input's order, as they finish, one line each,
+flushed within a fraction of a second and before the batch waits for a slow
+query: an interrupted batch keeps its finished rows, and ``resume=True``
+computes only the missing ones, giving the file an uninterrupted run writes.
+
+>>> rows = batch_equity([{"hands": "AsKs vs QhQd", "board": "2c7d9h"}], progress=False)
+>>> rows[0]["p1_equity"], rows[0]["method"]
+(0.23939393939393938, 'exact enumeration of 990 boards')
+"""
+from __future__ import annotations
+
+from collections.abc import Generator, Iterable, Mapping
+from pathlib import Path
+from typing import IO
+
+import numpy as np
+
+from ..errors import ArgumentTypeError, BatchInterrupted, EvaluatorError, QueryFailed
+from ..export import check_output
+from .cluster import close_client, make_client, on_cluster
+from .queries import (
+    HELP,
+    ON_ERROR,
+    OUT_SUFFIXES,
+    WHOLE_SUFFIXES,
+    check_not_queries,
+    file_records,
+    read_queries,
+    stream_records,
+    validate,
+)
+from .rows import columns, error_reason, error_row, result_row, run_query
+from .sink import Sink, WriteFailed, write_json, write_parquet
+
+__all__ = ["batch_equity", "read_queries", "check_output", "check_not_queries",
+           "BatchInterrupted", "QueryFailed", "WriteFailed", "OUT_SUFFIXES", "HELP",
+           "run_query", "result_row", "columns"]
+
+
+def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None,
+                 threads: int | None = None, progress: bool = True, seed: int = 0,
+                 chunk_size: int | None = None, out: str | Path | IO[str] | None = None,
+                 resume: bool = False, on_error: str = "stop") -> list[dict]:
+    """Run many equity queries; one result row per query, in the input's order.
+
+    Parameters
+    ----------
+    queries : iterable of mappings, a path to a CSV / JSON Lines file, or a stream
+        Each query's ``id`` (default: its position, from 1) must be its own:
+        resuming matches rows to queries by id.  A CSV header names each column once.
+        A stream (``sys.stdin``; text or bytes) holds JSON Lines when its first
+        character is ``{``, else CSV.
+    scheduler : str or dask.distributed.Client, optional
+        ``"tcp://host:port"`` or a client: the batch is split into chunks and
+        run on that Dask cluster (``pip install "evaluator[cluster]"``).
+        Default: every core of this machine, no server.  An address that is
+        not a Dask scheduler's (a web address, nothing listening, another
+        kind of server) is refused within a few seconds, before the output
+        is opened.
+    threads : int, optional
+        Local worker threads (default: every core).
+    progress : bool
+        A progress bar on a terminal.
+    seed : int
+        Seeds the queries that sample and give no seed of their own.
+    chunk_size : int, optional
+        Queries per cluster task (default: about four tasks per worker).
+    out : path or text stream, optional
+        Write each row as it finishes, in order: ``.csv`` (columns fixed up
+        front from the queries) or JSON Lines (``.jsonl``, ``.ndjson``; a
+        stream gets JSON Lines).  ``.json`` (one JSON document: a list of the
+        rows) and ``.parquet`` (pyarrow, the ``data`` extra) stream the rows
+        to ``OUT.rows.jsonl`` and write ``OUT`` from it at the end, when the
+        rows file is removed.  Checked before any work (the rows file too);
+        never the query file itself.
+    resume : bool
+        Continue the interrupted output ``out`` (for ``.json`` and
+        ``.parquet``, its rows file): keep its complete rows (a partly
+        written last line is dropped), compute only the missing ones.  The
+        file ends as an uninterrupted run writes it.  Refused when its rows
+        are another batch's, a kept row's query has changed since (its game,
+        cards, ``exact``, ``trials``, ``target_stderr`` or seed), or a kept
+        row is not one a batch writes (a column missing or of the wrong type,
+        a share outside [0, 1], equities not adding up to 1, ...: edited or
+        damaged); a missing file starts afresh.
+    on_error : "stop" or "record"
+        ``"stop"``: a bad query stops the batch before anything runs, and a
+        query failing while it runs raises ``QueryFailed`` once the rows
+        before it are written.  ``"record"``: the failure goes in the row's
+        ``error`` column and the batch goes on.  A cluster task that fails
+        past its retries fails each of its queries so; a cluster that fails
+        as a whole raises ``QueryFailed`` for the first unfinished query.
+
+    Raises
+    ------
+    BatchInterrupted
+        On Ctrl-C (a ``KeyboardInterrupt``): the work stops within about a
+        second; the finished rows are in ``out``.
+    WriteFailed
+        When ``out`` cannot be written (a full disk, ...): its ``kept`` rows
+        are whole in the file (a part of one is taken out), ready for
+        ``resume=True``.
+    """
+    if on_error not in ON_ERROR:
+        raise EvaluatorError(f"on_error must be 'stop' or 'record', got {on_error!r}",
+                             on_error)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ArgumentTypeError(f"seed must be an integer, got {seed!r}", seed)
+    if seed < 0:
+        raise EvaluatorError(f"seed must be a non-negative integer, got {seed}", seed)
+    path = None
+    suffix = "" if out is None or hasattr(out, "write") else Path(out).suffix.lower()
+    if suffix in WHOLE_SUFFIXES:
+        return _via_rows_file(queries, Path(out), scheduler=scheduler,   # type: ignore[arg-type]
+                              threads=threads, progress=progress, seed=seed,
+                              chunk_size=chunk_size, resume=resume, on_error=on_error)
+    if out is not None and not hasattr(out, "write"):
+        path = check_output(out, OUT_SUFFIXES, "out")
+        check_not_queries(queries, out, "out")
+    if resume and path is None:
+        raise EvaluatorError("resume=True needs out= (the file to continue)", "resume")
+    from ._parallel import resolve_threads
+    if isinstance(queries, (str, Path)):
+        records = file_records(Path(queries))
+    elif hasattr(queries, "read"):
+        records = stream_records(queries)
+    else:
+        records = [(None, q) for q in queries]     # type: ignore[misc]  # no line numbers
+    record = on_error == "record"
+    items = validate(records, seed, record)       # type: ignore[arg-type]
+    if scheduler is None:
+        threads = resolve_threads(threads, len(items) << 20)
+    # the cluster before the output: a wrong address leaves the file as it was
+    client, own = make_client(scheduler) if scheduler is not None else (None, False)
+    try:
+        try:
+            sink = Sink(out, path, columns(items), items, resume)
+        except OSError as error:
+            raise EvaluatorError(f"cannot write {path if path is not None else 'the rows'}: "
+                                 f"{error.strerror or error}", str(path)) from error
+        try:
+            _run(items, sink, client, threads, progress, chunk_size, record, path)
+        except OSError as error:
+            if isinstance(error, BrokenPipeError) and not sink.own:
+                raise                             # a closed stdout: the caller's to handle
+            raise sink.failed(error) from error
+        finally:
+            sink.close()
+    finally:
+        if own:
+            close_client(client)
+    return sink.rows
+
+
+def _via_rows_file(queries, out: Path, **options) -> list[dict]:
+    """``batch_equity`` into a file written whole (``.json``: one JSON list of the rows;
+    ``.parquet``): the rows stream to ``OUT.rows.jsonl`` as they finish (so that ``resume``
+    works as for JSON Lines), and ``OUT`` is written from them at the end, when the rows
+    file is removed.  Both paths are checked before any work."""
+    suffix = out.suffix.lower()
+    check_output(out, (suffix,), "out")
+    check_not_queries(queries, out, "out")
+    rows_file = out.with_name(out.name + ".rows.jsonl")
+    check_output(rows_file, (".jsonl",), "the rows file of out")
+    if suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401 - checked before any work
+        except ImportError:
+            raise EvaluatorError("Parquet output needs pyarrow: pip install "
+                                 "\"evaluator[data]\"", str(out)) from None
+    rows = batch_equity(queries, out=rows_file, **options)
+    try:
+        (write_parquet if suffix == ".parquet" else write_json)(rows, out)
+    except OSError as error:
+        try:
+            out.unlink(missing_ok=True)           # a part of it
+        except OSError:
+            pass
+        raise WriteFailed(f"cannot write {out}: {error.strerror or error}; all {len(rows):,} "
+                          f"rows are kept in {rows_file}: make room and run again with "
+                          f"resume=True to write {out.name}", len(rows), len(rows),
+                          rows_file) from error
+    rows_file.unlink(missing_ok=True)
+    return rows
+
+
+def _compile_note(items: Iterable[dict]) -> bool:
+    """Whether the batch's games have kernels Numba has not cached (the bar then says it
+    compiles first; ``_jit`` prints the note when the compiling starts)."""
+    from ._compile_note import will_compile
+    from .families import family
+    from .games import game as _game
+    modules: set[str] = set()
+    for item in items:
+        try:
+            g = _game(item["game"])
+        except Exception:                    # noqa: BLE001 - a bad row: reported elsewhere
+            continue
+        modules.update(family(g).kernel_modules)
+    return will_compile(sorted(modules))
+
+
+def _run(items: list[dict], sink: Sink, scheduler, threads: int | None, progress: bool,
+         chunk_size: int | None, record: bool, path: Path | None) -> None:
+    """Compute the rows ``sink`` lacks, feeding it each as it finishes."""
+    todo = list(range(sink.done, len(items)))
+    if not todo:
+        return
+    from .progress import progress_bar
+    label = "equity queries" + (" (cluster)" if scheduler is not None else "")
+    # kernels compile here, not on a cluster's workers: say so, and label the bar, rather
+    # than sit at 0 while they do
+    compiling = scheduler is None and progress and _compile_note(items[i] for i in todo)
+    bar = progress_bar(len(items), f"compiling kernels, then {label}" if compiling else label,
+                       progress)
+    if bar is not None:
+        bar.advance(bar.task, sink.done)
+    results: Generator[tuple[int, object], None, None]
+    if scheduler is not None:
+        results = on_cluster([items[i] for i in todo], scheduler, chunk_size, sink.idle)
+    else:
+        from ._parallel import imap_unordered
+        assert threads is not None                  # resolved by batch_equity
+        results = imap_unordered(run_query, [items[i] for i in todo], threads, errors=True,
+                                 idle=sink.idle)
+    failure: tuple[int, BaseException | str] | None = None
+    lost: Exception | None = None
+    try:
+        while True:
+            try:
+                j, result = next(results)
+            except StopIteration:
+                break
+            except EvaluatorError:
+                raise
+            except Exception as error:      # noqa: BLE001 - the cluster itself failed
+                lost = error
+                break
+            index = todo[j]
+            if isinstance(result, (BaseException, str)):
+                if not record:
+                    if failure is None or index < failure[0]:
+                        failure = (index, result)
+                    if sink.done >= failure[0]:
+                        break
+                    continue
+                result = error_row(items[index], result if isinstance(result, str)
+                                    else error_reason(result))
+            if failure is not None and index > failure[0]:
+                continue
+            assert isinstance(result, dict)             # a row, once failures are handled
+            written = sink.add(index, result)
+            if bar is not None:
+                if compiling:
+                    bar.update(bar.task, description=label)
+                    compiling = False
+                bar.advance(bar.task, written)
+            if failure is not None and sink.done >= failure[0]:
+                break
+        sink.flush()
+    except KeyboardInterrupt:
+        sink.settle()
+        raise BatchInterrupted(sink.done, len(items), path) from None
+    finally:
+        results.close()
+        if bar is not None:
+            bar.stop()
+    if lost is not None:
+        # no row to blame: the rows before the first unfinished one are kept
+        raise QueryFailed(items[sink.done]["id"], f"the cluster failed: {error_reason(lost)}",
+                          sink.done, len(items), path) from lost
+    if failure is not None:
+        index, cause = failure
+        reason: str = cause if isinstance(cause, str) else error_reason(cause)
+        failed = QueryFailed(items[index]["id"], reason, sink.done, len(items), path)
+        if isinstance(cause, BaseException):
+            raise failed from cause
+        raise failed
