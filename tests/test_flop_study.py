@@ -205,13 +205,35 @@ def test_distributions_weigh_sampled_combos_by_their_deals():
 
 
 @pytest.mark.parametrize("hands, dead", [
-    (["QQ+,AKs:0.5", "random"], ""),
-    (["AKs", "QQ"], "2c"),
-    (["AsKs", "JJ-99,AQo:0.3"], ""),
+    pytest.param(["QQ+,AKs:0.5", "random"], "", marks=pytest.mark.slow),
+    pytest.param(["AKs", "QQ"], "2c", marks=pytest.mark.slow),
+    pytest.param(["AsKs", "JJ-99,AQo:0.3"], "", marks=pytest.mark.slow),
     (["AA:0.5,KK", "QQ,JJ:0.2"], "KcQd"),              # dead cards the ranges hold
 ])
-@pytest.mark.slow
 def test_the_vectors_give_the_rows_a_query_per_flop_gives(hands, dead):
+    """Every 37th flop class of the swept study against the row a query for that flop
+    gives (the whole study query by query: ``pytest -m slow``)."""
+    from evaluator import batch_equity
+    swept = flop_study(hands, dead=dead, progress=False, vectors=True)
+    picked = swept.rows[::37]
+    queries = [{"game": "holdem", "hands": hands, "board": r["flop"], "dead": dead,
+                "exact": True, "trials": None} for r in picked]
+    asked = batch_equity(queries, threads=1, progress=False, seed=0)
+    for mine, theirs in zip(picked, asked):
+        theirs = {k: v for k, v in theirs.items()
+                  if k not in ("id", "game", "hands", "board", "dead")}
+        assert [k for k in mine if k not in ("flop", "flops", "weight")] == list(theirs)
+        for key, value in theirs.items():
+            if isinstance(value, float):
+                assert mine[key] == pytest.approx(value, rel=1e-12, abs=1e-12), key
+            else:
+                assert mine[key] == value, key
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hands, dead", [(["AKs", "QQ"], "2c"),
+                                         (["AA:0.5,KK", "QQ,JJ:0.2"], "KcQd")])
+def test_the_whole_swept_study_is_the_study_query_by_query(hands, dead):
     swept = flop_study(hands, dead=dead, progress=False, vectors=True)
     asked = flop_study(hands, dead=dead, progress=False, vectors=False)
     assert [r["flop"] for r in swept.rows] == [r["flop"] for r in asked.rows]

@@ -134,7 +134,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         check_not_queries(queries, out, "out")
     if resume and path is None:
         raise EvaluatorError("resume=True needs out= (the file to continue)", "resume")
-    from ._parallel import resolve_threads
+    from .._parallel import resolve_threads
     if isinstance(queries, (str, Path)):
         records = file_records(Path(queries))
     elif hasattr(queries, "read"):
@@ -202,9 +202,9 @@ def _via_rows_file(queries, out: Path, **options) -> list[dict]:
 def _compile_note(items: Iterable[dict]) -> bool:
     """Whether the batch's games have kernels Numba has not cached (the bar then says it
     compiles first; ``_jit`` prints the note when the compiling starts)."""
-    from ._compile_note import will_compile
-    from .families import family
-    from .games import game as _game
+    from .._compile_note import will_compile
+    from ..families import family
+    from ..games import game as _game
     modules: set[str] = set()
     for item in items:
         try:
@@ -221,7 +221,7 @@ def _run(items: list[dict], sink: Sink, scheduler, threads: int | None, progress
     todo = list(range(sink.done, len(items)))
     if not todo:
         return
-    from .progress import progress_bar
+    from ..progress import progress_bar
     label = "equity queries" + (" (cluster)" if scheduler is not None else "")
     # kernels compile here, not on a cluster's workers: say so, and label the bar, rather
     # than sit at 0 while they do
@@ -234,7 +234,7 @@ def _run(items: list[dict], sink: Sink, scheduler, threads: int | None, progress
     if scheduler is not None:
         results = on_cluster([items[i] for i in todo], scheduler, chunk_size, sink.idle)
     else:
-        from ._parallel import imap_unordered
+        from .._parallel import imap_unordered
         assert threads is not None                  # resolved by batch_equity
         results = imap_unordered(run_query, [items[i] for i in todo], threads, errors=True,
                                  idle=sink.idle)

@@ -325,7 +325,7 @@ def validate(records: list[tuple[int | None, object]], seed: int,
     ``MAX_LISTED`` listed), or with ``record`` becomes an item whose
     ``error`` is the problem.
     """
-    from .engine import check_query
+    from ..engine import check_query
     items: list[dict] = []
     problems: list[tuple[str, Exception]] = []
     seen: dict[str, str] = {}                    # id -> where it was first given

@@ -45,7 +45,7 @@ def run_query(query: dict) -> dict:
     """
     if "error" in query:
         return error_row(query, query["error"])
-    from .engine import equity
+    from ..engine import equity
     result = equity(query["game"], query["hands"], query["board"], query["dead"],
                     exact=query["exact"], trials=query["trials"],
                     target_stderr=query["target_stderr"], seed=query["seed"], threads=1)
@@ -85,7 +85,7 @@ def columns(items: list[dict]) -> list[str]:
     ``error`` last (empty unless ``on_error="record"`` recorded a failure), so
     a file written with either setting can be resumed with the other.
     """
-    from .games import game as _game
+    from ..games import game as _game
     wanted: set[tuple[int, str]] = set()
     for item in items:
         if "error" in item:
@@ -164,9 +164,9 @@ def changed_row(item: dict, row: Mapping) -> tuple[str, str] | None:
         if "error" in item and not cell("error"):
             return "a result", f"an error ({item['error']})"
         return None
-    from .cards import format_cards, parse_cards
-    from .engine.sample import DEFAULT_TRIALS
-    from .games import game as _game
+    from ..cards import format_cards, parse_cards
+    from ..engine.sample import DEFAULT_TRIALS
+    from ..games import game as _game
     wanted = {"game": _game(item["game"]).name,
               "board": format_cards(parse_cards(item["board"])),
               "dead": format_cards(parse_cards(item["dead"]))}
@@ -226,7 +226,7 @@ def bad_result(row: Mapping, item: dict) -> str | None:
             return "no error text" if "error" in item else f"error {show_value(row.get('error'))}"
         extra = [name for name in row if name not in _ERROR_ROW]
         return f"both an error and {extra[0]}" if extra else None
-    from .games import game as _game
+    from ..games import game as _game
     exact = row.get("exact")
     if not isinstance(exact, bool):
         return f"exact {show_value(exact)}, not true or false"
