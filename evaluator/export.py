@@ -75,8 +75,9 @@ def _plain(value: Any) -> Any:
 
 
 def write_rows(rows: Sequence[dict], path: str | Path) -> Path:
-    """Write ``rows`` (dicts with the same keys) to ``path`` by its suffix (see the module
-    doc); returns the path.  An empty list writes a file with no rows."""
+    """Write ``rows`` (dicts) to ``path`` by its suffix (see the module doc); returns the
+    path.  A CSV header holds every key of every row, in the order first seen (a row
+    without one leaves its cell empty).  An empty list writes a file with no rows."""
     path = check_rows_path(path, "path")
     suffix = path.suffix.lower()
     rows = [{k: _plain(v) for k, v in row.items()} for row in rows]
@@ -85,7 +86,8 @@ def write_rows(rows: Sequence[dict], path: str | Path) -> Path:
         pq.write_table(pa.Table.from_pylist(rows), path)
     elif suffix == ".csv":
         with path.open("w", newline="", encoding="utf-8") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else [])
+            header = list(dict.fromkeys(key for row in rows for key in row))
+            writer = csv.DictWriter(f, fieldnames=header)
             writer.writeheader()
             writer.writerows(rows)
     elif suffix == ".json":

@@ -222,8 +222,8 @@ def test_cli_tables_verify():
 
 
 @pytest.mark.parametrize("module", ["evaluator.cards", "evaluator.games", "evaluator.evaluate",
-                                    "evaluator.ranges", "evaluator.batch", "evaluator.studies",
-                                    "evaluator.play", "evaluator.engine.api", "evaluator.classes",
+                                    "evaluator.ranges", "evaluator.batch",
+                                    "evaluator.studies.preflop", "evaluator.play", "evaluator.engine.api", "evaluator.classes",
                                     "evaluator.combo_order", "evaluator.vectors",
                                     "evaluator.studies.runouts", "evaluator"])
 def test_docstring_examples(module):

@@ -202,7 +202,7 @@ def test_a_cluster_task_that_keeps_failing_fails_its_queries(cluster, tmp_path, 
 
     import evaluator.batch as batch
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    monkeypatch.setattr(batch, "_run_chunk", failing_chunk)
+    monkeypatch.setattr(batch.cluster, "run_chunk", failing_chunk)
     queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": f"q{i}"} for i in range(8)]
     queries[5]["id"] = "boom"                     # chunk 3 of 4: queries 5 and 6
     local = batch_equity(queries, progress=False)

@@ -380,7 +380,7 @@ def test_ctrl_c_in_a_flush_of_many_rows_keeps_count_of_the_rows_in_the_file(
         outputs.append(self.handle)
     monkeypatch.setattr(sink.Sink, "__init__", init)
     monkeypatch.setattr(sink.Sink, "idle", lambda self: None)     # one flush, at the end
-    monkeypatch.setattr(batch, "FLUSH_EVERY", 3600)
+    monkeypatch.setattr(sink, "FLUSH_EVERY", 3600)
     out = tmp_path / name
     with pytest.raises(BatchInterrupted) as stop:
         batch_equity(queries, out=out, threads=2, progress=False)
@@ -400,7 +400,7 @@ def test_finished_rows_are_in_the_file_while_a_slow_query_runs(tmp_path, monkeyp
     out = tmp_path / "r.csv"
     queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": f"q{i}"} for i in range(6)]
     queries.append({"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": "slow"})
-    monkeypatch.setattr(batch, "FLUSH_EVERY", 3600)
+    monkeypatch.setattr(sink, "FLUSH_EVERY", 3600)
     seen = []
     real = batch.run_query
 
@@ -451,7 +451,7 @@ def test_csv_header_fits_every_row_from_the_start(tmp_path):
     out = tmp_path / "r.csv"
     batch_equity(MIXED[:6], out=out, progress=False)
     header = out.read_text().splitlines()[0].split(",")
-    assert header[:9] == list(batch.BASE_COLUMNS)
+    assert header[:9] == list(batch.queries.BASE_COLUMNS)
     assert "p3_hand" in header and "p1_scoop" in header and "p1_stderr" in header
     assert "p3_scoop" not in header             # the hi-lo query has two players
     rows = list(csv.DictReader(out.read_text().splitlines()))
@@ -899,7 +899,7 @@ def test_a_full_disk_while_writing_json_keeps_the_rows_file(tmp_path, monkeypatc
     def full(rows, path):
         path.write_text("[{")
         raise FULL
-    monkeypatch.setattr(batch, "_write_json", full)
+    monkeypatch.setattr(batch, "write_json", full)
     with pytest.raises(batch.WriteFailed, match=r"cannot write .*r\.json: No space left on "
                        r"device; all 4 rows are kept in .*r\.json\.rows\.jsonl: make room "
                        r"and run again with resume=True to write r\.json"):

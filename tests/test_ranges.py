@@ -304,12 +304,12 @@ def test_repeated_wide_parts_are_listed_once():
 def test_too_wide_patterns_are_refused_before_listing(monkeypatch):
     """Patterns are counted before they are listed: one that could match more hands than
     a range may hold is refused without listing a hand (listing is made to fail here)."""
-    from evaluator import ranges
+    from evaluator import listing
 
     def no_listing(*args):
         raise AssertionError("listed a pattern that should be refused first")
 
-    monkeypatch.setattr(ranges, "_subset_masks", no_listing)
+    monkeypatch.setattr(listing, "_subset_masks", no_listing)
     for text, game in [("******", "omaha6"), ("A*****", "omaha6"), ("x*****", "omaha6"),
                        ("random", "omaha6"), ("any", "omaha6"), ("*", "omaha6"),
                        ("AsAhAdAcKsKh,******", "omaha6")]:

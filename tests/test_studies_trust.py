@@ -177,8 +177,8 @@ def test_every_study_is_written_and_read_back(suffix, tmp_path, capsys):
 
 
 def test_ctrl_c_in_a_flop_study_says_what_is_kept(monkeypatch, tmp_path, capsys):
-    from evaluator import flops
     from evaluator.errors import BatchInterrupted
+    from evaluator.studies import flops
 
     def stop(*args, **kwargs):
         raise BatchInterrupted(12, 1755, kwargs["out"])
