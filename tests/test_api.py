@@ -221,11 +221,11 @@ def test_cli_tables_verify():
     assert done.returncode == 0 and "match" in done.stdout
 
 
-@pytest.mark.parametrize("module", ["evaluator.cards", "evaluator.games", "evaluator.evaluate",
-                                    "evaluator.ranges", "evaluator.batch",
-                                    "evaluator.studies.preflop", "evaluator.play", "evaluator.engine.api", "evaluator.classes",
-                                    "evaluator.combo_order", "evaluator.vectors",
-                                    "evaluator.studies.runouts", "evaluator"])
+@pytest.mark.parametrize("module", [
+    "evaluator.cards", "evaluator.games", "evaluator.evaluate", "evaluator.ranges",
+    "evaluator.batch", "evaluator.studies.preflop", "evaluator.play", "evaluator.engine.api",
+    "evaluator.classes", "evaluator.combo_order", "evaluator.vectors",
+    "evaluator.studies.runouts", "evaluator"])
 def test_docstring_examples(module):
     __import__(module)
     result = doctest.testmod(sys.modules[module], optionflags=doctest.ELLIPSIS)
