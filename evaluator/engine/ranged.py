@@ -33,6 +33,7 @@ from .plan import (
 )
 from .results import Counts, EquityResult, make_result
 from .sample import sample_until
+from .showdown import hole_showdown, integer_weights, showdown_applies
 from .spots import completion_text, resolve_seed
 
 
@@ -89,6 +90,8 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     threads = resolve_threads(threads, 1 << 30)
     used_seed = None
     sampling = trials is not None or target_stderr is not None
+    if exact is not False and not sampling and showdown_applies(g, rows, need):
+        return hole_showdown(g, names, rows, weights, board_ids, dead_ids, scale, threads)
     if (players == 2 and family(g).ranged(g) and need <= 2
             and exact is not False and not sampling):
         list_completions()
@@ -354,19 +357,6 @@ def row_starts(rows) -> np.ndarray:
     starts = np.zeros(len(rows) + 1, np.int64)
     starts[1:] = np.cumsum([len(r) for r in rows])
     return starts
-
-
-def integer_weights(weights: list[np.ndarray], pairs: int) -> tuple[list[np.ndarray], int]:
-    """Weights as int64 multiples of 1/scale when exact and safe from overflow, else ([], 0)."""
-    for bits in range(11):
-        scale = 1 << bits
-        scaled = [w * scale for w in weights]
-        if all(np.array_equal(x, np.rint(x)) for x in scaled):
-            top = math.prod(float(x.max()) for x in scaled)
-            if top * pairs < 2.0 ** 62:
-                return [np.rint(x).astype(np.int64) for x in scaled], scale
-            break
-    return [], 0
 
 
 def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,

@@ -1,0 +1,83 @@
+"""Teen Patti exact with two unknown hands or ranges (``engine/showdown``): every pair of
+combos compared, against a brute force over the same pairs with the reference ranking."""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from evaluator import Range, equity
+from evaluator.cards import parse_cards
+
+from reference import teen_patti_strength
+
+
+def brute_force(hands: list[str], weights_exact: bool = True) -> list[Fraction]:
+    """Each player's share of the pot over every deal: known hands fixed, the two ranges
+    dealt as every pair of their combos without a shared card, by weight."""
+    known, spread = {}, {}
+    for p, text in enumerate(hands):
+        if "*" in text or "?" in text or text == "random" or "," in text or ":" in text:
+            r = Range(text.replace("?", "*"), "teen_patti")
+            spread[p] = [(tuple(int(c) for c in combo), Fraction(float(w)))
+                         for combo, w in zip(r.combos, r.weights)]
+        else:
+            known[p] = tuple(int(c) for c in parse_cards(text))
+    held = {c for cards in known.values() for c in cards}
+    (a, a_combos), (b, b_combos) = spread.items()
+    strength = {p: teen_patti_strength(c) for p, c in known.items()}
+    values = {cards: teen_patti_strength(cards) for cards, _ in a_combos + b_combos}
+    shares = [Fraction(0)] * len(hands)
+    total = Fraction(0)
+    for (ca, wa), (cb, wb) in itertools.product(a_combos, b_combos):
+        if held & set(ca) or held & set(cb) or set(ca) & set(cb):
+            continue
+        strength[a], strength[b] = values[ca], values[cb]
+        best = max(strength.values())
+        winners = [p for p, s in strength.items() if s == best]
+        w = wa * wb
+        total += w
+        for p in winners:
+            shares[p] += w / len(winners)
+    return [s / total for s in shares]
+
+
+@pytest.mark.parametrize("hands", [
+    ["AsKs?", "QhQd?", "9h8h7h"],            # two partial hands and a known one
+    ["TT*", "TT*"],                           # ties: the same ranks in other suits
+    ["2h3h4h", "55*", "AsAdAc", "KK*"],       # two known hands, one of them on top
+    ["JJ*", "JJ*", "2c3d5h"],                 # the same range twice
+])
+def test_two_ranges_against_a_brute_force_exactly(hands):
+    r = equity("teen_patti", hands)
+    assert r.exact
+    assert list(r.fractions) == brute_force(hands)
+
+
+def test_weighted_ranges_against_a_brute_force():
+    hands = ["AA*:0.5,KK*", "QQ*,JJ*:0.25", "9h8h7h"]
+    r = equity("teen_patti", hands)
+    assert r.exact and "one sweep" in r.method
+    expected = brute_force(hands)
+    assert [p.equity for p in r.players] == pytest.approx([float(x) for x in expected],
+                                                          rel=1e-12)
+
+
+def test_three_way_against_two_random_hands_is_exact_and_the_same_on_any_thread_count():
+    one = equity("teen_patti", ["AsKsQs", "random", "random"], threads=1)
+    two = equity("teen_patti", ["AsKsQs", "random", "random"], threads=2)
+    assert one.exact and one.samples == 18424 * 15180 == 279_676_320
+    assert one.fractions == two.fractions
+    assert sum(one.fractions) == 1
+    assert one.fractions[1] == one.fractions[2]              # the two unknown hands alike
+    sampled = equity("teen_patti", ["AsKsQs", "random", "random"], exact=False, seed=3,
+                     trials=1 << 20)
+    for exact_p, sampled_p in zip(one.players, sampled.players):
+        assert abs(exact_p.equity - sampled_p.equity) < 5 * sampled_p.stderr
+
+
+def test_no_live_combo_beside_the_known_hands_is_refused():
+    from evaluator.errors import RangeError
+    with pytest.raises(RangeError, match="no live combos"):
+        equity("teen_patti", ["AsAdAc", "AsK*", "random"])
