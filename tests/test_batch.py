@@ -115,6 +115,7 @@ def test_cluster_gives_the_local_rows(cluster):
 
 @needs_dask
 @pytest.mark.slow
+@pytest.mark.serial
 def test_batch_survives_a_killed_worker(cluster, tmp_path):
     from distributed import Client
     queries = [{"hands": "QQ+,AKs vs random", "board": "2c4c5h", "trials": 4_000_000 + i}
@@ -161,6 +162,7 @@ def test_unreachable_scheduler_fails_fast():
 
 @needs_dask
 @pytest.mark.slow
+@pytest.mark.serial
 def test_cluster_batch_writes_rows_as_they_finish_and_stops_on_ctrl_c(cluster, tmp_path,
                                                                     sigint_handled):
     queries = [{"hands": "AsKs vs QhQd vs random", "trials": 300_000, "id": i}

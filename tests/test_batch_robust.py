@@ -78,6 +78,7 @@ def data_rows(path):
 
 
 @pytest.mark.slow
+@pytest.mark.serial
 def test_ctrl_c_keeps_finished_rows_and_resume_matches_an_uninterrupted_run(tmp_path):
     queries = write_jsonl(tmp_path / "queries.jsonl",
                           [{"hands": "AsKs vs QhQd vs random", "trials": 300_000, "id": f"q{i}"}
@@ -715,6 +716,7 @@ def http_port():
 
 @pytest.mark.parametrize("kind", ["http", "garbage", "nothing", "closes"])
 @pytest.mark.slow
+@pytest.mark.serial
 def test_addresses_that_are_not_schedulers_fail_in_one_line_within_5_s(tmp_path, kind,
                                                                       http_port):
     pytest.importorskip("distributed")

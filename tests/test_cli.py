@@ -335,17 +335,6 @@ def test_warmup_after_a_warmup_returns_at_once(warm):
     assert "already compiled and cached" in done.stdout and not done.stderr
 
 
-@pytest.mark.slow
-def test_warmup_shows_each_step():
-    done = ok("warmup", "--force")
-    lines = done.stderr.splitlines()               # a line as each group of steps finishes
-    total = int(lines[0].split(":")[0].split("/")[1])
-    assert total > 500 and lines[-1].startswith(f"{total}/{total}:")
-    groups = {line.split(": ")[1] for line in lines}
-    assert {"holdem", "omaha", "short_deck", "studies", "holdem vectors"} <= groups
-    assert "kernels compiled" in done.stdout
-
-
 class Terminal:
     def __init__(self, tty):
         self.tty, self.text = tty, ""

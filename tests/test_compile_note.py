@@ -90,15 +90,22 @@ print(len(rows), len(errors), errors[:3], missed)
 
 
 @pytest.mark.slow
+@pytest.mark.longest
 def test_after_warmup_a_batch_of_every_game_and_street_compiles_nothing(tmp_path):
-    """warmup, in a fresh cache, then (in another process) a batch touching every game and
-    board size with every kind of hand, and the studies: Numba loads every kernel from the
-    cache; none compiles (counted by Numba's own cache-miss statistics)."""
+    """warmup, in a fresh cache (a line on stderr as each group of steps finishes), then
+    (in another process) a batch touching every game and board size with every kind of
+    hand, and the studies: Numba loads every kernel from the cache; none compiles (counted
+    by Numba's own cache-miss statistics)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     done = subprocess.run([sys.executable, "-m", "evaluator", "warmup"], capture_output=True,
                           text=True, timeout=900, env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "kernels compiled and cached" in done.stdout
+    lines = done.stderr.splitlines()               # a line as each group of steps finishes
+    total = int(lines[0].split(":")[0].split("/")[1])
+    assert total > 500 and lines[-1].startswith(f"{total}/{total}:")
+    groups = {line.split(": ")[1] for line in lines}
+    assert {"holdem", "omaha", "short_deck", "studies", "holdem vectors"} <= groups
     again = subprocess.run([sys.executable, "-m", "evaluator", "warmup"], capture_output=True,
                            text=True, timeout=900, env=env, cwd=tmp_path)
     assert again.returncode == 0 and "already compiled" in again.stdout   # recorded: skipped

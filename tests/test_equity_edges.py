@@ -136,6 +136,7 @@ def test_thread_pools_do_not_pile_up():
     ["matrix", "holdem", "--recompute", "--no-progress", "--threads", "2"],
 ])
 @pytest.mark.slow
+@pytest.mark.serial
 def test_ctrl_c_stops_a_long_computation(command, tmp_path):
     import signal
     import time

@@ -37,6 +37,7 @@ def test_five_card_counts(all_fives):
 
 
 @pytest.mark.slow
+@pytest.mark.longest
 def test_five_card_order_matches_reference(all_fives):
     """Every 5-card hand: equal values <=> equal reference strengths, same order."""
     hands, values = all_fives

@@ -147,6 +147,7 @@ def test_notebook_tables():
 
 
 @pytest.mark.slow
+@pytest.mark.serial
 def test_an_interrupted_study_resumes_from_its_rows(tmp_path):
     import json
     import subprocess

@@ -52,6 +52,7 @@ def test_a_flop_where_only_low_weight_combos_live_counts_them_at_their_weight():
 
 
 @pytest.mark.slow
+@pytest.mark.longest
 def test_weighted_omaha_flop_study_equals_equity():
     hands = ["AsAhKsKh,AdAcKdKc:0.5,AsAcKsKc:0.25", "QsQhJsJh,QdQcTdTc"]
     study = flop_study(hands, "omaha", progress=False)
