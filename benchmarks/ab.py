@@ -54,6 +54,7 @@ def cases(rng: np.random.Generator):
     return {
         "7-card batch, 2 M": (lambda m: m.evaluate_batch("holdem", h7, validate=False,
                                                          threads=1, out=o7), 3),
+        "7-card default call, 2 M": (lambda m: m.evaluate_batch("holdem", h7, threads=1), 3),
         "Omaha batch, 1 M": (lambda m: m.evaluate_batch("omaha", h9, validate=False,
                                                         threads=1, out=o9), 3),
         "Tahoe batch, 1 M": (lambda m: m.evaluate_batch("tahoe", h8, validate=False,

@@ -1,14 +1,17 @@
 """OMPEval, built natively from its public source, beside this project on the same machine.
 
     python benchmarks/ompeval_side_by_side.py --source PATH/TO/OMPEval [--rounds 3]
+    NUMBA_CPU_NAME=haswell python benchmarks/ompeval_side_by_side.py --source ... --march haswell
 
-Builds OMPEval with ``g++ -O3 -march=native`` in a temporary folder (with a small driver
-of ours that calls its benchmark and its EquityCalculator on one thread), then runs,
+Builds OMPEval with ``g++ -O3 -march=native`` (or ``--march``) in a temporary folder (with
+a small driver of ours that calls its benchmark and its EquityCalculator on one thread),
+then runs,
 alternating, round after round:
 
 * OMPEval's evaluation benchmark: random 7-card hands from 7-byte card arrays
   ("Rand1", 10 M hands, 50 passes) and from pre-summed Hand objects ("Rand2");
-* ``evaluate_batch`` on 10 M random 7-card uint8 rows, one thread and two;
+* ``evaluate_batch`` on 10 M random 7-card uint8 rows into ``out=``, one thread and two,
+  and the default call, which allocates its output, on one thread;
 * Monte Carlo, one thread: AsKs vs QhQd, and QQ+,AKs against a random hand.
 
 The table printed at the end holds the medians and the ratios (ours / OMPEval). Nothing
@@ -53,7 +56,7 @@ int main(int argc, char** argv) {
 SPOTS = {"AsKs vs QhQd": ("AsKs", "QhQd"), "QQ+,AKs vs random": ("QQ+,AKs", "random")}
 
 
-def build(source: Path, folder: Path) -> Path:
+def build(source: Path, folder: Path, march: str) -> Path:
     copy = folder / "OMPEval"
     shutil.copytree(source, copy, ignore=shutil.ignore_patterns(".git"))
     random_h = copy / "omp" / "Random.h"
@@ -64,7 +67,7 @@ def build(source: Path, folder: Path) -> Path:
     binary = copy / "side_by_side"
     sources = ["driver.cpp", "benchmark.cpp", *sorted(str(p.relative_to(copy))
                                                       for p in (copy / "omp").glob("*.cpp"))]
-    subprocess.run(["g++", "-O3", "-march=native", "-std=c++11", "-pthread", "-include",
+    subprocess.run(["g++", "-O3", f"-march={march}", "-std=c++11", "-pthread", "-include",
                     "functional", "-o", str(binary), *sources], cwd=copy, check=True)
     return binary
 
@@ -85,16 +88,30 @@ def ompeval_mc(binary: Path, a: str, b: str, seconds: float) -> float:
     return float(out.split()[-1])
 
 
-def ours_eval(hands: np.ndarray, threads: int) -> float:
+def ours_eval(hands: np.ndarray, threads: int, into: bool = True) -> float:
+    """Hands a second: unchecked into a reused ``out=`` array, or (``into=False``) the
+    default call, which checks the rows and allocates a fresh output each time."""
     from evaluator import evaluate_batch
     out = np.empty(len(hands), np.int32)
     evaluate_batch("holdem", hands, validate=False, threads=threads, out=out)
     times = []
     for _ in range(7):
         start = time.perf_counter()
-        evaluate_batch("holdem", hands, validate=False, threads=threads, out=out)
+        if into:
+            evaluate_batch("holdem", hands, validate=False, threads=threads, out=out)
+        else:
+            evaluate_batch("holdem", hands, threads=threads)
         times.append(time.perf_counter() - start)
     return len(hands) / statistics.median(times)
+
+
+def cpu_model() -> str:
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return "unknown CPU"
+    found = re.search(r"model name\s*:\s*(.+)", text)
+    return found.group(1).strip() if found else "unknown CPU"
 
 
 def ours_mc(a: str, b: str, trials: int) -> float:
@@ -113,6 +130,8 @@ def main() -> None:
     parser.add_argument("--source", type=Path, required=True, help="an OMPEval checkout")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=2.0, help="OMPEval's Monte Carlo time")
+    parser.add_argument("--march", default="native",
+                        help="g++ -march for OMPEval; set NUMBA_CPU_NAME to the same for ours")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).parent))
     from evaluator.kernels import vector
@@ -126,22 +145,28 @@ def main() -> None:
         print(f"  {key}: {value / 1e6:.1f} M/s", flush=True)
 
     with tempfile.TemporaryDirectory() as folder:
-        binary = build(args.source, Path(folder))
+        binary = build(args.source, Path(folder), args.march)
         for round_ in range(args.rounds):
             print(f"round {round_ + 1} of {args.rounds}", flush=True)
             for key, value in ompeval_eval(binary).items():
                 note(f"OMPEval {key}", value)
             note("ours, 1 thread", ours_eval(hands, 1))
             note("ours, 2 threads", ours_eval(hands, 2))
+            note("ours, default call", ours_eval(hands, 1, into=False))
             for spot, (a, b) in SPOTS.items():
                 note(f"OMPEval MC {spot}", ompeval_mc(binary, a, b, args.seconds))
                 note(f"ours MC {spot}", ours_mc(a, b, 20_000_000))
     median = {key: statistics.median(values) for key, values in figures.items()}
     rows = [("7-card eval, card arrays (Rand1) vs 1 thread", "OMPEval Rand1", "ours, 1 thread"),
             ("7-card eval, Hand objects (Rand2) vs 1 thread", "OMPEval Rand2", "ours, 1 thread"),
+            ("7-card eval, the default call (allocating) vs Rand1", "OMPEval Rand1",
+             "ours, default call"),
             ("7-card eval, 2 threads vs 1 thread (ours)", "ours, 1 thread", "ours, 2 threads"),
             *((f"Monte Carlo {spot}", f"OMPEval MC {spot}", f"ours MC {spot}") for spot in SPOTS)]
-    print(f"\nvector path: {vector.path()}; medians of {args.rounds} rounds\n")
+    import os
+    numba_cpu = os.environ.get("NUMBA_CPU_NAME", "host")
+    print(f"\n{cpu_model()}; g++ -march={args.march}; Numba target {numba_cpu}; "
+          f"vector path: {vector.path()}; medians of {args.rounds} rounds\n")
     print("| task | baseline | ours | ratio |\n|---|---|---|---|")
     for label, base, ours in rows:
         print(f"| {label} | {median[base] / 1e6:.0f} M/s | {median[ours] / 1e6:.0f} M/s | "

@@ -5,6 +5,7 @@ seven-card hands: ``test_exhaustive.py``): random rows of 5, 6 and 7 cards, rows
 all make a flush, rows of one rank pattern in every suit, batch sizes around the 16- and
 8-row groups, and garbage (ids past 51, duplicates) under ``validate=False``.
 """
+import itertools
 import os
 
 import numpy as np
@@ -84,6 +85,55 @@ def test_garbage_rows_get_the_scalar_value(simd, k, rng):
     same_card = np.full((37, k), 51, np.uint8)
     for hands in (garbage, duplicates, mixed, same_card):
         assert np.array_equal(values(hands, simd), values(hands, "scalar"))
+
+
+@pytest.mark.parametrize("simd", VECTOR_PATHS)
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_the_checked_kernel_finds_every_bad_row(simd, k, rng):
+    """The checked kernel (``evaluate_batch``'s default call) compares every pair of a
+    row's cards in its registers: sound rows count 0 and get the unchecked values; a
+    repeat or an id past 51 anywhere (in a group or in the rows short of one) counts."""
+    kernel, lead, args = vector.rows_kernel(k, tuple(_tables.high5() if k == 5 else
+                                                     _tables.high()), simd, checked=True)
+
+    def suspect(hands):
+        out = np.full(len(hands), -1, np.int32)
+        found = kernel(np.ascontiguousarray(hands), *lead, out, *args)
+        return found, out
+
+    for n in (1, 15, 16, 17, 4096 + 16 * 3 + 5):
+        hands = random_hands(rng, n, k)
+        found, out = suspect(hands)
+        assert found == 0 and np.array_equal(out, values(hands, simd))
+        for row in {0, n // 2, n - 1}:
+            for j, m in itertools.combinations(range(k), 2):
+                bad = hands.copy()
+                bad[row, j] = bad[row, m]                       # every pair of columns
+                assert suspect(bad)[0] > 0, (n, row, j, m)
+            for card in (52, 63, 64, 128, 255):
+                bad = hands.copy()
+                bad[row, rng.integers(k)] = card
+                assert suspect(bad)[0] > 0, (n, row, card)
+    with pytest.raises(ValueError, match="scalar"):
+        vector.rows_kernel(7, tuple(_tables.high()), "scalar", checked=True)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_default_call_names_the_first_bad_row_on_any_thread_count(threads, rng):
+    from evaluator import CardError
+    hands = random_hands(rng, 100_000, 7)
+    for rows in ([99_999], [70_000, 5], [16 * 100 + 3, 80_000]):
+        bad = hands.copy()
+        for row in rows:
+            bad[row, 6] = bad[row, 2]
+        first = min(rows)
+        name = "duplicate card"
+        with pytest.raises(CardError, match=rf"{name} .* in hands\[{first}\]"):
+            evaluate_batch("holdem", bad, threads=threads)
+    bad = hands.copy()
+    bad[12_345, 3] = 77
+    with pytest.raises(CardError, match=r"hands\[12345, 3\] = 77"):
+        evaluate_batch("holdem", bad, threads=threads)
 
 
 @pytest.mark.parametrize("simd", VECTOR_PATHS)

@@ -92,6 +92,13 @@ class Family:
         ``width`` cards (hole first); ``low`` the 8-or-better low values."""
         raise NotImplementedError
 
+    def checked_kernel(self, g: Game, low: bool, width: int
+                       ) -> tuple[Any, tuple[Any, ...], tuple[np.ndarray, ...]] | None:
+        """``batch_kernel``'s counterpart that also checks its rows as it reads them and
+        returns how many groups of rows are bad (see ``vector.rows_kernel``), or None
+        where the family has none: ``evaluate_batch`` then checks the rows itself."""
+        return None
+
     def five_card_choices(self, g: Game, hole: list[int], board: list[int]
                           ) -> Iterator[list[int]]:
         """Every five-card hand the family's rule allows from ``hole`` and ``board``."""

@@ -74,6 +74,14 @@ class Best5(Family):
             tables = _tables.high5() if width == 5 else _tables.high()
         return vector.rows_kernel(width, tuple(tables))
 
+    def checked_kernel(self, g: Game, low: bool, width: int
+                       ) -> tuple[Any, tuple[Any, ...], tuple[np.ndarray, ...]] | None:
+        from ..kernels import vector
+        if vector.path() == "scalar" or g.values != "standard" or not 5 <= width <= 7:
+            return None
+        tables = _tables.high5() if width == 5 else _tables.high()
+        return vector.rows_kernel(width, tuple(tables), checked=True)
+
     def exact(self, g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
               need: int, hi_full: np.ndarray, low_counts: np.ndarray) -> int:
         from ..kernels import multisets

@@ -41,7 +41,7 @@ from numba.core.errors import TypingError
 from .. import _layout
 from .._jit import kernel
 from ..errors import EvaluatorError, TableError
-from ._intrinsics import intrinsic, prefetch, suit_mask, target_features
+from ._intrinsics import intrinsic, popcount, prefetch, suit_mask, target_features
 from .high import (
     BLOCK,
     COL_MASK,
@@ -122,15 +122,23 @@ def rank_bases(card_keys: np.ndarray) -> np.ndarray:
     return table
 
 
-def rows_kernel(width: int, tables: tuple[np.ndarray, ...], simd: str | None = None
-                ) -> tuple[Any, tuple[Any, ...], tuple[np.ndarray, ...]]:
+def rows_kernel(width: int, tables: tuple[np.ndarray, ...], simd: str | None = None,
+                checked: bool = False) -> tuple[Any, tuple[Any, ...], tuple[np.ndarray, ...]]:
     """(kernel, leading arguments, table arguments) evaluating rows of ``width`` (5 to 7)
-    cards with the high-hand ``tables``, on ``simd`` (default ``path()``)."""
+    cards with the high-hand ``tables``, on ``simd`` (default ``path()``).
+
+    ``checked`` (vector paths only): the kernel also compares every pair of a row's cards
+    in the registers that hold them and returns how many groups of rows hold a repeated
+    card or an id past 51 (0: every row is sound), so that a checked call needs no pass
+    of its own over the rows (``high.check_rows`` then names the first bad one)."""
     from .high import evaluate_rows
     simd = path() if simd is None else simd
     if simd == "scalar":
+        if checked:
+            raise ValueError("the scalar path does not check its rows")
         return evaluate_rows, (ndim_marker(width),), tuple(tables)
-    return (evaluate_rows_simd, (ndim_marker(width), ndim_marker(LANES[simd])),
+    return (evaluate_rows_simd, (ndim_marker(width), ndim_marker(LANES[simd]),
+                                 ndim_marker(2 if checked else 1)),
             (*tables, rank_bases(tables[0])))
 
 
@@ -147,8 +155,9 @@ def _data(context, builder, array_type, value):
     return context.make_array(array_type)(context, builder, value).data
 
 
-def _group_codegen(lanes, k):
-    """The IR of ``group_keys`` for ``lanes`` rows of ``k`` cards."""
+def _group_codegen(lanes, k, check):
+    """The IR of ``group_keys`` for ``lanes`` rows of ``k`` cards (``check``: a repeated
+    card in a row flags the group as a byte past 51 does)."""
     span = lanes * k                        # bytes of the group's rows
     width = 4 * lanes                       # bytes of one vector register
     second = span - width                   # the second load, overlapping the first
@@ -160,8 +169,8 @@ def _group_codegen(lanes, k):
         return b if b < width else width + b - second
 
     def codegen(context, builder, sig, args):
-        hands_t, _, _, _, out_t, suits_t, _, ranks_t = sig.args
-        hands, row, _, _, out, suits, at, ranks = args
+        hands_t, _, _, _, _, out_t, suits_t, _, ranks_t = sig.args
+        hands, row, _, _, _, out, suits, at, ranks = args
         data = _data(context, builder, hands_t, hands)
         start = builder.gep(data, [builder.mul(row, ir.Constant(_I64, k))])
         loads = []
@@ -199,12 +208,25 @@ def _group_codegen(lanes, k):
 
         rank_sum = _splat(0, lanes)
         suit_sum = _splat(0x3333, lanes)      # bit 3 of a counter sets at five cards
+        cards = []
         for j in range(k):
             mask = [source(i * k + j) for i in range(lanes) for _ in range(4)]
             card = builder.bitcast(builder.shuffle_vector(
                 loads[0], loads[1], ir.Constant(ir.VectorType(_I32, width), mask)), vec)
+            cards.append(card)
             rank_sum = builder.add(rank_sum, rank_key(builder.lshr(card, _splat(2, lanes))))
             suit_sum = builder.add(suit_sum, builder.call(permute, [suit_table, card]))
+        if check:
+            # every pair of a row's cards compared, lane by lane: k (k - 1) / 2 compares
+            # of whole registers, a few instructions a row
+            equal = None
+            for j in range(k):
+                for m in range(j + 1, k):
+                    pair = builder.icmp_unsigned("==", cards[j], cards[m])
+                    equal = pair if equal is None else builder.or_(equal, pair)
+            repeated = builder.icmp_unsigned("!=", builder.bitcast(equal, ir.IntType(lanes)),
+                                             ir.Constant(ir.IntType(lanes), 0))
+            garbage = builder.or_(garbage, repeated)
         h = builder.and_(rank_sum, _splat(_layout.KEY_MASK, lanes))
         target = builder.gep(_data(context, builder, out_t, out), [row])
         builder.store(h, builder.bitcast(target, vec.as_pointer()), align=4)
@@ -231,16 +253,17 @@ def _contiguous(*arrays):
 
 
 @intrinsic
-def group_keys(typingctx, hands, row, width, lanes, out, suits, at, ranks):
+def group_keys(typingctx, hands, row, width, lanes, check, out, suits, at, ranks):
     """Rows ``row .. row + L`` of ``hands`` (``L = lanes.ndim``, 16 or 8; ``width.ndim``
     cards each): write each row's non-flush hash key (its rank sum, masked) to ``out``
     and its flush suit to ``suits[at ..]``; return a bit per row that makes a flush, or,
-    when a byte of the group is past 51, every row's bit and bit 32 (the rows are then
-    redone by the scalar code).  ``ranks`` is ``rank_bases(card_keys)``."""
+    when a byte of the group is past 51 (or, ``check.ndim == 2``, a row repeats a card),
+    every row's bit and bit 32 (the rows are then redone by the scalar code).  ``ranks``
+    is ``rank_bases(card_keys)``."""
     _contiguous(hands, out, suits, ranks)
-    signature = types.uint64(hands, types.uint64, width, lanes, out, suits, types.uint64,
-                             ranks)
-    return signature, _group_codegen(lanes.ndim, width.ndim)
+    signature = types.uint64(hands, types.uint64, width, lanes, check, out, suits,
+                             types.uint64, ranks)
+    return signature, _group_codegen(lanes.ndim, width.ndim, check.ndim == 2)
 
 
 @intrinsic
@@ -307,10 +330,12 @@ def _lane_list(bits):
 
 
 @kernel
-def evaluate_rows_simd(hands, width, lanes, out, card_keys, rank_offsets, rank_values,
+def evaluate_rows_simd(hands, width, lanes, check, out, card_keys, rank_offsets, rank_values,
                        flush_values, ranks):
     """``high.evaluate_rows`` on vector registers: ``lanes`` is ``ndim_marker(16)`` (AVX-512)
-    or ``ndim_marker(8)`` (AVX2), ``ranks`` is ``rank_bases(card_keys)``.
+    or ``ndim_marker(8)`` (AVX2), ``ranks`` is ``rank_bases(card_keys)``.  Returns how many
+    groups of rows (and rows short of a group) hold an id past 51 or, where ``check`` is
+    ``ndim_marker(2)``, a repeated card (``check`` ``ndim_marker(1)``: repeats unchecked).
 
     Each block of rows goes through three steps: ``group_keys`` writes every row's hash
     key to ``out`` and lists the rows the scalar code must mend; a group's keys become
@@ -323,6 +348,7 @@ def evaluate_rows_simd(hands, width, lanes, out, card_keys, rank_offsets, rank_v
     L = U64(lanes.ndim)
     n = U64(hands.shape[0])
     groups = n - n % L
+    suspect = U64(0)
     listed = np.empty(BLOCK + 16, np.int32)        # rows to mend, from the block's start
     suits = np.empty(BLOCK, np.int32)              # each row's flush suit
     for start in range(U64(0), n, U64(BLOCK)):
@@ -336,7 +362,8 @@ def evaluate_rows_simd(hands, width, lanes, out, card_keys, rank_offsets, rank_v
             prefetch(hands, ahead)
             prefetch(hands, ahead + U64(64))
             prefetch_write(out, (row + AHEAD) * U64(4))
-            bits = group_keys(hands, row, width, lanes, out, suits, row - start, ranks)
+            bits = group_keys(hands, row, width, lanes, check, out, suits, row - start, ranks)
+            suspect += bits >> U64(32)
             count = list_rows(listed, count, (row - start) | (bits >> U64(32) << WHOLE_BIT),
                               bits & U64(0xFFFFFFFF), lanes)
             # the previous group's keys to values: its loads overlap this group's vector work
@@ -353,6 +380,12 @@ def evaluate_rows_simd(hands, width, lanes, out, card_keys, rank_offsets, rank_v
         for i in range(grouped, stop):
             listed[count] = (i - start) | WHOLE
             count += ONE
+            if check.ndim == 2:
+                seen = U64(0)
+                for j in range(k):
+                    seen |= ONE << U64(hands[i, j] & 63)
+                    suspect += U64(hands[i, j] >= 52)
+                suspect += U64(popcount(seen) != U64(k))
         whole = U64(0)
         for f in range(count):
             entry = U64(listed[f])
@@ -371,3 +404,4 @@ def evaluate_rows_simd(hands, width, lanes, out, card_keys, rank_offsets, rank_v
         for f in range(whole):
             i = start + (U64(listed[f]) & (WHOLE - ONE))
             out[i] = row_value(hands, i, k, card_keys, rank_offsets, rank_values, flush_values)
+    return suspect
