@@ -2,10 +2,11 @@
 
     python benchmarks/ab.py f034478                 # every case
     python benchmarks/ab.py f034478 "range MC" PLO  # cases whose names contain these
+    python benchmarks/ab.py --pairs 15 f034478 PLO  # more pairs on a noisy machine
 
 The revision's ``evaluator/`` and ``tables/`` are extracted with ``git archive`` into a
 temporary folder and imported as ``evaluator_old`` (its first run compiles its kernels).
-Each case alternates old and new five times; the figure is the median of the paired
+Each case alternates old and new five times (``--pairs``); the figure is the median of the paired
 ratios old time / new time (above 1: the checkout is faster), one thread.  Kernel moves
 and refactors are judged this way, never across separate runs: the machine is shared
 and noisy, and pairs cancel most of its drift.
@@ -84,6 +85,9 @@ def cases(rng: np.random.Generator):
 def main(argv: list[str]) -> None:
     if not argv:
         raise SystemExit(__doc__)
+    pairs = 5
+    if argv[0] == "--pairs":
+        pairs, argv = int(argv[1]), argv[2:]
     revision, only = argv[0], argv[1:]
     import evaluator as new
     old = _old(revision)
@@ -92,7 +96,7 @@ def main(argv: list[str]) -> None:
             continue
         call(old), call(new)                         # compile or load both first
         ratios = [_best(partial(call, old), repeats) / _best(partial(call, new), repeats)
-                  for _ in range(5)]
+                  for _ in range(pairs)]
         print(f"{name:26s} {statistics.median(ratios):.3f}x  "
               f"(min {min(ratios):.3f}, max {max(ratios):.3f})", flush=True)
 
