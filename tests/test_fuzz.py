@@ -52,7 +52,7 @@ def test_evaluate_parses_or_raises_an_evaluator_error(game, hole, board):
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(FUZZ, max_examples=250)
+@settings(FUZZ, max_examples=100)
 @given(text=texts)
 # found before: the Kelvin sign and the long s case-fold to K and s, and '1.2.3%' or '.%'
 # reached float()

@@ -318,24 +318,23 @@ cores) is refused before the rest runs; on a cluster (``scheduler=``) it is not.
 def _check_study_time(g: Game, texts: list[str], queries: list[dict[str, Any]],
                       dead: str, exact: bool | None, trials: int | None,
                       threads: int | None) -> None:
-    """Time one flop's query (a second one when the first also compiled kernels) and
-    refuse the study if all of them would take past ``STUDY_SECONDS``."""
+    """Time two flops' queries and refuse the study if all of them would take past
+    ``STUDY_SECONDS`` at the faster one's pace (the first may also load or compile
+    kernels: 70 ms for an Omaha flop the study then answers in about 1 ms)."""
     import time
 
     from .._parallel import resolve_threads
     from ..engine import equity
     workers = resolve_threads(threads, 1 << 30)
-    seconds = 0.0
-    for probe in (queries[len(queries) // 2], queries[len(queries) // 3])[:2]:
+    seconds = math.inf
+    for probe in (queries[len(queries) // 2], queries[len(queries) // 3]):
         start = time.perf_counter()
         try:
             equity(g, texts, probe["board"], dead, exact=exact, trials=trials, seed=0,
                    threads=1)
         except EvaluatorError:
             return                             # this flop fits no deal: the batch says so
-        seconds = time.perf_counter() - start
-        if seconds < 0.5:                      # nothing compiled on the way, or no matter
-            break
+        seconds = min(seconds, time.perf_counter() - start)
     total = seconds * len(queries) / workers
     if total > STUDY_SECONDS:
         how = ("fewer --trials" if trials is not None else
