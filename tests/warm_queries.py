@@ -22,7 +22,8 @@ def _ranges(g) -> tuple[str, str]:
     if evaluator.families.family(g).holdem_notation(g):
         return "QQ,AKs", "JJ:0.5,AQs"
     first, second = KNOWN[g.hole][0], KNOWN[g.hole][1]
-    return f"{first[:-2]}*", f"{second[:-4]}**:0.5,{second[:-2]}*"
+    # a few dozen combos each: every range kernel, exact pre-flop in seconds at most
+    return f"{first[:-2]}*", f"{second[:-2]}*:0.5,{second}"
 
 
 def every_query() -> list[dict]:
