@@ -1,5 +1,5 @@
 """Helpers the families share: rank multisets, the multiset kernels' constant tables, and
-the best-five sampler that Tahoe uses too."""
+the best-five walk and sampler (``FusedBest5``) that Tahoe runs on three sub-hands."""
 from __future__ import annotations
 
 import itertools
@@ -10,8 +10,9 @@ import numpy as np
 from .. import _tables
 from ..games import Game
 from ..kernels.markers import ndim_marker, unknown_cards  # NumPy only: no Numba import
+from .base import Family
 
-__all__ = ["rank_multisets", "multiset_tables", "sample_best5", "BOARD_ROWS"]
+__all__ = ["rank_multisets", "multiset_tables", "sample_best5", "BOARD_ROWS", "FusedBest5"]
 
 # the five-card rank hash the best-five sampler of known hands reads its board rows from
 BOARD_ROWS = ("rank_offsets5", "omaha_board_index")
@@ -52,3 +53,29 @@ def sample_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
                                     ndim_marker(need), samples, state, *tables,
                                     *_tables.load_many(BOARD_ROWS), hi_full)
     return samples
+
+
+class FusedBest5(Family):
+    """The fused best-five kernels (``kernels/walks``, the best-five samplers), on
+    ``g.sub_hands`` hold'em hands per player: what the best-five family and Tahoe share."""
+
+    def walk(self, g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
+             need: int, first: np.ndarray, hi_full: np.ndarray,
+             low_counts: np.ndarray) -> int:
+        from ..kernels import walks
+        return walks.best5_equity(np.stack(hands), ndim_marker(g.sub_hands), board, live,
+                                  need, first, *_tables.high(g.values), hi_full)
+
+    def sample(self, g: Game, hands: list[np.ndarray], board: np.ndarray,
+               live: np.ndarray, need: int, samples: int, state: np.ndarray,
+               hi_full: np.ndarray, low_counts: np.ndarray) -> int:
+        return sample_best5(g, hands, board, live, need, samples, state, hi_full)
+
+    def walk_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
+                   need: int, hi_full: np.ndarray, boards: np.ndarray) -> bool:
+        if not self.fused(g):
+            return False
+        from ..kernels import walks
+        walks.best5_equity_batch(holes, ndim_marker(g.sub_hands), board, dead, need,
+                                 *_tables.high(g.values), hi_full, boards)
+        return True

@@ -15,9 +15,7 @@ import numpy as np
 
 from .. import _tables
 from ..games import Game, Pot
-from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
-from ._shared import multiset_tables, rank_multisets, sample_best5
-from .base import Family
+from ._shared import FusedBest5, multiset_tables, rank_multisets
 
 __all__ = ["Best5", "HOLDEM_MODULES"]
 
@@ -25,7 +23,7 @@ HOLDEM_MODULES = ("_intrinsics", "dealing", "high", "multisets", "ranges", "samp
                   "walks", "sweep", "flop_sweep")
 
 
-class Best5(Family):
+class Best5(FusedBest5):
     name = "best5"
     title = "the best five of hole and board cards"
     kernel_modules = HOLDEM_MODULES
@@ -88,30 +86,9 @@ class Best5(Family):
         return multisets.best5_exact(np.array(hands), board, live, rank_multisets(need),
                                      *_tables.high(g.values), hi_full, multiset_tables())
 
-    def walk(self, g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
-             need: int, first: np.ndarray, hi_full: np.ndarray,
-             low_counts: np.ndarray) -> int:
-        from ..kernels import walks
-        return walks.best5_equity(np.stack(hands), ndim_marker(g.sub_hands), board, live,
-                                  need, first, *_tables.high(g.values), hi_full)
-
-    def sample(self, g: Game, hands: list[np.ndarray], board: np.ndarray,
-               live: np.ndarray, need: int, samples: int, state: np.ndarray,
-               hi_full: np.ndarray, low_counts: np.ndarray) -> int:
-        return sample_best5(g, hands, board, live, need, samples, state, hi_full)
-
     def exact_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
                     need: int, hi_full: np.ndarray, joint: np.ndarray,
                     boards: np.ndarray) -> None:
         from ..kernels import multisets
         multisets.best5_exact_batch(holes, board, dead, rank_multisets(need),
                                     *_tables.high(g.values), hi_full, boards)
-
-    def walk_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
-                   need: int, hi_full: np.ndarray, boards: np.ndarray) -> bool:
-        if not self.fused(g):
-            return False
-        from ..kernels import walks
-        walks.best5_equity_batch(holes, ndim_marker(g.sub_hands), board, dead, need,
-                                 *_tables.high(g.values), hi_full, boards)
-        return True

@@ -15,15 +15,13 @@ import numpy as np
 
 from .. import _tables
 from ..games import Game
-from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
-from ._shared import sample_best5
-from .base import Family
+from ._shared import FusedBest5
 from .best5 import HOLDEM_MODULES
 
 __all__ = ["Tahoe"]
 
 
-class Tahoe(Family):
+class Tahoe(FusedBest5):
     name = "tahoe"
     title = "the best five using at most two of three hole cards"
     kernel_modules = HOLDEM_MODULES
@@ -51,22 +49,3 @@ class Tahoe(Family):
             for part in itertools.combinations(hole, used):
                 for rest in itertools.combinations(board, 5 - used):
                     yield list(part + rest)
-
-    def walk(self, g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.ndarray,
-             need: int, first: np.ndarray, hi_full: np.ndarray,
-             low_counts: np.ndarray) -> int:
-        from ..kernels import walks
-        return walks.best5_equity(np.stack(hands), ndim_marker(g.sub_hands), board, live,
-                                  need, first, *_tables.high(g.values), hi_full)
-
-    def sample(self, g: Game, hands: list[np.ndarray], board: np.ndarray,
-               live: np.ndarray, need: int, samples: int, state: np.ndarray,
-               hi_full: np.ndarray, low_counts: np.ndarray) -> int:
-        return sample_best5(g, hands, board, live, need, samples, state, hi_full)
-
-    def walk_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
-                   need: int, hi_full: np.ndarray, boards: np.ndarray) -> bool:
-        from ..kernels import walks
-        walks.best5_equity_batch(holes, ndim_marker(g.sub_hands), board, dead, need,
-                                 *_tables.high(g.values), hi_full, boards)
-        return True
