@@ -15,7 +15,7 @@ per card, exactly, and one too big to enumerate is refused at its first card.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -204,29 +204,19 @@ def _card_by_card(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray
     from ..vectors import combo_sums
     hero = Range(texts[0], g).vector()
     against = Range(texts[1], g)
-    known = set(board.tolist()) | set(dead.tolist())
-    cards = [c for c in g.deck if c not in known]
-    bar = progress_bar(len(cards), f"{_short(' vs '.join(texts), 50)}, card by card",
-                       progress)
-    out = []
-    try:
-        for card in cards:
-            try:
-                num, den, unit = combo_sums(against, np.append(board, card).astype(np.uint8),
-                                            game=g, dead=dead, threads=threads)
-            except RangeError:
-                pass                                # the range is dead on this card
-            else:
-                deals = float(hero @ den)
-                if deals > 0:
-                    p1 = min(max(float(hero @ num) / deals, 0.0), 1.0)
-                    out.append(_row(card, deals * unit, (p1, 1.0 - p1)))
-            if bar is not None:
-                bar.advance(bar.task, 1)
-    finally:
-        if bar is not None:
-            bar.stop()
-    return out
+
+    def row(card: int) -> dict[str, Any] | None:
+        try:
+            num, den, unit = combo_sums(against, np.append(board, card).astype(np.uint8),
+                                        game=g, dead=dead, threads=threads)
+        except RangeError:
+            return None                             # the range is dead on this card
+        deals = float(hero @ den)
+        if deals <= 0:
+            return None
+        p1 = min(max(float(hero @ num) / deals, 0.0), 1.0)
+        return _row(card, deals * unit, (p1, 1.0 - p1))
+    return _each_card(g, texts, np.concatenate([board, dead]), row, progress)
 
 
 def _asked(g: Game, texts: list[str], board: np.ndarray, held: np.ndarray,
@@ -234,29 +224,43 @@ def _asked(g: Game, texts: list[str], board: np.ndarray, held: np.ndarray,
     """One exact ``equity()`` per card but those the board, the known hands and the dead
     cards hold; the cards no deal fits left out."""
     from ..engine import equity
-    known = set(board.tolist()) | set(held.tolist())
-    cards = [c for c in g.deck if c not in known]
+
+    def row(card: int) -> dict[str, Any] | None:
+        try:
+            r = equity(g, texts, np.append(board, card).astype(np.uint8), dead,
+                       exact=True, threads=threads)
+        except (RangeError, HandError) as error:
+            if not any(why in str(error) for why in _NO_DEAL):
+                raise
+            return None
+        except EvaluatorError as error:
+            if "exact=True would enumerate" not in str(error):
+                raise
+            raise EvaluatorError(
+                f"a runout study is exact, and {' vs '.join(texts)!r} is too big to "
+                f"enumerate on each card ({str(error).split(',')[0]}); narrow the "
+                "ranges", " vs ".join(texts)) from None
+        if r.samples <= 0:
+            return None
+        return _row(card, float(r.samples), [p.equity for p in r.players])
+    return _each_card(g, texts, np.concatenate([board, held]), row, progress)
+
+
+def _each_card(g: Game, texts: list[str], known: np.ndarray,
+               row: Callable[[int], dict[str, Any] | None],
+               progress: bool) -> list[dict[str, Any]]:
+    """``row(card)`` for every card of the deck not in ``known``, with a progress bar; the
+    cards that give no row (no deal fits) left out."""
+    held = set(known.tolist())
+    cards = [c for c in g.deck if c not in held]
     bar = progress_bar(len(cards), f"{_short(' vs '.join(texts), 50)}, card by card",
                        progress)
     out = []
     try:
         for card in cards:
-            try:
-                r = equity(g, texts, np.append(board, card).astype(np.uint8), dead,
-                           exact=True, threads=threads)
-            except (RangeError, HandError) as error:
-                if not any(why in str(error) for why in _NO_DEAL):
-                    raise
-                r = None
-            except EvaluatorError as error:
-                if "exact=True would enumerate" not in str(error):
-                    raise
-                raise EvaluatorError(
-                    f"a runout study is exact, and {' vs '.join(texts)!r} is too big to "
-                    f"enumerate on each card ({str(error).split(',')[0]}); narrow the "
-                    "ranges", " vs ".join(texts)) from None
-            if r is not None and r.samples > 0:
-                out.append(_row(card, float(r.samples), [p.equity for p in r.players]))
+            got = row(card)
+            if got is not None:
+                out.append(got)
             if bar is not None:
                 bar.advance(bar.task, 1)
     finally:
