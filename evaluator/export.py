@@ -13,11 +13,12 @@ import json
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import EvaluatorError
 
-__all__ = ["ROW_SUFFIXES", "check_output", "check_rows_path", "rows_frame", "write_rows"]
+__all__ = ["ROW_SUFFIXES", "RowsExport", "check_output", "check_rows_path", "rows_frame",
+           "write_rows"]
 
 ROW_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".json", ".parquet")
 
@@ -109,3 +110,22 @@ def rows_frame(rows: Sequence[dict]):
         raise EvaluatorError("to_frame() needs pandas: pip install \"evaluator[data]\"",
                              "pandas") from None
     return pd.DataFrame([{k: _plain(v) for k, v in row.items()} for row in rows])
+
+
+class _HasRows(Protocol):
+    @property
+    def rows(self) -> Sequence[dict]: ...
+
+
+class RowsExport:
+    """``to_frame()`` and ``write(path)`` for a result that holds its table as ``rows``
+    (a list of dicts, a field or a property): every study's result."""
+
+    def to_frame(self: _HasRows):
+        """The rows as a pandas DataFrame (``pip install "evaluator[data]"``)."""
+        return rows_frame(self.rows)
+
+    def write(self: _HasRows, path: str | Path) -> Path:
+        """Write the rows to ``.csv``, ``.jsonl``, ``.json`` (one JSON list) or ``.parquet``
+        (pyarrow, the ``data`` extra), by the file's suffix."""
+        return write_rows(self.rows, path)

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -49,7 +48,7 @@ from ..engine.spots import check_distinct, check_street
 from ..errors import HandError, RangeError
 from ..errors import short_text as _short
 from ..evaluate import evaluate, evaluate_batch
-from ..export import rows_frame, write_rows
+from ..export import RowsExport
 from ..families import family
 from ..games import Game
 from ..games import game as _game
@@ -69,7 +68,7 @@ _STRONG = ("straight flush", "four of a kind", "full house", "flush", "straight"
 
 
 @dataclass(frozen=True)
-class RangeBreakdown:
+class RangeBreakdown(RowsExport):
     """The breakdown of a range on a board (see the module doc)."""
     game: str
     board: str
@@ -82,15 +81,6 @@ class RangeBreakdown:
             raise RangeError(f"no class {name!r} (classes: "
                              f"{', '.join(r['class'] for r in self.rows)})", name)
         return [format_cards(c, sep="") for c in self.members[name].tolist()]
-
-    def to_frame(self):
-        """``rows`` as a pandas DataFrame (``pip install "evaluator[data]"``)."""
-        return rows_frame(self.rows)
-
-    def write(self, path: str | Path) -> Path:
-        """Write ``rows`` to ``.csv``, ``.jsonl``, ``.json`` (one JSON list) or ``.parquet``
-        (pyarrow, the ``data`` extra), by the file's suffix."""
-        return write_rows(self.rows, path)
 
     def _repr_html_(self) -> str:
         body = "".join(f"<tr><td>{r['class']}</td><td>{r['kind']}</td><td>{r['combos']}</td>"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -13,7 +12,7 @@ from ..cards import CardsLike, format_cards, parse_cards
 from ..engine.spots import check_distinct, check_street
 from ..errors import ArgumentTypeError, RangeError
 from ..errors import short_text as _short
-from ..export import rows_frame, write_rows
+from ..export import RowsExport
 from ..families import family
 from ..games import Game
 from ..games import game as _game
@@ -25,7 +24,7 @@ __all__ = ["EquityDistribution", "equity_distribution", "check_distribution"]
 
 
 @dataclass(frozen=True)
-class EquityDistribution:
+class EquityDistribution(RowsExport):
     """Each live combo of a range with its equity against another range, sorted by equity.
 
     ``combos`` uint8 (n, hole); ``equities`` (n,) the combo's exact equity; ``weights`` (n,)
@@ -76,15 +75,6 @@ class EquityDistribution:
         return [{"hand": format_cards(c, sep=""), "equity": e, "weight": w, "range_weight": r}
                 for c, e, w, r in zip(self.combos.tolist(), self.equities.tolist(),
                                       self.weights.tolist(), self.range_weights.tolist())]
-
-    def to_frame(self):
-        """``rows`` as a pandas DataFrame (``pip install "evaluator[data]"``)."""
-        return rows_frame(self.rows)
-
-    def write(self, path: str | Path) -> Path:
-        """Write ``rows`` to ``.csv``, ``.jsonl``, ``.json`` (one JSON list) or ``.parquet``
-        (pyarrow, the ``data`` extra), by the file's suffix."""
-        return write_rows(self.rows, path)
 
 
 DISTRIBUTION_SECONDS = 120.0     # a distribution estimated past this is refused at once

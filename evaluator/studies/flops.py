@@ -35,7 +35,7 @@ from ..batch import batch_equity
 from ..cards import format_cards, parse_cards
 from ..engine.spots import check_options, check_trials_time, parse_hands
 from ..errors import EvaluatorError, HandError, RangeError
-from ..export import rows_frame, write_rows
+from ..export import RowsExport, write_rows
 from ..games import Game
 from ..games import game as _game
 from ..ranges import Range, card_masks
@@ -64,7 +64,7 @@ def texture(flop: Sequence[int]) -> dict[str, str]:
 
 
 @dataclass
-class FlopStudy:
+class FlopStudy(RowsExport):
     """Rows of a flop study (see the module doc)."""
     game: str
     hands: list[str]
@@ -133,15 +133,6 @@ class FlopStudy:
                     row[f"p{p}_equity"] = float(e[mask] @ w[mask] / w[mask].sum())
                 out.append(row)
         return out
-
-    def to_frame(self):
-        """The rows as a pandas DataFrame (``pip install "evaluator[data]"``)."""
-        return rows_frame(self.rows)
-
-    def write(self, path: str | Path) -> Path:
-        """Write the rows to ``.csv``, ``.jsonl``, ``.json`` (one JSON list) or ``.parquet``
-        (pyarrow, the ``data`` extra), by the file's suffix."""
-        return write_rows(self.rows, path)
 
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{k}</th>" for k in self.rows[0])

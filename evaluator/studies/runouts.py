@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,7 @@ from ..cards import CardsLike, format_cards, parse_cards
 from ..engine.spots import check_distinct, parse_hands
 from ..errors import EvaluatorError, HandError, RangeError
 from ..errors import short_text as _short
-from ..export import rows_frame, write_rows
+from ..export import RowsExport
 from ..families import family
 from ..games import Game
 from ..games import game as _game
@@ -42,7 +41,7 @@ _NO_DEAL = ("no deal fits", "no live combos", "every combination of them shares 
 
 
 @dataclass
-class RunoutStudy:
+class RunoutStudy(RowsExport):
     """Rows of a runout study (see the module doc), one per card that can fall."""
     game: str
     board: str
@@ -85,15 +84,6 @@ class RunoutStudy:
     def by_suit(self) -> list[dict[str, Any]]:
         """The rows grouped by the card's suit (c, d, h, s), as ``by_rank``."""
         return self._grouped("suit", SUITS)
-
-    def to_frame(self):
-        """The rows as a pandas DataFrame (``pip install "evaluator[data]"``)."""
-        return rows_frame(self.rows)
-
-    def write(self, path: str | Path) -> Path:
-        """Write the rows to ``.csv``, ``.jsonl``, ``.json`` (one JSON list) or ``.parquet``
-        (pyarrow, the ``data`` extra), by the file's suffix."""
-        return write_rows(self.rows, path)
 
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{k}</th>" for k in ("rank", *SUITS))
