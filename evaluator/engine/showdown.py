@@ -48,7 +48,8 @@ def hole_showdown(g: Game, names: list[str], rows: list[np.ndarray],
     for p in known:
         known_mask |= card_masks(rows[p])[0]
     top = max((int(values[p][0]) for p in known), default=-1)
-    tied = sum(int(values[p][0]) == top for p in known)
+    on_top = [p for p in known if int(values[p][0]) == top]    # the best known hands
+    tied = len(on_top)
     sides = []
     for p in (a, b):
         masks = card_masks(rows[p])
@@ -62,7 +63,7 @@ def hole_showdown(g: Game, names: list[str], rows: list[np.ndarray],
     if scale:
         a_weights, b_weights = ints
     # one signature: float64 sums of integer weights are exact (at most 22,100 terms of
-    # at most 2**20 each per combo), and are made integers again below
+    # at most 2**10 each per combo), and are made integers again below
     out = np.zeros((len(a_masks), 3), np.float64)
     b_float = b_weights.astype(np.float64)
     from ..kernels import teen_patti
@@ -88,17 +89,13 @@ def hole_showdown(g: Game, names: list[str], rows: list[np.ndarray],
     full[b, 1] += above.sum()
     for n in range(1, players + 1):           # how many share the pot
         level_here = beside == n - 1
-        share = equal[level_here].sum()           # the second range ties the n - 1 on top
-        full[b, n] += share
+        full[b, n] += equal[level_here].sum()     # the second range ties the n - 1 on top
         full[a, n] += equal[level_here & a_top].sum()
-        for p in known:
-            if values[p][0] == top:
-                full[p, n] += equal[level_here & known_top].sum()
         alone = beside == n                       # the second range is below the n on top
         full[a, n] += below[alone & a_top].sum()
-        for p in known:
-            if values[p][0] == top:
-                full[p, n] += below[alone & known_top].sum()
+        for p in on_top:
+            full[p, n] += (equal[level_here & known_top].sum()
+                           + below[alone & known_top].sum())
     total = by_weight.sum().item()
     if not total:
         ones = np.zeros((len(a_masks), 3))
