@@ -67,6 +67,12 @@ def cases(rng: np.random.Generator):
                                           **mc), 3),
         "range MC, 2 M": (lambda m: m.equity("holdem", ["QQ+,AKs", "random"],
                                              trials=2_000_000, **mc), 3),
+        "HU MC on a flop, 2 M": (lambda m: m.equity("holdem", ["AsKs", "QhQd"], "2c7d9h",
+                                                    trials=2_000_000, **mc), 3),
+        "range MC on a flop, 2 M": (lambda m: m.equity("holdem", ["QQ+,AKs", "random"],
+                                                       "2c4c5h", trials=2_000_000, **mc), 3),
+        "partly known exact": (lambda m: m.equity("holdem", ["AsKs", "Qh?"], "2c7d9h",
+                                                  threads=1), 5),
         "range flop exact": (lambda m: m.equity("holdem", ["QQ+,AKs", "random"], "2c4c5h",
                                                 threads=1), 10),
         "PLO exact": (lambda m: m.equity("omaha", ["AsAhKsKh", "QdQcJdTc"], threads=1), 10),
@@ -83,7 +89,7 @@ def cases(rng: np.random.Generator):
 
 
 def main(argv: list[str]) -> None:
-    if not argv:
+    if not argv or argv[0] in ("-h", "--help"):
         raise SystemExit(__doc__)
     pairs = 5
     if argv[0] == "--pairs":

@@ -44,6 +44,10 @@ _KNOWN = {2: ("AsKs", "QhQd", "JcTc"), 3: ("AsKsQs", "JhJdTc", "9c9d9h"),
           4: ("AsAhKsKh", "QdQcJdTc", "9c9d9hTh"), 5: ("AsAhKsKhQs", "QdQcJdTcJs", "9c9d9hThTs"),
           6: ("AsAhKsKhQsJh", "QdQcJdTcJsKd", "9c9d9hThTsAc")}
 _BOARD, _SHORT_BOARD = "2c3d4h5s2h", "6c6d7h7s8c"
+# dead cards that no hand or board above holds: the same kernels (a deck's size is no part
+# of a kernel's signature) on a deck of 40 cards, where an exact answer against 'random'
+# lists a fifth of the deals or fewer
+_DEAD = "6c6d6h6s7c7d7h7s8c8d8h8s"
 SAMPLED: dict[str, Any] = {"trials": 500, "seed": 1}
 
 
@@ -70,13 +74,16 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
         cards = _SHORT_BOARD if g.lowest_rank else _BOARD
         for street in g.streets:
             board = cards[:2 * street]
+            # (not in Omaha, whose answers against 'random' are swept over every opponent
+            # hand of a full deck, quicker than listing them on a short one)
+            dead = {} if g.lowest_rank or g.hole > 3 else {"dead": _DEAD}
             for hands in ([a, b], [a, b, c], [a, "random"], [a, partly], [equal, b],
                           [unequal, a], [equal, "random"], [unequal, "random"],
                           [equal, unequal, c]):
-                steps.append((name, hands, board, {}))
-                steps.append((name, hands, board, SAMPLED))
+                steps.append((name, hands, board, dead))
+                steps.append((name, hands, board, {**SAMPLED, **dead}))
             for hands in ([wide, "random"], [wide, b], [wide, unequal, c]):
-                steps.append((name, hands, board, SAMPLED))
+                steps.append((name, hands, board, {**SAMPLED, **dead}))
     return steps
 
 
@@ -172,9 +179,11 @@ def _work() -> list[tuple[str, str, Callable[[], object]]]:
     work: list[tuple[str, str, Callable[[], object]]] = [
         (name, f"evaluate {name}", partial(_evaluate_game, name)) for name in GAMES]
     for game, hands, board, options in _equity_steps():
+        sampled = "trials" in options
         label = (f"{game} {' vs '.join(hands)}" + (f" on {board}" if board else "")
-                 + (", sampled" if options else ""))
-        work.append((game, label, partial(equity, game, hands, board, threads=1, **options)))
+                 + (", sampled" if sampled else ""))
+        work.append((f"{game} sampled" if sampled else game, label,
+                     partial(equity, game, hands, board, threads=1, **options)))
     work += [("studies", label, run) for label, run in _study_steps()]
     work += [(f"{label.split()[0]} vectors", label, run) for label, run in _vector_steps()]
     return work
@@ -231,32 +240,67 @@ def warmup(report: Callable[[int, int, str], None] | None = None, *,
     return True
 
 
+def _family_of(group: str) -> str:
+    """The family whose kernels a group compiles (the studies: hold'em's)."""
+    game = group.split(" ")[0]
+    return _game(game).family if game in GAMES else _game("holdem").family
+
+
+def _rank(group: str) -> int:
+    """The order a worker takes its groups in: those that compile the most first, so that
+    the small ones fill in at the end.  The first game of each family, exact then sampled
+    (they compile the family's kernels, which its other games then load); the combo
+    vectors (few steps, many kernels of their own); the rest."""
+    firsts: dict[str, str] = {}
+    for name in GAMES:
+        firsts.setdefault(_game(name).family, name)
+    game, _, kind = group.partition(" ")
+    if game in firsts.values():
+        return {"": 0, "sampled": 1}.get(kind, 2)
+    return 2 if kind == "vectors" else 3
+
+
+def _next_group(waiting: list[str], worker: int, workers: int) -> str:
+    """The group worker ``worker`` takes next: the first waiting one of a family that is
+    its own (the families dealt out in turn), else the first of any.  Two processes that
+    compiled the same kernels at once would each pay for them (in a trial, 157 s of CPU
+    between two processes against 100 s in one): kept to its families, a worker loads
+    from the cache what its own earlier groups compiled."""
+    from .families import FAMILIES
+    mine = {name for k, name in enumerate(FAMILIES) if k % workers == worker}
+    for k, group in enumerate(waiting):
+        if _family_of(group) in mine:
+            return waiting.pop(k)
+    return waiting.pop(0)
+
+
 def _in_processes(work: list[tuple[str, str, Callable[[], object]]], workers: int,
                   report: Callable[[int, int, str], None] | None) -> None:
-    """The groups of ``work`` on ``workers`` Python processes, the longest first (hold'em
-    and Omaha compile the most), each handed the next group as it finishes one (a
-    process keeps what it compiled for the groups after).  Plain subprocesses, not
-    ``multiprocessing``: nothing of the caller's script runs again in them, whether or
-    not it guards ``__main__``."""
+    """The groups of ``work`` on ``workers`` Python processes, those that compile the most
+    first (``_rank``), each handed the next group of its own families as it finishes one
+    (``_next_group``; a process keeps what it compiled for the groups after).  Plain
+    subprocesses, not ``multiprocessing``: nothing of the caller's script runs again in
+    them, whether or not it guards ``__main__``."""
     import selectors
     import subprocess
     sizes: dict[str, int] = {}
     for group, _, _ in work:
         sizes[group] = sizes.get(group, 0) + 1
-    waiting = sorted(sizes, key=lambda g: (g not in ("holdem", "omaha"), -sizes[g]))
+    waiting = sorted(sizes, key=lambda g: (_rank(g), -sizes[g]))
     env = {**os.environ, "EVALUATOR_WARMUP_WORKER": "1"}
     code = "from evaluator.warmup import _serve; _serve()"
     procs = [subprocess.Popen([sys.executable, "-c", code], env=env, text=True,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE)
              for _ in range(min(workers, len(waiting)))]
+    number = {proc: k for k, proc in enumerate(procs)}
     selector = selectors.DefaultSelector()
     done = 0
     try:
         for proc in procs:
             assert proc.stdin is not None and proc.stdout is not None
             selector.register(proc.stdout, selectors.EVENT_READ, proc)
-            proc.stdin.write(waiting.pop(0) + "\n")
+            proc.stdin.write(_next_group(waiting, number[proc], len(procs)) + "\n")
             proc.stdin.flush()
         busy = len(procs)
         while busy:
@@ -272,7 +316,7 @@ def _in_processes(work: list[tuple[str, str, Callable[[], object]]], workers: in
                 if report is not None:
                     report(done - 1, len(work), f"{group}: {sizes[group]} steps")
                 if waiting:
-                    proc.stdin.write(waiting.pop(0) + "\n")
+                    proc.stdin.write(_next_group(waiting, number[proc], len(procs)) + "\n")
                     proc.stdin.flush()
                 else:
                     selector.unregister(proc.stdout)

@@ -168,3 +168,27 @@ def test_a_batch_says_it_compiles_and_labels_its_bar(monkeypatch, capsys):
                  threads=1, progress=True)
     assert "note: compiling" not in capsys.readouterr().err
     assert labels == ["equity queries"]
+
+
+def test_warmup_keeps_each_process_to_its_own_families():
+    """Two warmup processes: each takes the groups of its own families (the families dealt
+    out in turn), the heaviest of them first, and another family's only when its own are
+    done, so that two processes seldom compile the same kernels at once."""
+    import importlib
+
+    from evaluator.families import FAMILIES
+    warmup = importlib.import_module("evaluator.warmup")
+    groups = list(dict.fromkeys(group for group, _, _ in warmup._work()))
+    waiting = sorted(groups, key=warmup._rank)
+    assert waiting[:2] == ["holdem", "omaha"]        # each family's first game, exact first
+    names = list(FAMILIES)
+    taken: list[list[str]] = [[], []]
+    while waiting:
+        for worker in (0, 1):
+            if waiting:
+                taken[worker].append(warmup._next_group(waiting, worker, 2))
+    assert sorted(taken[0] + taken[1]) == sorted(groups)
+    for worker, mine in enumerate(taken):
+        own = [warmup._family_of(group) in names[worker::2] for group in mine]
+        assert own[0] and own == sorted(own, reverse=True)   # its own, then others' only
+    assert taken[0][0] == "holdem" and taken[1][0] == "omaha"

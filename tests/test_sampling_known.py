@@ -7,7 +7,7 @@ from evaluator import _tables, equity, parse_cards
 from evaluator.families._shared import BOARD_ROWS
 from evaluator.games import game
 from evaluator.kernels import sampling
-from evaluator.kernels.markers import ndim_marker, unknown_cards
+from evaluator.kernels.markers import deal_marker, ndim_marker, unknown_cards
 
 SPOTS = [("holdem", ["AsKs", "QhQd"], ""),
          ("holdem", ["AsKs", "QhQd", "JcTc"], ""),
@@ -32,22 +32,28 @@ def test_the_blocked_kernel_counts_what_the_fused_one_counts(name, hands, board)
     live = np.array([c for c in g.deck if c not in used], np.uint8)
     need = 5 - len(known)
     tables = _tables.high(g.values)
+    # the count the blocked kernel deals: as its callers pass it (a constant for a whole
+    # board or two cards, read at run time otherwise), and the other way, which must deal
+    # alike
+    other = ndim_marker(need) if need not in (2, 5) else np.zeros(need, np.uint8)
+    markers = [deal_marker(need), other]
     for samples in (1, 1023, 1024, 1025, 5000):
         counts = []
-        for blocked in (False, True):
+        for draws in (None, *markers):
             state = np.array([20261201, samples], np.uint64)
             hi = np.zeros((len(hands), len(hands) + 1), np.int64)
-            if blocked:
+            if draws is not None:
                 sampling.best5_sample_known(holes, ndim_marker(g.sub_hands), known, live,
-                                            ndim_marker(need), samples, state, *tables,
+                                            draws, samples, state, *tables,
                                             *_tables.load_many(BOARD_ROWS), hi)
             else:
                 sampling.best5_sample(holes, ndim_marker(g.sub_hands),
                                       unknown_cards([0] * len(hands)), known, live, need,
                                       samples, state, *tables, hi)
             counts.append((hi, state))
-        assert np.array_equal(counts[0][0], counts[1][0])
-        assert np.array_equal(counts[0][1], counts[1][1])       # the stream left alike
+        for blocked in counts[1:]:
+            assert np.array_equal(counts[0][0], blocked[0])
+            assert np.array_equal(counts[0][1], blocked[1])     # the stream left alike
         assert counts[1][0][:, 1:].sum() >= samples
 
 

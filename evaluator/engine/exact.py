@@ -16,7 +16,6 @@ import numpy as np
 from .._parallel import map_items
 from ..families import family, rank_multisets
 from ..games import Game
-from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
 from .results import Counts
 
 CHUNK = 1 << 16                # boards per chunk of an exact enumeration
@@ -40,8 +39,7 @@ def player_values(g: Game, hands: list[np.ndarray], boards: np.ndarray, low: boo
     for p, hole in enumerate(hands):
         if not low and fam.one_hand_values(g, hole, boards, out[p]):
             continue
-        hole_board_rows(np.ascontiguousarray(hole), ndim_marker(g.hole), boards, 0,
-                        ndim_marker(width), rows)
+        hole_board_rows(np.ascontiguousarray(hole), g.hole, boards, 0, width, rows)
         kernel(rows, *lead, out[p], *tables)
     return out
 
@@ -117,13 +115,11 @@ def complete_deals(g: Game, hands: list[np.ndarray], unknown: list[int], board: 
             holes.append(hand)
             continue
         dealt = np.empty((deals, g.hole), np.uint8)
-        hole_board_rows(hand, ndim_marker(len(hand)), cards, column, ndim_marker(missing),
-                        dealt)
+        hole_board_rows(hand, len(hand), cards, column, missing, dealt)
         holes.append(dealt)
         column += missing
     boards = np.empty((deals, max(g.streets)), np.uint8)
-    hole_board_rows(board, ndim_marker(len(board)), cards, column,
-                    ndim_marker(cards.shape[1] - column), boards)
+    hole_board_rows(board, len(board), cards, column, cards.shape[1] - column, boards)
     return holes, boards
 
 

@@ -19,7 +19,7 @@ from ..cards import format_cards
 from ..errors import EvaluatorError, RangeError
 from ..families import family
 from ..games import Game
-from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
+from ..kernels.markers import deal_marker, ndim_marker  # NumPy only: no Numba import
 from ..ranges import Range, card_masks
 from .exact import tally_chunk, weighted_exact
 from .plan import (
@@ -205,7 +205,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             part = Counts(players)
             range_kernels.best5_sample_ranges_hu(
                 sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
-                sampler.marker, sampler.masks, np.uint64(taken), board_ids, ndim_marker(need),
+                sampler.marker, sampler.masks, np.uint64(taken), board_ids, deal_marker(need),
                 size,
                 state, *_tables.high(g.values), part.hi_full)
             part.boards = size

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _tables
 from ..games import Game
-from ..kernels.markers import ndim_marker, unknown_cards  # NumPy only: no Numba import
+from ..kernels.markers import deal_marker, ndim_marker, unknown_cards  # NumPy only: no Numba import
 from .base import Family
 
 __all__ = ["rank_multisets", "multiset_tables", "sample_best5", "BOARD_ROWS", "FusedBest5"]
@@ -50,7 +50,7 @@ def sample_best5(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
                               samples, state, *tables, hi_full)
     else:       # the same deals, dealt a block at a time and then evaluated
         sampling.best5_sample_known(holes, ndim_marker(g.sub_hands), board, live,
-                                    ndim_marker(need), samples, state, *tables,
+                                    deal_marker(need), samples, state, *tables,
                                     *_tables.load_many(BOARD_ROWS), hi_full)
     return samples
 

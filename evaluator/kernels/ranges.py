@@ -10,7 +10,7 @@ import numpy as np
 
 from .._jit import kernel
 from ._intrinsics import popcount, suit_mask
-from .dealing import DEALS, DECK_BITS, MAX_NEW_CARDS, draw_card, next_u64
+from .dealing import DEALS, DECK_BITS, MAX_NEW_CARDS, dealt_count, draw_card, next_u64
 from .high import (
     FLUSH_BITS,
     KEY_MASK,
@@ -256,8 +256,9 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
     are looked up on every board as if they made no flush, the flushes listed on the way
     are mended, and the block is counted.  1.4x the speed of dealing and evaluating each
     deal in turn (2 M deals of QQ+,AKs against a random hand, 111 against 80 M deals/s),
-    with the same deals and counts.  ``draws`` is ``ndim_marker(need)``: the board count as
-    a compile-time constant measured 1.06x (108 against 102 M deals/s, side by side).
+    with the same deals and counts.  ``draws`` is ``deal_marker(need)``: five or two cards
+    to deal as a compile-time constant measured 1.06x pre-flop (108 against 102 M
+    deals/s, side by side) and 1.10x on a flop; other counts are read at run time.
 
     One generator step picks both combos when both ranges have equal weights
     (high and low 32 bits, multiply-shift each).  ``weights_marker`` says
@@ -269,7 +270,7 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
     exit in it cost 1.5x on this kernel (measured side by side, 21 against 33 ms for
     2 M deals of QQ+,AKs against a random hand).
     """
-    need = draws.ndim                         # the board cards to deal, as a constant
+    need = dealt_count(draws)                 # the board cards to deal
     hole = combos.shape[1]
     known_key, known_bits = known_board(known, card_keys)
     n = combos.shape[0]

@@ -9,7 +9,7 @@ import numpy as np
 from .. import _layout
 from .._jit import kernel
 from ._intrinsics import suit_mask
-from .dealing import DEALS, MAX_NEW_CARDS, draw_card, next_u64
+from .dealing import DEALS, MAX_NEW_CARDS, dealt_count, draw_card, next_u64
 from .high import (
     COL_MASK,
     FLUSH_BITS,
@@ -125,10 +125,10 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
     branches that depend on the cards: the boards are dealt (their keys and card masks
     kept); every sub-hand's value on every board is looked up as if it made no flush,
     the (sub-hand, deal) pairs that do make one listed on the way; the listed pairs are
-    mended and the deals counted.  ``draws`` is ``ndim_marker(need)``: the number of
-    board cards to deal is a compile-time constant, which measured 1.08x against the
-    count in a variable (194 against 180 M deals/s heads-up pre-flop, 131 against 121
-    Tahoe, side by side).
+    mended and the deals counted.  ``draws`` is ``deal_marker(need)``: five or two cards
+    to deal are a compile-time constant, which measured 1.08x against the count in a
+    variable (194 against 180 M deals/s heads-up pre-flop, 131 against 121 Tahoe, side
+    by side) and 1.14x on a flop; other counts are read at run time (``dealt_count``).
 
     Tahoe (S = 3): a player's best non-flush hand depends only on the board's rank
     multiset, so it is kept per slot of the five-card hash (``board_offsets``; a board
@@ -139,7 +139,7 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
     that makes one takes its flush value if higher (with seven cards a flush excludes
     quads and full houses, so it beats its own pair's non-flush value).
     """
-    need = draws.ndim
+    need = dealt_count(draws)
     players, hole = holes.shape
     S = subs.ndim
     T = players * S
