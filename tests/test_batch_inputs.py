@@ -9,6 +9,7 @@ import pytest
 
 import evaluator.batch as batch
 from evaluator import EvaluatorError, batch_equity
+from evaluator.batch.rows import row_digest
 from evaluator.cli import main
 from evaluator.export import write_rows
 
@@ -155,8 +156,9 @@ def test_out_json_is_one_json_document(tmp_path, monkeypatch):
     assert cli.read_bytes() == out.read_bytes()
     for name in ("r.jsonl", "r.ndjson"):                   # JSON Lines stay JSON Lines
         batch_equity(QUERIES, out=tmp_path / name, progress=False)
-        lines = (tmp_path / name).read_text().splitlines()
-        assert [json.loads(line) for line in lines] == rows
+        lines = [json.loads(line) for line in (tmp_path / name).read_text().splitlines()]
+        assert [line.pop("digest") for line in lines] == [row_digest(row) for row in rows]
+        assert lines == rows
     write_rows(rows, tmp_path / "w.json")
     assert json.loads((tmp_path / "w.json").read_text()) == rows
 
@@ -166,7 +168,9 @@ def test_out_json_resumes_from_its_rows_file(tmp_path, monkeypatch):
     rows = batch_equity(QUERIES, out=whole, progress=False)
     out = tmp_path / "r.json"
     rows_file = tmp_path / "r.json.rows.jsonl"
-    rows_file.write_text(jsonl(rows[:2]) + '{"id": 3, "ga')      # interrupted in row 3
+    # two rows as a batch writes them (each with its digest), interrupted in row 3
+    rows_file.write_text(jsonl({**row, "digest": row_digest(row)} for row in rows[:2])
+                         + '{"id": 3, "ga')
     calls = counting(monkeypatch)
     assert batch_equity(QUERIES, out=out, resume=True, progress=False) == rows
     assert calls == [3] and out.read_bytes() == whole.read_bytes()

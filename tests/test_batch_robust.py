@@ -20,6 +20,7 @@ import evaluator.batch as batch
 import evaluator.batch.sink as sink
 from evaluator import ArgumentTypeError, CardError, EvaluatorError, batch_equity
 from evaluator.batch import BatchInterrupted, QueryFailed, read_queries
+from evaluator.batch.rows import row_digest
 from evaluator.cli import main
 
 from conftest import sigint_default
@@ -259,7 +260,8 @@ def test_resume_reads_csv_fields_that_hold_line_breaks(tmp_path, monkeypatch):
     ends = [len(header)]
     for row in rows:
         line = io.StringIO()
-        csv.writer(line, lineterminator="\r\n").writerow([row.get(n, "") for n in names])
+        csv.writer(line, lineterminator="\r\n").writerow([row.get(n, "") for n in names[:-1]]
+                                                          + [row_digest(row)])
         ends.append(ends[-1] + len(line.getvalue().encode()) - 1)
     assert ends[-1] == len(data)
     # a cut at every line break, and just after, and in the middle of each character
@@ -916,11 +918,14 @@ def test_a_full_disk_while_writing_json_keeps_the_rows_file(tmp_path, monkeypatc
 # --- resume checks the results it keeps -------------------------------------------------
 
 def edit(field, value):
+    """A change to a row read back, its digest made again to fit (as a faulty writer
+    would leave it), so that the checks behind the digest are what refuses it."""
     def change(row):
         if value is DELETE:
             del row[field]
         else:
             row[field] = value(row) if callable(value) else value
+        row["digest"] = row_digest(row)
     return change
 
 
@@ -971,12 +976,61 @@ def test_resume_refuses_a_csv_cell_edited_in_one_line(tmp_path, cell, text, says
     batch_equity(queries, out=out, progress=False)
     table = list(csv.reader(out.read_text().splitlines()))
     table[1][table[0].index(cell)] = text                       # the first row, file line 2
+    table[1][-1] = row_digest(dict(zip(table[0], table[1])))    # the digest made to fit
     with out.open("w", newline="") as handle:
         csv.writer(handle, lineterminator="\n").writerows(table[:3])
     line = one_line_error(run_cli("batch", str(queries), "--out", str(out), "--resume",
                                   "--no-progress"))
     assert re.search(f"cannot resume {out}: line 2 \\(query flop\\) has {says}", line), line
     assert line.endswith("or start the file afresh (without --resume)")
+
+
+def _swap_players(row):
+    """Player 1's figures and player 2's traded: a row that still adds up, as a hand edit
+    (or a sort gone wrong) could leave it."""
+    for name in ("equity", "win", "tie"):
+        row[f"p1_{name}"], row[f"p2_{name}"] = row[f"p2_{name}"], row[f"p1_{name}"]
+
+
+def test_resume_refuses_a_consistent_hand_edit_by_its_digest(tmp_path, monkeypatch):
+    out = tmp_path / "r.jsonl"
+    rows = batch_equity(MIXED[:3], out=out, progress=False)
+    lines = [json.loads(text) for text in out.read_text().splitlines()]
+    assert [line["digest"] for line in lines] == [row_digest(row) for row in rows]
+    _swap_players(lines[0])                      # line 1: exact hold'em, heads-up
+    out.write_text("".join(json.dumps(line) + "\n" for line in lines[:2]))
+    calls = counting(monkeypatch)
+    with pytest.raises(EvaluatorError, match=f"cannot resume {out}: line 1 \\(query .*\\) has "
+                       "figures that do not match its digest '[0-9a-f]{16}'.*delete that line"):
+        batch_equity(MIXED[:3], out=out, resume=True, progress=False)
+    assert calls == []
+    del lines[0]["digest"]
+    out.write_text("".join(json.dumps(line) + "\n" for line in lines[:2]))
+    with pytest.raises(EvaluatorError, match="line 1 .*has no digest"):
+        batch_equity(MIXED[:3], out=out, resume=True, progress=False)
+
+
+def test_resume_refuses_a_consistent_csv_edit_by_its_digest(tmp_path):
+    queries = write_jsonl(tmp_path / "q.jsonl", MIXED[:3])
+    out = tmp_path / "r.csv"
+    batch_equity(queries, out=out, progress=False)
+    table = list(csv.reader(out.read_text().splitlines()))
+    assert table[0][-2:] == ["error", "digest"]
+    row = dict(zip(table[0], table[1]))
+    assert table[1][-1] == row_digest(row)       # the cells as text give the digest written
+    _swap_players(row)
+    table[1] = list(row.values())
+    with out.open("w", newline="") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(table[:3])
+    line = one_line_error(run_cli("batch", str(queries), "--out", str(out), "--resume",
+                                  "--no-progress"))
+    assert re.search("line 2 .*figures that do not match its digest", line), line
+    # a file of a version before the digest: its header says so
+    with out.open("w", newline="") as handle:
+        csv.writer(handle, lineterminator="\n").writerows([r[:-1] for r in table[:3]])
+    line = one_line_error(run_cli("batch", str(queries), "--out", str(out), "--resume",
+                                  "--no-progress"))
+    assert "no digest column (written by an older version): start it afresh" in line, line
 
 
 def test_resume_keeps_csv_rows_of_weighted_ranges(tmp_path):

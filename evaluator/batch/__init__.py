@@ -95,9 +95,13 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         file ends as an uninterrupted run writes it.  Refused when its rows
         are another batch's, a kept row's query has changed since (its game,
         cards, ``exact``, ``trials``, ``target_stderr`` or seed), or a kept
-        row is not one a batch writes (a column missing or of the wrong type,
-        a share outside [0, 1], equities not adding up to 1, ...: edited or
-        damaged); a missing file starts afresh.
+        row is not one a batch writes: its ``digest`` (the last field of every
+        row written to a file: 16 hex digits of BLAKE2b over its fields,
+        ``rows.row_digest``) does not match its figures, a column is missing
+        or of the wrong type, a share is outside [0, 1], the equities do not
+        add up to 1, ... (edited or damaged).  A missing file starts afresh.
+        The rows returned, and a ``.json`` or ``.parquet`` output, have no
+        digest.
     on_error : "stop" or "record"
         ``"stop"``: a bad query stops the batch before anything runs, and a
         query failing while it runs raises ``QueryFailed`` once the rows

@@ -3,6 +3,7 @@ query it answers)."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import math
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -77,13 +78,29 @@ def run_chunk(queries: list[dict]) -> list[tuple[dict | None, str | None]]:
     return out
 
 
+DIGEST = "digest"
+
+
+def row_digest(row: Mapping) -> str:
+    """The ``digest`` a written row carries: 16 hex digits of BLAKE2b over its fields
+    that hold something, ``name=text`` in the order of their names, each value as the
+    text CSV gives it (``str``: a float's shortest repr, ``True``).  A CSV row read back
+    (every cell text) and a JSON Lines row (numbers, booleans) of one result give the
+    same digest; a figure changed by hand, or two swapped, gives another."""
+    fields = sorted((name, str(value)) for name, value in row.items()
+                    if name != DIGEST and value is not None and value != "")
+    text = "\x1f".join(f"{name}={value}" for name, value in fields)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
 def columns(items: list[dict]) -> list[str]:
     """The CSV header every row of these (checked) queries fits.
 
     Per player: ``hand, equity, tie`` always, ``win`` for high-only games,
     ``scoop, hi, lo`` for hi-lo games, ``stderr`` where a query may sample;
-    ``error`` last (empty unless ``on_error="record"`` recorded a failure), so
-    a file written with either setting can be resumed with the other.
+    then ``error`` (empty unless ``on_error="record"`` recorded a failure), so
+    a file written with either setting can be resumed with the other; then the
+    row's ``digest`` (``row_digest``), which a resumed file's rows must match.
     """
     from ..games import game as _game
     wanted: set[tuple[int, str]] = set()
@@ -99,7 +116,7 @@ def columns(items: list[dict]) -> list[str]:
     out = list(BASE_COLUMNS)
     for p in range(1, players + 1):
         out += [f"p{p}_{name}" for name in PLAYER_COLUMNS if (p, name) in wanted]
-    return out + ["error"]
+    return out + ["error", DIGEST]
 
 
 def csv_records(text: str, path: Path) -> tuple[list[tuple[int, list[str]]], int]:

@@ -14,7 +14,7 @@ from ..errors import (
     EvaluatorError,
 )
 from .queries import BASE_COLUMNS, FLUSH_EVERY, FLUSH_ROWS, show_value
-from .rows import bad_result, changed_row, csv_records, hands_text
+from .rows import DIGEST, bad_result, changed_row, csv_records, hands_text, row_digest
 
 if TYPE_CHECKING:
 
@@ -30,7 +30,9 @@ class Sink:
     each, so the lines are flushed once ``FLUSH_EVERY`` seconds or
     ``FLUSH_ROWS`` rows have gone by, whenever the batch waits (``idle``) and
     at the end; ``tail`` holds where each line written since ends in the file,
-    so that ``settle`` can tell which are in it.
+    so that ``settle`` can tell which are in it.  A file's lines end in the row's
+    ``digest`` (``rows.row_digest``), checked when the file is resumed; a
+    stream, which is never resumed, gets the rows as they are.
     """
 
     def __init__(self, out, path: Path | None, header: list[str], items: list[dict],
@@ -87,6 +89,10 @@ class Sink:
             if not records:
                 return 0
             if records[0][1] != self.header:
+                if records[0][1] == self.header[:-1]:
+                    raise EvaluatorError(f"cannot resume {path}: it has no {DIGEST} column "
+                                         "(written by an older version): start it afresh "
+                                         "(without resuming)", str(path))
                 raise EvaluatorError(f"cannot resume {path}: its columns are not this "
                                      "batch's (another batch, or other options?)", str(path))
             for number, fields in records[1:]:
@@ -125,11 +131,6 @@ class Sink:
                 f"cannot resume {path}: line {line} holds query {theirs[0]} ({theirs[1]}), "
                 f"but query {k + 1} of this batch is {mine[0]} ({mine[1]}); the file is "
                 "another batch's output", str(path))
-        seed = row.get("seed")
-        if seed not in (None, "") and "error" not in item and str(seed) != str(item["seed"]):
-            raise EvaluatorError(f"cannot resume {path}: line {line} was sampled with seed "
-                                 f"{seed}, this batch gives that query seed {item['seed']} "
-                                 "(another batch seed?)", str(path))
         def damaged(what: str) -> EvaluatorError:
             return EvaluatorError(
                 f"cannot resume {path}: line {line} (query {mine[0]}) has {what}; a batch "
@@ -137,6 +138,16 @@ class Sink:
                 "lines after it to compute them again, or start the file afresh (without "
                 "resuming)", str(path))
 
+        digest = row.pop(DIGEST, None)
+        if digest is None:
+            raise damaged(f"no {DIGEST}")
+        if digest != row_digest(row):
+            raise damaged(f"figures that do not match its {DIGEST} {show_value(digest)}")
+        seed = row.get("seed")
+        if seed not in (None, "") and "error" not in item and str(seed) != str(item["seed"]):
+            raise EvaluatorError(f"cannot resume {path}: line {line} was sampled with seed "
+                                 f"{seed}, this batch gives that query seed {item['seed']} "
+                                 "(another batch seed?)", str(path))
         try:
             typed = self._typed(row, item) if self.csv else row
         except ValueError as error:
@@ -231,7 +242,12 @@ class Sink:
     def _put(self, row: dict) -> None:
         """Hand one row's line to the output; ``writing`` says how far it got."""
         assert self.handle is not None
-        line = self._line([row.get(name, "") for name in self.header] if self.csv else row)
+        if self.path is None:                     # a stream is never resumed: the row as is
+            line = self._line(row)
+        else:
+            digest = row_digest(row)
+            line = self._line([row.get(name, "") for name in self.header[:-1]] + [digest]
+                              if self.csv else {**row, DIGEST: digest})
         end = None if self.size is None else self.size + len(line.encode("utf-8"))
         self.writing = [row, self.size, end, False]
         self.handle.write(line)
