@@ -63,7 +63,9 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
     """Small queries that reach every equity kernel, derived from the game registry: for
     each game and each of its board sizes, known hands (heads-up and three-way), a hand
     with an unknown card, 'random', narrow ranges of equal and unequal weights and a wide
-    one, each exact (as the planner chooses) and sampled.  (game, hands, board, options)."""
+    one, each exact (as the planner chooses) and sampled; exact against 'random' only in
+    the first game of each family, hole and deck size; hold'em-like games with 12 dead
+    cards.  (game, hands, board, options)."""
     steps: list[tuple[str, list[str], str, dict[str, Any]]] = []
     firsts = _first_games(by_shape=True)
     for name in GAMES:

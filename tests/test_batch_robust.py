@@ -1004,9 +1004,10 @@ def test_resume_refuses_a_consistent_hand_edit_by_its_digest(tmp_path, monkeypat
                        "figures that do not match its digest '[0-9a-f]{16}'.*delete that line"):
         batch_equity(MIXED[:3], out=out, resume=True, progress=False)
     assert calls == []
-    del lines[0]["digest"]
+    _swap_players(lines[0])                      # line 1 as written, line 2 without digest
+    del lines[1]["digest"]
     out.write_text("".join(json.dumps(line) + "\n" for line in lines[:2]))
-    with pytest.raises(EvaluatorError, match="line 1 .*has no digest"):
+    with pytest.raises(EvaluatorError, match="line 2 .*has no digest; a batch writes no such"):
         batch_equity(MIXED[:3], out=out, resume=True, progress=False)
 
 
@@ -1044,3 +1045,32 @@ def test_resume_keeps_csv_rows_of_weighted_ranges(tmp_path):
     out.write_bytes(b"".join(whole.read_bytes().splitlines(keepends=True)[:2]))
     assert batch_equity(queries, out=out, resume=True, progress=False) == rows
     assert out.read_bytes() == whole.read_bytes()
+
+
+def test_digest_of_a_lone_surrogate_round_trips(tmp_path):
+    """JSON may hold a lone surrogate (an id, a recorded query's text): the row is written
+    escaped, and its digest is computed and checked like any other."""
+    queries = [{"id": "\ud800", "hands": "XxYy vs AsKs"},
+               {"hands": "AsKs vs QhQd", "board": "2c7d9h"}]
+    out = tmp_path / "r.jsonl"
+    rows = batch_equity(queries, out=out, on_error="record", progress=False)
+    kept = out.read_text().splitlines()
+    out.write_text(kept[0] + "\n")
+    assert batch_equity(queries, out=out, resume=True, on_error="record",
+                        progress=False) == rows
+
+
+def test_an_older_versions_files_are_named_so(tmp_path):
+    out = tmp_path / "r.jsonl"
+    rows = batch_equity(MIXED[:2], out=out, progress=False)
+    out.write_text("".join(json.dumps(row) + "\n" for row in rows[:1]))   # no digests
+    with pytest.raises(EvaluatorError, match="its rows have no digest \\(written by an older "
+                                             "version\\): start it afresh"):
+        batch_equity(MIXED[:2], out=out, resume=True, progress=False)
+    # an older CSV holding its header alone loses nothing: it starts afresh
+    out = tmp_path / "r.csv"
+    batch_equity(MIXED[:2], out=out, progress=False)
+    header = out.read_text().splitlines()[0]
+    out.write_text(header.rsplit(",", 1)[0] + "\n")
+    assert batch_equity(MIXED[:2], out=out, resume=True, progress=False) == rows
+    assert out.read_text().splitlines()[0] == header

@@ -20,7 +20,10 @@ SPOTS = [("holdem", ["AsKs", "QhQd"], ""),
          ("tahoe", ["AsKsQs", "JhJdTc", "9s8s7d"], "2s3s4h"),
          ("tahoe", ["AsKsQs", "AhKhQh"], "JsTsJh"),              # flushes, a board that plays
          ("tahoe", ["2s3s4s", "5h6h7h", "8d9dTd", "JcQcKc", "AsAhAd"], ""),
-         ("pineapple", ["AsKs", "QhQd"], "")]
+         ("pineapple", ["AsKs", "QhQd"], ""),
+         # three and four cards to deal (Courchevel's and "The"'s counts), read at run time
+         ("holdem", ["AsKs", "QhQd"], "2c7d"),
+         ("holdem", ["AsKs", "QhQd"], "2c")]
 
 
 @pytest.mark.parametrize("name, hands, board", SPOTS)

@@ -90,7 +90,9 @@ def row_digest(row: Mapping) -> str:
     fields = sorted((name, str(value)) for name, value in row.items()
                     if name != DIGEST and value is not None and value != "")
     text = "\x1f".join(f"{name}={value}" for name, value in fields)
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+    # a lone surrogate (JSON may hold one, and a JSON Lines file keeps it escaped) is
+    # hashed as its code unit, not refused
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 def columns(items: list[dict]) -> list[str]:

@@ -37,6 +37,7 @@ class Sink:
 
     def __init__(self, out, path: Path | None, header: list[str], items: list[dict],
                  resume: bool) -> None:
+        assert header[-1] == DIGEST                # a file's rows end in their digest
         self.header, self.items, self.path = header, items, path
         self.csv = path is not None and path.suffix.lower() == ".csv"
         self.broken = False                       # a flush failed: close writes nothing more
@@ -89,6 +90,8 @@ class Sink:
             if not records:
                 return 0
             if records[0][1] != self.header:
+                if records[0][1] == self.header[:-1] and len(records) == 1:
+                    return 0                      # an older version's header alone: afresh
                 if records[0][1] == self.header[:-1]:
                     raise EvaluatorError(f"cannot resume {path}: it has no {DIGEST} column "
                                          "(written by an older version): start it afresh "
@@ -139,6 +142,10 @@ class Sink:
                 "resuming)", str(path))
 
         digest = row.pop(DIGEST, None)
+        if digest is None and k == 0:
+            raise EvaluatorError(f"cannot resume {path}: its rows have no {DIGEST} (written by "
+                                 "an older version): start it afresh (without resuming)",
+                                 str(path))
         if digest is None:
             raise damaged(f"no {DIGEST}")
         if digest != row_digest(row):

@@ -36,10 +36,11 @@ def draw_card(r, free, left):
     bit = select_bit(free, x)
     return trailing_zeros(bit), r, free ^ bit, left - ONE
 
+
 @kernel(inline="always")
 def dealt_count(draws):
     """The board cards to deal from a ``markers.deal_marker``: its ``ndim`` (a compile-time
-    constant) for a whole board, else its length."""
+    constant) when above 1 (five cards, or two), else its length."""
     return draws.ndim if draws.ndim > 1 else draws.shape[0]
 
 
