@@ -279,6 +279,10 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
         combo_keys[i] = known_key
         for j in range(hole):
             combo_keys[i] += card_keys[combos[i, j]]
+    # the cards a deal's board comes from: the two combos are disjoint, and their callers
+    # keep only combos that miss ``taken``, so the count is the same on every deal (known
+    # up front, the first card's draw need not wait on the combos' masks)
+    cards_left = popcount(DECK_BITS & ~taken) - U64(2 * hole)
     a0 = starts[0]
     n0 = starts[1] - a0
     a1 = starts[1]
@@ -336,7 +340,7 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
             # positions (``mul_wide``); the loop has a fixed count so that it unrolls.
             deck = DECK_BITS & ~(taken | m0 | m1)
             free = deck
-            left = popcount(free)
+            left = cards_left                  # popcount(free): the combos miss ``taken``
             r, s0, s1 = next_u64(s0, s1)
             board_key = U64(0)
             for j in range(MAX_NEW_CARDS):
