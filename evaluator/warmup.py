@@ -51,19 +51,23 @@ _DEAD = "6c6d6h6s7c7d7h7s8c8d8h8s"
 SAMPLED: dict[str, Any] = {"trials": 500, "seed": 1}
 
 
-def _narrow(g: Game) -> tuple[str, str]:
-    """Two-combo ranges of the game, of equal and of unequal weights."""
+def _narrow(g: Game) -> tuple[str, str, str]:
+    """Two-combo ranges of the game: of equal weights, of unequal weights that are
+    multiples of a power of two (exact answers sum them as integers), and of weights
+    that are not (summed as floats)."""
     first, second = _KNOWN[g.hole][0], _KNOWN[g.hole][1]
     # the same ranks in other suits: the suit-swapped twins of the first two hands
     swap = str.maketrans("shdc", "dchs")
-    return f"{first},{first.translate(swap)}", f"{second},{second.translate(swap)}:0.5"
+    return (f"{first},{first.translate(swap)}", f"{second},{second.translate(swap)}:0.5",
+            f"{first},{first.translate(swap)}:0.3")
 
 
 def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
     """Small queries that reach every equity kernel, derived from the game registry: for
     each game and each of its board sizes, known hands (heads-up and three-way), a hand
-    with an unknown card, 'random', narrow ranges of equal and unequal weights and a wide
-    one, each exact (as the planner chooses) and sampled; exact against 'random' only in
+    with an unknown card, 'random', narrow ranges of equal and unequal weights (and of
+    weights no power of two divides, exact) and a wide one, each exact (as the planner
+    chooses) and sampled; exact against 'random' only in
     the first game of each family, hole and deck size; hold'em-like games with 12 dead
     cards.  (game, hands, board, options)."""
     steps: list[tuple[str, list[str], str, dict[str, Any]]] = []
@@ -71,7 +75,7 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
     for name in GAMES:
         g = _game(name)
         a, b, c = _KNOWN[g.hole]
-        equal, unequal = _narrow(g)
+        equal, unequal, uneven = _narrow(g)
         wide = "5%"
         partly = b[:-2] + "?"
         cards = _SHORT_BOARD if g.lowest_rank else _BOARD
@@ -89,6 +93,9 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
                 if "random" not in hands or name in firsts:
                     steps.append((name, hands, board, dead))
                 steps.append((name, hands, board, {**SAMPLED, **dead}))
+            # weights that are no multiples of a power of two: the exact kernels' float
+            # sums (the sampler draws them as any other weights)
+            steps.append((name, [uneven, unequal], board, dead))
             for hands in ([wide, "random"], [wide, b], [wide, unequal, c]):
                 steps.append((name, hands, board, {**SAMPLED, **dead}))
     return steps

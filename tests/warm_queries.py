@@ -16,14 +16,15 @@ BOARD = ["2c", "3d", "4h", "5s", "2h"]
 SHORT_BOARD = ["6c", "6d", "7h", "7s", "8c"]
 
 
-def _ranges(g) -> tuple[str, str]:
-    """A range of equal weights and one of unequal weights for the game: other ranges than
-    warmup's, small enough that the batch takes seconds."""
+def _ranges(g) -> tuple[str, str, str]:
+    """Ranges of equal weights, of unequal weights that are multiples of a power of two,
+    and of weights that are not, for the game: other ranges than warmup's, small enough
+    that the batch takes seconds."""
     if evaluator.families.family(g).holdem_notation(g):
-        return "QQ,AKs", "JJ:0.5,AQs"
+        return "QQ,AKs", "JJ:0.5,AQs", "KK:0.3,AJs"
     first, second = KNOWN[g.hole][0], KNOWN[g.hole][1]
     # a few dozen combos each: every range kernel, exact pre-flop in seconds at most
-    return f"{first[:-2]}*", f"{second[:-2]}*:0.5,{second}"
+    return f"{first[:-2]}*", f"{second[:-2]}*:0.5,{second}", f"{first[:-2]}*:0.3"
 
 
 def every_query() -> list[dict]:
@@ -32,13 +33,13 @@ def every_query() -> list[dict]:
         g = evaluator.game(name)
         known = KNOWN[g.hole]
         cards = SHORT_BOARD if g.lowest_rank else BOARD
-        equal, unequal = _ranges(g)
+        equal, unequal, uneven = _ranges(g)
         unknown = known[1][:-2] + "?"
         for street in g.streets:
             board = "".join(cards[:street])
             heads_up = [[known[0], known[1]], [known[0], "random"], [known[0], unknown],
                         [equal, known[1]], [unequal, known[2]], [equal, "random"],
-                        [unequal, "random"]]
+                        [unequal, "random"], [uneven, unequal]]
             three_way = [[known[0], known[1], known[2]], [equal, unequal, known[2]]]
             for hands in heads_up:
                 queries.append({"game": name, "hands": hands, "board": board})
