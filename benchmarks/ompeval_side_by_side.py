@@ -111,7 +111,14 @@ def cpu_model() -> str:
     except OSError:
         return "unknown CPU"
     found = re.search(r"model name\s*:\s*(.+)", text)
-    return found.group(1).strip() if found else "unknown CPU"
+    name = found.group(1).strip() if found else "unknown CPU"
+    # a VM often names only the maker's line ("AMD EPYC"): the family and model say which
+    # generation it is (AMD family 25 model 17: Zen 4; family 26: Zen 5)
+    family = re.search(r"cpu family\s*:\s*(\d+)", text)
+    model = re.search(r"^model\s*:\s*(\d+)", text, re.MULTILINE)
+    if family and model:
+        name += f" (family {family.group(1)}, model {model.group(1)})"
+    return name
 
 
 def ours_mc(a: str, b: str, trials: int) -> float:
