@@ -64,7 +64,7 @@ def _pyarrow(shown: str):
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise EvaluatorError("Parquet needs pyarrow: pip install \"evaluator[data]\"",
+        raise EvaluatorError('Parquet needs pyarrow (the "data" extra): pip install pyarrow',
                              shown) from None
     return pa, pq
 
@@ -103,11 +103,11 @@ def write_rows(rows: Sequence[dict], path: str | Path) -> Path:
 
 
 def rows_frame(rows: Sequence[dict]):
-    """The rows as a pandas DataFrame (``pip install "evaluator[data]"``)."""
+    """The rows as a pandas DataFrame (pandas: the "data" extra)."""
     try:
         import pandas as pd
     except ImportError:
-        raise EvaluatorError("to_frame() needs pandas: pip install \"evaluator[data]\"",
+        raise EvaluatorError('to_frame() needs pandas (the "data" extra): pip install pandas',
                              "pandas") from None
     return pd.DataFrame([{k: _plain(v) for k, v in row.items()} for row in rows])
 
@@ -122,7 +122,7 @@ class RowsExport:
     (a list of dicts, a field or a property): every study's result."""
 
     def to_frame(self: _HasRows):
-        """The rows as a pandas DataFrame (``pip install "evaluator[data]"``)."""
+        """The rows as a pandas DataFrame (pandas: the "data" extra)."""
         return rows_frame(self.rows)
 
     def write(self: _HasRows, path: str | Path) -> Path:

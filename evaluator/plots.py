@@ -1,6 +1,6 @@
 """Charts: the 13 x 13 starting-hand grid and equity by street (matplotlib, optional).
 
-    pip install "evaluator[plot]"
+    pip install matplotlib        # or the "plot" extra: pip install ".[plot]" in a clone
 
 The grid follows the usual layout: pairs on the diagonal, suited hands above
 it, offsuit below, aces top left.  Images are written headless (Agg), as PNG
@@ -34,7 +34,7 @@ def pyplot() -> ModuleType:
     try:
         import matplotlib
     except ImportError:
-        raise EvaluatorError("plots need matplotlib: pip install 'evaluator[plot]'",
+        raise EvaluatorError('plots need matplotlib (the "plot" extra): pip install matplotlib',
                              "matplotlib") from None
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt

@@ -116,8 +116,8 @@ def make_client(scheduler):
         return scheduler, False
     from importlib.util import find_spec
     if find_spec("distributed") is None:
-        raise EvaluatorError("running on a cluster needs Dask: pip install "
-                             "'evaluator[cluster]'", "dask")
+        raise EvaluatorError('running on a cluster needs Dask (the "cluster" extra): pip '
+                             'install "dask[distributed]"', "dask")
     scheme = _probe(scheduler)
     import logging
 
