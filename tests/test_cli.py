@@ -420,9 +420,8 @@ def test_the_compile_note_looks_where_numba_keeps_each_kernel(tmp_path, monkeypa
 
     from evaluator import _cache_dirs, _jit
     from evaluator import _compile_note as note
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     modules = sorted({name for f in FAMILIES.values() for name in f.kernel_modules})
-    for name in modules:                         # this session's locations
+    for name in modules:        # this session's locations (under its own NUMBA_CACHE_DIR, if set)
         module, kernels = _kernels(name)
         source = Path(module.__file__)
         for k in kernels:
