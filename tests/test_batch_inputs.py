@@ -228,3 +228,19 @@ def test_the_sample_query_files_in_batch_help_run(tmp_path, capsys):
     first = json.loads((tmp_path / "q.csv.out.jsonl").read_text().splitlines()[0])
     assert (first["hands"], first["p1_hand"], first["p2_hand"]) == (
         "AsKs vs QhQd", "As Ks", "Qh Qd")
+
+
+
+def test_a_resumed_batch_says_how_many_rows_it_kept_and_how_many_it_computed(tmp_path):
+    queries, out = tmp_path / "q.csv", tmp_path / "r.csv"
+    queries.write_text(CSV)
+    rows = batch_equity(str(queries), out=out, progress=False)
+    assert rows.resumed == 0
+    lines = out.read_bytes().splitlines(keepends=True)
+    out.write_bytes(b"".join(lines[:-1]))                      # the last row lost
+    resumed = batch_equity(str(queries), out=out, resume=True, progress=False)
+    assert resumed == rows and resumed.resumed == len(rows) - 1
+    done = run_cli("batch", str(queries), "--out", str(out), "--resume", "--no-progress")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (f"{len(rows)} results written to {out} ({len(rows)} of them kept "
+                           "from before, 0 computed now)\n")

@@ -47,7 +47,7 @@ from .queries import (
 from .rows import columns, error_reason, error_row, result_row, run_query
 from .sink import Sink, WriteFailed, write_json, write_parquet
 
-__all__ = ["batch_equity", "read_queries", "check_output", "check_not_queries",
+__all__ = ["batch_equity", "BatchRows", "read_queries", "check_output", "check_not_queries",
            "BatchInterrupted", "QueryFailed", "WriteFailed", "OUT_SUFFIXES", "HELP",
            "run_query", "result_row", "columns"]
 
@@ -67,7 +67,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         character is ``{``, else CSV.
     scheduler : str or dask.distributed.Client, optional
         ``"tcp://host:port"`` or a client: the batch is split into chunks and
-        run on that Dask cluster (``pip install "evaluator[cluster]"``).
+        run on that Dask cluster (Dask: the "cluster" extra).
         Default: every core of this machine, no server.  An address that is
         not a Dask scheduler's (a web address, nothing listening, another
         kind of server) is refused within a few seconds, before the output
@@ -109,6 +109,12 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         ``error`` column and the batch goes on.  A cluster task that fails
         past its retries fails each of its queries so; a cluster that fails
         as a whole raises ``QueryFailed`` for the first unfinished query.
+
+    Returns
+    -------
+    BatchRows
+        A list of the rows, in the input's order; ``.resumed`` is how many of
+        them were read back from ``out`` (resuming) rather than computed.
 
     Raises
     ------
@@ -168,7 +174,16 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     finally:
         if own:
             close_client(client)
-    return sink.rows
+    rows = BatchRows(sink.rows)
+    rows.resumed = sink.resumed
+    return rows
+
+
+class BatchRows(list):
+    """``batch_equity``'s rows, in the input's order; ``resumed``: how many of them were
+    read back from the output being resumed (not computed by this call)."""
+
+    resumed: int = 0
 
 
 def _via_rows_file(queries, out: Path, **options) -> list[dict]:
@@ -185,8 +200,8 @@ def _via_rows_file(queries, out: Path, **options) -> list[dict]:
         try:
             import pyarrow  # noqa: F401 - checked before any work
         except ImportError:
-            raise EvaluatorError("Parquet output needs pyarrow: pip install "
-                                 "\"evaluator[data]\"", str(out)) from None
+            raise EvaluatorError('Parquet output needs pyarrow (the "data" extra): pip '
+                                 'install pyarrow', str(out)) from None
     rows = batch_equity(queries, out=rows_file, **options)
     try:
         (write_parquet if suffix == ".parquet" else write_json)(rows, out)

@@ -55,11 +55,13 @@ class Sink:
         self.flushed_at = time.monotonic()
         self.size: int | None = None              # the file's size once the tail is flushed
         self.durable: int | None = None           # its size at the last flush
+        self.resumed = 0                          # rows read back from the resumed file
         if path is None:
             self.handle = out                     # a text stream, or None: rows kept only
             return
         if resume and path.is_file():
             end = self._read_back(path)
+            self.resumed = len(self.rows)
             with path.open("r+b") as raw:         # a partly written last line goes
                 raw.truncate(end)
             self.handle = path.open("a", encoding="utf-8", newline="")

@@ -194,7 +194,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
                   "again with --resume to finish", file=sys.stderr)
         return 130
     if args.out:
-        print(f"{len(rows):,} results written to {args.out}", file=sys.stderr)
+        resumed = getattr(rows, "resumed", 0)
+        kept = f" ({resumed:,} of them kept from before, {len(rows) - resumed:,} computed now)"
+        print(f"{len(rows):,} results written to {args.out}" + (kept if resumed else ""),
+              file=sys.stderr)
         if args.json:
             for row in rows:
                 print(json.dumps(row))
