@@ -262,6 +262,16 @@ def test_pineapple_family():
             evaluate(name, "AsKsQd", "Js Ts 2c")
 
 
+def test_a_discard_on_the_wrong_street_says_when_the_game_discards():
+    from evaluator import discard_equity
+    with pytest.raises(HandError, match=r"pineapple discards before the flop: give no board "
+                                        r"\(got 3 board cards\)"):
+        discard_equity("pineapple", "AsKsQd", ["JhTh"], board="2c7d9h")
+    with pytest.raises(HandError, match=r"crazy_pineapple discards on the flop: give its 3 "
+                                        r"cards as the board \(got 0 board cards\)"):
+        discard_equity("crazy_pineapple", "AsKsQd", ["JhTh"])
+
+
 @pytest.mark.parametrize("name, hole, board", [
     ("omaha", "AsKsQs", "2c3c4c"), ("omaha", "AsKsQsJs", "2c3c"),
     ("tahoe", "AsKs", "2c3c4c"), ("the", "AsKsQs", "2c"), ("omaha6", "AsKsQsJs", "2c3c4c"),
