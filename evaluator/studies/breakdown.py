@@ -80,7 +80,8 @@ class RangeBreakdown(RowsExport):
         if name not in self.members:
             raise RangeError(f"no class {name!r} (classes: "
                              f"{', '.join(r['class'] for r in self.rows)})", name)
-        return [format_cards(c, sep="") for c in self.members[name].tolist()]
+        return [format_cards(sorted(c, reverse=True), sep="")      # high card first
+                for c in self.members[name].tolist()]
 
     def _repr_html_(self) -> str:
         body = "".join(f"<tr><td>{r['class']}</td><td>{r['kind']}</td><td>{r['combos']}</td>"

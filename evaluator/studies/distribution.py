@@ -71,8 +71,10 @@ class EquityDistribution(RowsExport):
 
     @property
     def rows(self) -> list[dict]:
-        """One dict per combo: ``hand``, ``equity``, ``weight``, ``range_weight``."""
-        return [{"hand": format_cards(c, sep=""), "equity": e, "weight": w, "range_weight": r}
+        """One dict per combo: ``hand`` (high card first), ``equity``, ``weight``,
+        ``range_weight``."""
+        return [{"hand": format_cards(sorted(c, reverse=True), sep=""), "equity": e,
+                 "weight": w, "range_weight": r}
                 for c, e, w, r in zip(self.combos.tolist(), self.equities.tolist(),
                                       self.weights.tolist(), self.range_weights.tolist())]
 
