@@ -91,7 +91,8 @@ def test_garbage_rows_get_the_scalar_value(simd, k, rng):
 @pytest.mark.parametrize("k", [5, 6, 7])
 def test_the_checked_kernel_finds_every_bad_row(simd, k, rng):
     """The checked kernel (``evaluate_batch``'s default call) compares every pair of a
-    row's cards in its registers: sound rows count 0 and get the unchecked values; a
+    row's cards (the group's bytes against themselves 1 .. k - 1 bytes on): sound rows
+    count 0 and get the unchecked values; a
     repeat or an id past 51 anywhere (in a group or in the rows short of one) counts."""
     kernel, lead, args = vector.rows_kernel(k, tuple(_tables.high5() if k == 5 else
                                                      _tables.high()), simd, checked=True)
@@ -123,23 +124,31 @@ def test_the_checked_kernel_finds_every_bad_row(simd, k, rng):
 @pytest.mark.parametrize("k", [5, 6, 7])
 def test_the_check_pairs_only_a_row_s_own_cards_in_every_lane(simd, k):
     """The checked kernel compares a group's bytes with the same bytes 1 .. k - 1 on, as
-    they lie in memory, and keeps only the pairs inside one row: each row a rotation of
-    the one before (so that neighbouring rows share a card at every distance) counts 0;
-    a repeat in any lane of a group, for every pair of columns, counts."""
+    they lie in memory, and keeps only the pairs inside one row: rows whose bytes equal
+    the bytes d on across every row boundary (for each d in turn) count 0; a repeat in
+    any lane of a group, for every pair of columns, counts."""
     kernel, lead, args = vector.rows_kernel(k, tuple(_tables.high5() if k == 5 else
                                                      _tables.high()), simd, checked=True)
     lanes = vector.LANES[simd]
     cards = np.array([0, 5, 10, 15, 20, 25, 30, 35][:k + 1], np.uint8)
     n = 4 * lanes
-    hands = np.stack([np.roll(cards, r)[:k] for r in range(n)])
     out = np.empty(n, np.int32)
-    assert kernel(hands, *lead, out, *args) == 0
-    assert np.array_equal(out, values(hands, simd))
+    for d in range(1, k):
+        # each row the set rotated by k - d: a row's first cards repeat, d bytes on, the
+        # last ones of the row before
+        hands = np.stack([np.roll(cards, -r * (k - d))[:k] for r in range(n)])
+        flat = hands.ravel()
+        across = [b for b in range(len(flat) - d)
+                  if b % k + d >= k and flat[b] == flat[b + d]]
+        assert len(across) >= n - 1                     # the test means what it says
+        assert kernel(hands, *lead, out, *args) == 0, d
+        assert np.array_equal(out, values(hands, simd))
     for lane in range(lanes):
         for j, m in itertools.combinations(range(k), 2):
             bad = hands.copy()
             bad[lanes + lane, j] = bad[lanes + lane, m]
             assert kernel(bad, *lead, out, *args) == 1, (lane, j, m)
+
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_default_call_names_the_first_bad_row_on_any_thread_count(threads, rng):

@@ -128,7 +128,8 @@ def rows_kernel(width: int, tables: tuple[np.ndarray, ...], simd: str | None = N
     cards with the high-hand ``tables``, on ``simd`` (default ``path()``).
 
     ``checked`` (vector paths only): the kernel also compares every pair of a row's cards
-    in the registers that hold them and returns how many groups of rows hold a repeated
+    (the group's bytes against themselves 1 .. width - 1 bytes on, as loaded for the
+    evaluation) and returns how many groups of rows hold a repeated
     card or an id past 51 (0: every row is sound), so that a checked call needs no pass
     of its own over the rows (``high.check_rows`` then names the first bad one)."""
     from .high import evaluate_rows
@@ -161,6 +162,8 @@ def _group_codegen(lanes, k, check):
     span = lanes * k                        # bytes of the group's rows
     width = 4 * lanes                       # bytes of one vector register
     second = span - width                   # the second load, overlapping the first
+    # the check reads from ``second - (k - 1)``: inside the group for 5 to 7 cards
+    assert second >= k - 1 and 2 * width >= span, (lanes, k)
     vec = ir.VectorType(_I32, lanes)
     bytes_vec = ir.VectorType(_I8, width)
 
@@ -222,7 +225,7 @@ def _group_codegen(lanes, k, check):
             # of a register with an unaligned load for each of the two loads, the
             # positions where both bytes are one row's kept (12 compares for 7 cards,
             # where comparing the lanes of each pair of cards took 21 and mask ORs: a
-            # checked call cost 1.22x an unchecked one on a Zen 4 against 1.52x)
+            # checked call cost 1.25x an unchecked one on a Zen 4 against 1.54x)
             wide = ir.IntType(width)
             seen = ir.Constant(wide, 0)
             for d in range(1, k):
