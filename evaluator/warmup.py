@@ -53,8 +53,8 @@ SAMPLED: dict[str, Any] = {"trials": 500, "seed": 1}
 
 def _narrow(g: Game) -> tuple[str, str, str]:
     """Two-combo ranges of the game: of equal weights, of unequal weights that are
-    multiples of a power of two (exact answers sum them as integers), and of weights
-    that are not (summed as floats)."""
+    multiples of 1/1024 (exact answers sum them as integers), and of weights that are
+    not (summed as floats)."""
     first, second = _KNOWN[g.hole][0], _KNOWN[g.hole][1]
     # the same ranks in other suits: the suit-swapped twins of the first two hands
     swap = str.maketrans("shdc", "dchs")
@@ -66,10 +66,10 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
     """Small queries that reach every equity kernel, derived from the game registry: for
     each game and each of its board sizes, known hands (heads-up and three-way), a hand
     with an unknown card, 'random', narrow ranges of equal and unequal weights (and of
-    weights no power of two divides, exact) and a wide one, each exact (as the planner
-    chooses) and sampled; exact against 'random' only in
-    the first game of each family, hole and deck size; hold'em-like games with 12 dead
-    cards.  (game, hands, board, options)."""
+    weights that are not multiples of 1/1024, exact) and a wide one, each exact (as the
+    planner chooses) and sampled; exact against 'random' only in the first game of each
+    family, hole and deck size; hold'em-like games with 12 dead cards.  (game, hands,
+    board, options)."""
     steps: list[tuple[str, list[str], str, dict[str, Any]]] = []
     firsts = _first_games(by_shape=True)
     for name in GAMES:
@@ -93,8 +93,8 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
                 if "random" not in hands or name in firsts:
                     steps.append((name, hands, board, dead))
                 steps.append((name, hands, board, {**SAMPLED, **dead}))
-            # weights that are no multiples of a power of two: the exact kernels' float
-            # sums (the sampler draws them as any other weights)
+            # weights that are not multiples of 1/1024: the exact kernels' float sums
+            # (the sampler draws them as any other weights)
             steps.append((name, [uneven, unequal], board, dead))
             for hands in ([wide, "random"], [wide, b], [wide, unequal, c]):
                 steps.append((name, hands, board, {**SAMPLED, **dead}))

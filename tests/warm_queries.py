@@ -17,14 +17,15 @@ SHORT_BOARD = ["6c", "6d", "7h", "7s", "8c"]
 
 
 def _ranges(g) -> tuple[str, str, str]:
-    """Ranges of equal weights, of unequal weights that are multiples of a power of two,
-    and of weights that are not, for the game: other ranges than warmup's, small enough
-    that the batch takes seconds."""
+    """Ranges of equal weights, of unequal weights that are multiples of 1/1024 (exact
+    answers sum them as integers) and of weights that are not (summed as floats), for
+    the game: other ranges than warmup's, small enough that the batch takes seconds."""
     if evaluator.families.family(g).holdem_notation(g):
         return "QQ,AKs", "JJ:0.5,AQs", "KK:0.3,AJs"
     first, second = KNOWN[g.hole][0], KNOWN[g.hole][1]
     # a few dozen combos each: every range kernel, exact pre-flop in seconds at most
-    return f"{first[:-2]}*", f"{second[:-2]}*:0.5,{second}", f"{first[:-2]}*:0.3"
+    # (a range's weights are scaled so that the largest is 1: 0.3 stays 0.3 beside a 1)
+    return f"{first[:-2]}*", f"{second[:-2]}*:0.5,{second}", f"{first[:-2]}*:0.3,{first}"
 
 
 def every_query() -> list[dict]:
