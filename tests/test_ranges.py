@@ -38,10 +38,10 @@ def test_bad_ranges_name_the_part(text, bad):
 def test_weights_and_repeats():
     r = Range("AKs:0.5, 0.25(QQ), JJ")
     weights = dict(r)
-    assert weights["QcQd"] == 0.25 and weights["JcJd"] == 1.0
-    assert weights[next(k for k in weights if k.startswith("K"))] == 0.5
+    assert weights["QdQc"] == 0.25 and weights["JdJc"] == 1.0      # high card first
+    assert weights[next(k for k in weights if k.startswith("A"))] == 0.5
     # a combo listed again keeps the last weight; weight 0 drops it
-    assert dict(Range("AhKh, AKs:0.5, QQ"))["KhAh"] == 0.5
+    assert dict(Range("AhKh, AKs:0.5, QQ"))["AhKh"] == 0.5
     assert len(Range("AKs, AhKh:0")) == 3
 
 
@@ -231,7 +231,7 @@ def test_weights_are_scaled_so_the_largest_is_one():
     """Weights are relative: each range keeps their ratios with the largest exactly 1."""
     r = Range("AA:1e308, KK")
     w = dict(r)
-    assert w["AcAd"] == 1.0 and w["KcKd"] == pytest.approx(1e-308, rel=1e-6)
+    assert w["AdAc"] == 1.0 and w["KdKc"] == pytest.approx(1e-308, rel=1e-6)
     assert np.isfinite(r.total_weight) and r.total_weight == pytest.approx(6)
     r = Range("AA:4, KK:2, 0.5(QQ)")
     assert r.weights.max() == 1.0
