@@ -244,3 +244,11 @@ def test_a_resumed_batch_says_how_many_rows_it_kept_and_how_many_it_computed(tmp
     assert done.returncode == 0, done.stderr
     assert done.stderr == (f"{len(rows)} results written to {out} ({len(rows)} of them kept "
                            "from before, 0 computed now)\n")
+    # a .json output, resumed from the rows file an interrupted run leaves beside it
+    whole = tmp_path / "r.json"
+    side = tmp_path / "r.json.rows.jsonl"
+    batch_equity(str(queries), out=side, progress=False)
+    side.write_bytes(b"".join(side.read_bytes().splitlines(keepends=True)[:-1]))
+    again = batch_equity(str(queries), out=whole, resume=True, progress=False)
+    assert again.resumed == len(rows) - 1 and not side.exists()
+    assert json.loads(whole.read_text()) == [dict(r) for r in again]

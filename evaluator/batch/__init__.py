@@ -52,10 +52,17 @@ __all__ = ["batch_equity", "BatchRows", "read_queries", "check_output", "check_n
            "run_query", "result_row", "columns"]
 
 
+class BatchRows(list):
+    """``batch_equity``'s rows, in the input's order; ``resumed``: how many of them were
+    read back from the output being resumed (not computed by this call)."""
+
+    resumed: int = 0
+
+
 def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None,
                  threads: int | None = None, progress: bool = True, seed: int = 0,
                  chunk_size: int | None = None, out: str | Path | IO[str] | None = None,
-                 resume: bool = False, on_error: str = "stop") -> list[dict]:
+                 resume: bool = False, on_error: str = "stop") -> BatchRows:
     """Run many equity queries; one result row per query, in the input's order.
 
     Parameters
@@ -179,14 +186,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     return rows
 
 
-class BatchRows(list):
-    """``batch_equity``'s rows, in the input's order; ``resumed``: how many of them were
-    read back from the output being resumed (not computed by this call)."""
-
-    resumed: int = 0
-
-
-def _via_rows_file(queries, out: Path, **options) -> list[dict]:
+def _via_rows_file(queries, out: Path, **options) -> BatchRows:
     """``batch_equity`` into a file written whole (``.json``: one JSON list of the rows;
     ``.parquet``): the rows stream to ``OUT.rows.jsonl`` as they finish (so that ``resume``
     works as for JSON Lines), and ``OUT`` is written from them at the end, when the rows

@@ -194,10 +194,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
                   "again with --resume to finish", file=sys.stderr)
         return 130
     if args.out:
-        resumed = getattr(rows, "resumed", 0)
-        kept = f" ({resumed:,} of them kept from before, {len(rows) - resumed:,} computed now)"
-        print(f"{len(rows):,} results written to {args.out}" + (kept if resumed else ""),
-              file=sys.stderr)
+        kept = (f" ({rows.resumed:,} of them kept from before, {len(rows) - rows.resumed:,} "
+                "computed now)" if rows.resumed else "")
+        print(f"{len(rows):,} results written to {args.out}{kept}", file=sys.stderr)
         if args.json:
             for row in rows:
                 print(json.dumps(row))
@@ -369,7 +368,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
         results = equity_by_street(args.game, args.hands, args.board, args.dead,
                                    seed=args.seed)
         plots.streets(results, args.out)
-    print(f"wrote {args.out}", file=sys.stderr)
+    print(f"image written to {args.out}", file=sys.stderr)
     return 0
 
 

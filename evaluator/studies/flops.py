@@ -429,9 +429,9 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
     # flops' samples are independent (one seed for all made their errors add up)
     # a flop no deal fits (every pair of combos collides with it or each other) is left
     # out: its queries are recorded, not raised, and any other failure is raised
-    rows = batch_equity(queries, scheduler=scheduler, threads=threads, progress=progress,
-                        seed=0 if seed is None else seed, out=out, resume=resume,
-                        on_error="record")
+    rows: list[dict[str, Any]] = batch_equity(
+        queries, scheduler=scheduler, threads=threads, progress=progress,
+        seed=0 if seed is None else seed, out=out, resume=resume, on_error="record")
     kept = []
     for cls, row in zip(classes, rows):
         error = row.get("error")
