@@ -40,14 +40,15 @@ class _Lines:
         self.start = time.monotonic()
         self.next_line = self.start + QUIET_SECONDS
         self.printed = False
-        self.last = ""                      # the last line printed
+        self.last: tuple[str, float] | None = None     # what the last line said
 
     def _line(self, now: float) -> None:
+        if (self.label, self.done) == self.last:      # the closing line repeats no line
+            return                                    # that said the same, seconds aside
         share = f" ({self.done / self.total:.0%})" if self.total else ""
-        line = f"{self.label}: {self.done:,.0f}/{self.total:,}{share}, {now - self.start:.0f} s"
-        if line != self.last:               # the closing line repeats no line just printed
-            print(line, file=sys.stderr, flush=True)
-        self.printed, self.last = True, line
+        print(f"{self.label}: {self.done:,.0f}/{self.total:,}{share}, "
+              f"{now - self.start:.0f} s", file=sys.stderr, flush=True)
+        self.printed, self.last = True, (self.label, self.done)
 
     def advance(self, task_id: Any = 0, advance: float = 1) -> None:
         self.done += advance

@@ -124,7 +124,7 @@ def test_the_private_temp_folder_must_be_private(tmp_path, monkeypatch):
         _jit._private_temp_dir.cache_clear()
 
 
-def test_kernels_use_the_recovering_cache_next_to_the_sources():
+def test_kernels_use_the_recovering_cache_beside_the_sources_or_in_numba_cache_dir():
     from evaluator.kernels import high
     cache = high.evaluate_rows._cache
     assert isinstance(cache, _jit._RecoveringCache)

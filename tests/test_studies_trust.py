@@ -308,25 +308,6 @@ def test_weighted_studies_with_dead_cards_equal_equity():
     assert d.mean == pytest.approx(on_flop.players[0].equity, abs=1e-12)
 
 
-def test_plain_progress_lines_never_repeat_the_last_one(monkeypatch, capsys):
-    """Off a terminal, progress is a line every few seconds and one at the end: the end's
-    line is left out when it would repeat the line just printed (work finished at 100%)."""
-    from evaluator import progress
-    clock = iter([0.0, 3.0, 3.0, 3.0, 0.0, 3.0, 3.0])
-    monkeypatch.setattr(progress.time, "monotonic", lambda: next(clock))
-    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: False, raising=False)
-    bar = progress.progress_bar(2, "every flop", True)
-    bar.advance(bar.task)                  # at 3 s: past the quiet seconds, a line
-    bar.advance(bar.task)                  # before the next line is due: none
-    bar.stop()                             # the end: 2/2, a line
-    bar = progress.progress_bar(1, "every flop", True)
-    bar.advance(bar.task)                  # at 3 s: 1/1 (100%), a line
-    bar.stop()                             # the same line: not again
-    lines = capsys.readouterr().err.splitlines()
-    assert lines == ["every flop: 1/2 (50%), 3 s", "every flop: 2/2 (100%), 3 s",
-                     "every flop: 1/1 (100%), 3 s"]
-
-
 def test_studies_name_each_hand_high_card_first_as_the_rest_of_the_output_does():
     from evaluator.studies import equity_distribution
     from evaluator.studies.breakdown import range_breakdown

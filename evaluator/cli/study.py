@@ -38,8 +38,11 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
 
 def _written(count: int, what: str, path: str) -> None:
-    sys.stdout.flush()                  # after what the study printed, on one terminal
     print(f"{count:,} {what} written to {path}", file=sys.stderr)
+
+
+def _drawn(path: str) -> None:
+    print(f"image written to {path}", file=sys.stderr)
 
 
 # --- flops -------------------------------------------------------------------------
@@ -80,7 +83,7 @@ def _study_flops(args: argparse.Namespace) -> int:
     if args.plot:
         from .. import plots
         plots.flop_textures(study, args.plot)
-        _written(1, "image", args.plot)
+        _drawn(args.plot)
     if args.json:
         for row in study.rows:
             print(json.dumps(row))
@@ -137,7 +140,7 @@ def _study_distribution(args: argparse.Namespace) -> int:
                                     progress=not args.no_progress)
         plots.distributions([(args.hands[0], d), (args.hands[1], other)], args.plot,
                             title=f"equity distribution on {d.board or 'no board'}")
-        _written(1, "image", args.plot)
+        _drawn(args.plot)
     if args.json:
         print(json.dumps({"mean": d.mean, "buckets": d.buckets(args.buckets),
                           "combos": d.rows}))
@@ -172,7 +175,7 @@ def _study_breakdown(args: argparse.Namespace) -> int:
     if args.plot:
         from .. import plots
         plots.breakdown(b, args.plot, title=f"{_short(args.hand)} on {b.board}")
-        _written(1, "image", args.plot)
+        _drawn(args.plot)
     if args.json:
         print(json.dumps({"board": b.board, "rows": b.rows,
                           "combos": {k: b.combos(k) for k in b.members}}))
@@ -206,7 +209,7 @@ def _study_runouts(args: argparse.Namespace) -> int:
     if args.plot:
         from .. import plots
         plots.runouts(study, args.plot)
-        _written(1, "image", args.plot)
+        _drawn(args.plot)
     if args.json:
         print(json.dumps({"board": study.board, "hands": study.hands,
                           "equity": study.equity(), "rows": study.rows}))

@@ -196,8 +196,10 @@ def discard_equity(game: str | Game, hero, opponents, board="", dead="",
                         len(cards))
     board_ids = parse_cards(board, what="the board")
     if len(board_ids) != g.discard_at:
+        street = {0: "", 3: "the flop", 4: "the turn"}.get(g.discard_at,
+                                                           f"{g.discard_at} board cards")
         when = ("before the flop: give no board" if not g.discard_at else
-                f"on the flop: give its {g.discard_at} cards as the board")
+                f"on {street}: give its {g.discard_at} cards as the board")
         raise HandError(f"{g.name} discards {when} (got {len(board_ids)} board cards)",
                         len(board_ids))
     dead_ids = parse_cards(dead, what="the dead cards")

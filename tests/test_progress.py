@@ -1,0 +1,42 @@
+"""Progress off a terminal: plain lines on stderr, every few seconds, and one at the end."""
+from types import SimpleNamespace
+
+from evaluator import progress
+
+
+def _clock(monkeypatch, *times):
+    ticks = iter(times)
+    monkeypatch.setattr(progress, "time", SimpleNamespace(monotonic=lambda: next(ticks)))
+
+
+def test_plain_lines_every_few_seconds_and_one_at_the_end(monkeypatch, capsys):
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: False, raising=False)
+    _clock(monkeypatch, 0.0, 1.0, 3.0, 4.0, 9.0, 9.5)
+    bar = progress.progress_bar(4, "every flop", True)
+    bar.advance(bar.task)                  # 1 s: still quiet
+    bar.advance(bar.task)                  # 3 s: past the quiet seconds, a line
+    bar.advance(bar.task)                  # 4 s: the next line is not due
+    bar.advance(bar.task)                  # 9 s: due again
+    bar.stop()                             # 9.5 s: 4/4 said already: not again
+    assert capsys.readouterr().err.splitlines() == ["every flop: 2/4 (50%), 3 s",
+                                                    "every flop: 4/4 (100%), 9 s"]
+
+
+def test_the_end_says_what_the_last_line_did_not(monkeypatch, capsys):
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: False, raising=False)
+    _clock(monkeypatch, 0.0, 3.0, 4.0, 5.0)
+    bar = progress.progress_bar(2, "every flop", True)
+    bar.advance(bar.task)                  # 3 s: a line
+    bar.advance(bar.task)                  # 4 s: not due
+    bar.stop()                             # 5 s: 2/2 was not said: a line
+    assert capsys.readouterr().err.splitlines() == ["every flop: 1/2 (50%), 3 s",
+                                                    "every flop: 2/2 (100%), 5 s"]
+
+
+def test_quiet_work_prints_nothing(monkeypatch, capsys):
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: False, raising=False)
+    _clock(monkeypatch, 0.0, 0.5, 1.0)
+    bar = progress.progress_bar(1, "every flop", True)
+    bar.advance(bar.task)
+    bar.stop()
+    assert capsys.readouterr().err == ""
