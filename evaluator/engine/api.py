@@ -196,8 +196,8 @@ def discard_equity(game: str | Game, hero, opponents, board="", dead="",
                         len(cards))
     board_ids = parse_cards(board, what="the board")
     if len(board_ids) != g.discard_at:
-        street = {0: "", 3: "the flop", 4: "the turn"}.get(g.discard_at,
-                                                           f"{g.discard_at} board cards")
+        street = {3: "the flop", 4: "the turn"}.get(g.discard_at,
+                                                    f"{g.discard_at} board cards")
         when = ("before the flop: give no board" if not g.discard_at else
                 f"on {street}: give its {g.discard_at} cards as the board")
         raise HandError(f"{g.name} discards {when} (got {len(board_ids)} board cards)",
