@@ -323,6 +323,51 @@ def test_suit_mask_paths_agree_and_wide_product():
         assert abs(counts - expected).max() < 5 * expected ** 0.5
 
 
+def test_two_cards_at_a_time_deal_what_one_at_a_time_deals():
+    """``draw_two`` (one product, one deposit through ``pair_positions``) gives the same two
+    cards, fraction and mask left as two ``draw_card`` calls, for every count of cards
+    left, and its deposit agrees with the portable loop: the Monte Carlo streams are the
+    ones they were before pairs."""
+    from collections import Counter
+
+    from numba import njit
+
+    from evaluator.kernels import _intrinsics as bits
+    from evaluator.kernels import dealing
+
+    @njit
+    def one_at_a_time(r, free, left):
+        a, r, free, left = dealing.draw_card(r, free, left)
+        b, r, free, left = dealing.draw_card(r, free, left)
+        return (np.uint64(1) << a) | (np.uint64(1) << b), r, free
+
+    @njit
+    def two_at_a_time(r, free, positions):
+        return dealing.draw_two(r, free, positions)
+
+    loop = njit(lambda source, mask: bits.deposit_loop(source, mask))
+    rng = np.random.default_rng(29)
+    for left in range(2, 53):
+        positions = dealing.pair_positions(left)
+        assert positions.shape == (left * (left - 1),)
+        assert all(bin(int(p)).count("1") == 2 and int(p) < 1 << left for p in positions)
+        # every pair of positions twice (drawn in either order), so pairs are uniform
+        assert set(Counter(positions.tolist()).values()) == {2}
+        for _ in range(40):
+            cards = rng.permutation(52)[:left]
+            free = np.uint64(sum(1 << int(c) for c in cards))
+            r = np.uint64(int(rng.integers(0, 1 << 64, dtype=np.uint64)))
+            assert two_at_a_time(r, free, positions) == one_at_a_time(r, free, np.uint64(left))
+            source = np.uint64(int(rng.integers(0, 1 << left)))
+            assert int(loop(source, free)) == int(bits.deposit(source, free))
+    # the largest fractions too, where a product's carry would show
+    positions = dealing.pair_positions(48)
+    free = np.uint64((1 << 52) - 1 - 0xF0F)
+    for r in (0, 1, (1 << 64) - 1, (1 << 63), (1 << 64) - 48 * 47):
+        r = np.uint64(r)
+        assert two_at_a_time(r, free, positions) == one_at_a_time(r, free, np.uint64(48))
+
+
 @pytest.mark.parametrize("k", [3, 5, 7, 8, 9, 11])
 def test_check_rows_finds_the_first_bad_row(k):
     """The block-wise check (one or two word loads per row) reports the same first bad

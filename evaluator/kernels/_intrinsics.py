@@ -177,9 +177,28 @@ def select_bit_pdep(mask, k):
     return _pdep(np.uint64(1) << np.uint64(k), mask)
 
 
+@kernel
+def deposit_loop(source, mask):
+    """The low bits of ``source`` placed, in order, at the set bits of ``mask`` (any CPU):
+    bit i of ``source`` goes to the i-th lowest set bit of ``mask``."""
+    out = np.uint64(0)
+    while source:
+        k = source & (~source + np.uint64(1))         # lowest set bit of source
+        out |= select_bit_loop(mask, trailing_zeros(k))
+        source ^= k
+    return out
+
+
+@kernel
+def deposit_pdep(source, mask):
+    """``deposit_loop`` in one BMI2 ``pdep`` (x86 with BMI2 only)."""
+    return _pdep(source, mask)
+
+
 # Drawing a card uniformly from a 52-bit mask of the cards left then needs no
 # redraws and no branches.
 select_bit = select_bit_pdep if HAVE_PDEP else select_bit_loop
+deposit = deposit_pdep if HAVE_PDEP else deposit_loop
 suit_mask = suit_mask_pext if HAVE_PDEP else suit_mask_loop
 
 
@@ -188,6 +207,10 @@ if config.DISABLE_JIT:  # type: ignore[attr-defined]  # plain-Python run of the 
     def select_bit(mask, k):  # noqa: F811
         bits = [b for b in range(64) if (int(mask) >> b) & 1]
         return np.uint64(1 << bits[int(k)])
+
+    def deposit(source, mask):  # noqa: F811
+        bits = [b for b in range(64) if (int(mask) >> b) & 1]
+        return np.uint64(sum(1 << bits[i] for i in range(64) if (int(source) >> i) & 1))
 
     def trailing_zeros(x):  # noqa: F811
         x = int(x)

@@ -9,8 +9,17 @@ the flop or turn and compares every pair of combos on each.
 import numpy as np
 
 from .._jit import kernel
-from ._intrinsics import popcount, suit_mask
-from .dealing import DEALS, DECK_BITS, MAX_NEW_CARDS, dealt_count, draw_card, next_u64
+from ._intrinsics import popcount, suit_mask, trailing_zeros
+from .dealing import (
+    DEALS,
+    DECK_BITS,
+    MAX_NEW_CARDS,
+    dealt_count,
+    draw_card,
+    draw_two,
+    next_u64,
+    pair_positions,
+)
 from .high import (
     FLUSH_BITS,
     KEY_MASK,
@@ -283,6 +292,11 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
     # keep only combos that miss ``taken``, so the count is the same on every deal (known
     # up front, the first card's draw need not wait on the combos' masks)
     cards_left = popcount(DECK_BITS & ~taken) - U64(2 * hole)
+    if need > MAX_NEW_CARDS:
+        raise ValueError("best5_sample_ranges_hu: more board cards to deal than a board has")
+    first_pair = pair_positions(cards_left)
+    second_pair = pair_positions(max(cards_left, U64(4)) - U64(2))
+    last_left = cards_left + ONE - U64(need)    # the cards left for an odd count's last card
     a0 = starts[0]
     n0 = starts[1] - a0
     a1 = starts[1]
@@ -335,18 +349,25 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
                 m1 = combo_masks[c1]
                 if (m0 & m1) == 0:
                     break
-            # the board: uniform positions among the cards left, picked out of their mask
-            # (one pdep each): no redraws, no branches.  One generator step serves the five
-            # positions (``mul_wide``); the loop has a fixed count so that it unrolls.
+            # the board: uniform positions among the cards left, picked out of their mask: no
+            # redraws, no branches.  One generator step serves the five positions
+            # (``mul_wide``), dealt two at a time (``draw_two``: the same cards as one at a
+            # time, half the products and pdeps); tests of a count known when compiled.
             deck = DECK_BITS & ~(taken | m0 | m1)
             free = deck
-            left = cards_left                  # popcount(free): the combos miss ``taken``
             r, s0, s1 = next_u64(s0, s1)
             board_key = U64(0)
-            for j in range(MAX_NEW_CARDS):
-                if j < need:
-                    dealt, r, free, left = draw_card(r, free, left)
-                    board_key += card_keys[dealt]
+            if need >= 2:
+                pair, r, free = draw_two(r, free, first_pair)
+                board_key += card_keys[trailing_zeros(pair)]
+                board_key += card_keys[trailing_zeros(pair & (pair - ONE))]
+            if need >= 4:
+                pair, r, free = draw_two(r, free, second_pair)
+                board_key += card_keys[trailing_zeros(pair)]
+                board_key += card_keys[trailing_zeros(pair & (pair - ONE))]
+            if need & 1:
+                dealt, r, free, left = draw_card(r, free, last_left)
+                board_key += card_keys[dealt]
             board = (deck ^ free) | known_bits
             keys[0, d] = combo_keys[c0] + board_key
             keys[1, d] = combo_keys[c1] + board_key

@@ -8,8 +8,16 @@ import numpy as np
 
 from .. import _layout
 from .._jit import kernel
-from ._intrinsics import suit_mask
-from .dealing import DEALS, MAX_NEW_CARDS, dealt_count, draw_card, next_u64
+from ._intrinsics import suit_mask, trailing_zeros
+from .dealing import (
+    DEALS,
+    MAX_NEW_CARDS,
+    dealt_count,
+    draw_card,
+    draw_two,
+    next_u64,
+    pair_positions,
+)
 from .high import (
     COL_MASK,
     FLUSH_BITS,
@@ -151,6 +159,11 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
     deck = U64(0)
     for j in range(m):
         deck |= ONE << U64(live[j])
+    if need > MAX_NEW_CARDS:
+        raise ValueError("best5_sample_known: more board cards to deal than a board has")
+    first_pair = pair_positions(m)
+    second_pair = pair_positions(max(m, 4) - 2)
+    last_left = U64(m + 1 - need)           # the cards left for an odd count's last card
     board_keys = np.empty(DEALS, np.uint64)
     boards = np.empty(DEALS, np.uint64)
     values = np.empty((T, DEALS), np.int32)
@@ -184,14 +197,23 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
     for start in range(0, samples, DEALS):
         deals = min(DEALS, samples - start)
         for d in range(deals):
+            # two cards at a time (``draw_two``: the same cards as one at a time, half the
+            # products and pdeps), then an odd count's last card; the tests of ``need``
+            # fold away for the counts known when compiled
             free = deck
-            left = U64(m)
             board_key = U64(0)
             r, s0, s1 = next_u64(s0, s1)
-            for j in range(MAX_NEW_CARDS):       # a fixed count, so that the loop unrolls
-                if j < need:
-                    dealt, r, free, left = draw_card(r, free, left)
-                    board_key += card_keys[dealt]
+            if need >= 2:
+                pair, r, free = draw_two(r, free, first_pair)
+                board_key += card_keys[trailing_zeros(pair)]
+                board_key += card_keys[trailing_zeros(pair & (pair - ONE))]
+            if need >= 4:
+                pair, r, free = draw_two(r, free, second_pair)
+                board_key += card_keys[trailing_zeros(pair)]
+                board_key += card_keys[trailing_zeros(pair & (pair - ONE))]
+            if need & 1:
+                dealt, r, free, left = draw_card(r, free, last_left)
+                board_key += card_keys[dealt]
             board_keys[d] = board_key
             boards[d] = deck ^ free
         count = U64(0)
