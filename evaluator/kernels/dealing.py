@@ -74,6 +74,29 @@ def draw_two(r, free, positions):
 
 
 @kernel(inline="always")
+def deal_board(r, free, need, first_pair, second_pair, last_left, card_keys):
+    """Deal ``need`` cards (at most ``MAX_NEW_CARDS``) from ``free`` as ``need`` calls of
+    ``draw_card`` would, two at a time (``draw_two``) and an odd count's last card alone.
+
+    ``first_pair`` and ``second_pair`` are ``pair_positions`` of the cards left and of two
+    fewer; ``last_left`` the cards left for the last card (left + 1 - need).  Returns (the
+    sum of the cards' ``card_keys``, free without them, r).  The tests of ``need`` fold
+    away where it is known when compiled.  Inlined by Numba into its callers.
+    """
+    key = U64(0)
+    if need >= 2:
+        pair, r, free = draw_two(r, free, first_pair)
+        key += card_keys[trailing_zeros(pair)] + card_keys[trailing_zeros(pair & (pair - ONE))]
+    if need >= 4:
+        pair, r, free = draw_two(r, free, second_pair)
+        key += card_keys[trailing_zeros(pair)] + card_keys[trailing_zeros(pair & (pair - ONE))]
+    if need & 1:
+        dealt, r, free, _ = draw_card(r, free, last_left)
+        key += card_keys[dealt]
+    return key, free, r
+
+
+@kernel(inline="always")
 def dealt_count(draws):
     """The board cards to deal from a ``markers.deal_marker``: its ``ndim`` (a compile-time
     constant) when above 1 (five cards, or two), else its length."""

@@ -9,14 +9,14 @@ the flop or turn and compares every pair of combos on each.
 import numpy as np
 
 from .._jit import kernel
-from ._intrinsics import popcount, suit_mask, trailing_zeros
+from ._intrinsics import popcount, suit_mask
 from .dealing import (
     DEALS,
     DECK_BITS,
     MAX_NEW_CARDS,
+    deal_board,
     dealt_count,
     draw_card,
-    draw_two,
     next_u64,
     pair_positions,
 )
@@ -356,18 +356,8 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
             deck = DECK_BITS & ~(taken | m0 | m1)
             free = deck
             r, s0, s1 = next_u64(s0, s1)
-            board_key = U64(0)
-            if need >= 2:
-                pair, r, free = draw_two(r, free, first_pair)
-                board_key += card_keys[trailing_zeros(pair)]
-                board_key += card_keys[trailing_zeros(pair & (pair - ONE))]
-            if need >= 4:
-                pair, r, free = draw_two(r, free, second_pair)
-                board_key += card_keys[trailing_zeros(pair)]
-                board_key += card_keys[trailing_zeros(pair & (pair - ONE))]
-            if need & 1:
-                dealt, r, free, left = draw_card(r, free, last_left)
-                board_key += card_keys[dealt]
+            board_key, free, r = deal_board(r, free, need, first_pair, second_pair,
+                                            last_left, card_keys)
             board = (deck ^ free) | known_bits
             keys[0, d] = combo_keys[c0] + board_key
             keys[1, d] = combo_keys[c1] + board_key

@@ -8,13 +8,13 @@ import numpy as np
 
 from .. import _layout
 from .._jit import kernel
-from ._intrinsics import suit_mask, trailing_zeros
+from ._intrinsics import suit_mask
 from .dealing import (
     DEALS,
     MAX_NEW_CARDS,
+    deal_board,
     dealt_count,
     draw_card,
-    draw_two,
     next_u64,
     pair_positions,
 )
@@ -201,19 +201,9 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
             # products and pdeps), then an odd count's last card; the tests of ``need``
             # fold away for the counts known when compiled
             free = deck
-            board_key = U64(0)
             r, s0, s1 = next_u64(s0, s1)
-            if need >= 2:
-                pair, r, free = draw_two(r, free, first_pair)
-                board_key += card_keys[trailing_zeros(pair)]
-                board_key += card_keys[trailing_zeros(pair & (pair - ONE))]
-            if need >= 4:
-                pair, r, free = draw_two(r, free, second_pair)
-                board_key += card_keys[trailing_zeros(pair)]
-                board_key += card_keys[trailing_zeros(pair & (pair - ONE))]
-            if need & 1:
-                dealt, r, free, left = draw_card(r, free, last_left)
-                board_key += card_keys[dealt]
+            board_key, free, r = deal_board(r, free, need, first_pair, second_pair,
+                                            last_left, card_keys)
             board_keys[d] = board_key
             boards[d] = deck ^ free
         count = U64(0)
