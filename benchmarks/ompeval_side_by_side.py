@@ -12,7 +12,8 @@ alternating, round after round:
   ("Rand1", 10 M hands, 50 passes) and from pre-summed Hand objects ("Rand2");
 * ``evaluate_batch`` on 10 M random 7-card uint8 rows into ``out=``, one thread and two,
   and the default call, which allocates its output, on one thread;
-* Monte Carlo, one thread: AsKs vs QhQd, and QQ+,AKs against a random hand.
+* Monte Carlo, one thread: AsKs vs QhQd, QQ+,AKs against a random hand, and two
+  three-way range spots.
 
 The table printed at the end holds the medians and the ratios (ours / OMPEval). Nothing
 of OMPEval is kept in this repository: point ``--source`` at a checkout of it.
@@ -42,9 +43,10 @@ DRIVER = r"""
 void benchmark();
 int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "eval") == 0) { benchmark(); return 0; }
-    std::vector<omp::CardRange> ranges{omp::CardRange(argv[2]), omp::CardRange(argv[3])};
+    std::vector<omp::CardRange> ranges;
+    for (int i = 3; i < argc; ++i) ranges.push_back(omp::CardRange(argv[i]));
     omp::EquityCalculator calculator;
-    calculator.setTimeLimit(std::atof(argv[4]));
+    calculator.setTimeLimit(std::atof(argv[2]));
     auto t0 = std::chrono::steady_clock::now();
     calculator.start(ranges, 0, 0, false, 0, nullptr, 0.2, 1);
     calculator.wait();
@@ -53,7 +55,9 @@ int main(int argc, char** argv) {
 }
 """
 
-SPOTS = {"AsKs vs QhQd": ("AsKs", "QhQd"), "QQ+,AKs vs random": ("QQ+,AKs", "random")}
+SPOTS = {"AsKs vs QhQd": ("AsKs", "QhQd"), "QQ+,AKs vs random": ("QQ+,AKs", "random"),
+         "QQ+,AKs vs random vs random": ("QQ+,AKs", "random", "random"),
+         "QQ+,AKs vs 22+,A2s+ vs random": ("QQ+,AKs", "22+,A2s+", "random")}
 
 
 def build(source: Path, folder: Path, march: str) -> Path:
@@ -82,8 +86,8 @@ def ompeval_eval(binary: Path) -> dict[str, float]:
     return rates
 
 
-def ompeval_mc(binary: Path, a: str, b: str, seconds: float) -> float:
-    out = subprocess.run([str(binary), "mc", a, b, str(seconds)], capture_output=True,
+def ompeval_mc(binary: Path, hands: tuple[str, ...], seconds: float) -> float:
+    out = subprocess.run([str(binary), "mc", str(seconds), *hands], capture_output=True,
                          text=True, check=True).stdout
     return float(out.split()[-1])
 
@@ -121,13 +125,13 @@ def cpu_model() -> str:
     return name
 
 
-def ours_mc(a: str, b: str, trials: int) -> float:
+def ours_mc(hands: tuple[str, ...], trials: int) -> float:
     from evaluator import equity
-    equity("holdem", [a, b], trials=1 << 18, seed=1, threads=1)
+    equity("holdem", list(hands), trials=1 << 18, seed=1, threads=1)
     times = []
     for seed in range(3):
         start = time.perf_counter()
-        equity("holdem", [a, b], trials=trials, seed=seed, threads=1)
+        equity("holdem", list(hands), trials=trials, seed=seed, threads=1)
         times.append(time.perf_counter() - start)
     return trials / statistics.median(times)
 
@@ -160,9 +164,10 @@ def main() -> None:
             note("ours, 1 thread", ours_eval(hands, 1))
             note("ours, 2 threads", ours_eval(hands, 2))
             note("ours, default call", ours_eval(hands, 1, into=False))
-            for spot, (a, b) in SPOTS.items():
-                note(f"OMPEval MC {spot}", ompeval_mc(binary, a, b, args.seconds))
-                note(f"ours MC {spot}", ours_mc(a, b, 20_000_000))
+            for spot, hands in SPOTS.items():
+                note(f"OMPEval MC {spot}", ompeval_mc(binary, hands, args.seconds))
+                note(f"ours MC {spot}", ours_mc(hands, 20_000_000 if len(hands) == 2
+                                                else 5_000_000))
     median = {key: statistics.median(values) for key, values in figures.items()}
     rows = [("7-card eval, card arrays (Rand1) vs 1 thread", "OMPEval Rand1", "ours, 1 thread"),
             ("7-card eval, Hand objects (Rand2) vs 1 thread", "OMPEval Rand2", "ours, 1 thread"),

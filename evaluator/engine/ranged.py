@@ -199,8 +199,35 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         # redeals are bounded; the heads-up kernel's are not (see its docstring)
         heads_up_kernel = False
 
+    # the fused sampler for any number of players: the generic sampler's deals (the same
+    # counts), evaluated as they are dealt instead of through arrays of cards
+    fused_any = fused and not heads_up_kernel and not sampler.tuples
+    if fused_any:
+        seats = np.full(players, -1, np.int64)
+        for j, p in enumerate(ranged):
+            seats[p] = j
+        fixed_keys = np.zeros(players, np.uint64)
+        fixed_masks = np.zeros(players, np.uint64)
+        card_keys = _tables.high(g.values)[0]
+        for p in dealt:
+            for c in parsed[p].tolist():
+                fixed_keys[p] += card_keys[c]
+                fixed_masks[p] |= np.uint64(1 << c)
+        hidden_cards = np.array([unknown[p] if p in dealt else 0 for p in range(players)],
+                                np.int64)
+
     def run(index: int, size: int) -> Counts:
         state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
+        if fused_any:
+            part = Counts(players)
+            done = range_kernels.best5_sample_ranges(
+                sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
+                sampler.masks, sampler.taken, sampler.max_tries(size), state, seats,
+                fixed_keys, fixed_masks, hidden_cards, board_ids, need, size,
+                *_tables.high(g.values), part.hi_full)
+            sampler.check(done)
+            part.boards = size
+            return part
         if heads_up_kernel:
             part = Counts(players)
             range_kernels.best5_sample_ranges_hu(

@@ -1,9 +1,11 @@
 """Range kernels: dealing weighted combos, and heads-up range against range.
 
 ``sample_range_deals`` deals one combo per player by weight, with a bounded
-number of redeals; ``best5_sample_ranges_hu`` does the same for two players
-and evaluates in place; ``best5_range_boards`` walks the few boards left on
-the flop or turn and compares every pair of combos on each.
+number of redeals; ``best5_sample_ranges`` deals the same for best-five games
+and evaluates in place, for any number of players; ``best5_sample_ranges_hu``
+does so for two players on a stream of its own; ``best5_range_boards`` walks
+the few boards left on the flop or turn and compares every pair of combos on
+each.
 """
 
 import numpy as np
@@ -30,6 +32,7 @@ from .high import (
 )
 
 U64 = np.uint64
+MASKED_PLAYERS = 12        # players up to which the multiway sampler counts winners by mask
 
 
 @kernel
@@ -394,3 +397,177 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
     hi_full[1, 2] += ties
     state[0] = s0
     state[1] = s1
+
+
+@kernel
+def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken, max_tries,
+                        state, seats, fixed_keys, fixed_masks, hidden, known, need, samples,
+                        card_keys, rank_offsets, rank_values, flush_values, hi_full):
+    """Monte Carlo for best-five games with ranges and any number of players: the deals of
+    ``sample_range_deals`` (the same generator steps, so the same deals and counts as it
+    followed by ``tally_best5_deals``), evaluated in blocks of ``DEALS`` as
+    ``best5_sample_ranges_hu`` does, with no arrays of dealt cards in between.
+
+    seats : int64 (P,) player p's range among the ranged players (``starts``), or -1 for a
+        player dealt its unknown cards with the board
+    fixed_keys, fixed_masks : uint64 (P,) the card keys (summed) and card mask of what a
+        dealt player holds already (0 for ranged players)
+    hidden : int64 (P,) the cards dealt to player p with the board (0 for ranged players):
+        the new cards go to the dealt players in player order, then to the board
+    known : uint8 the board so far; ``need`` its cards to deal
+    hi_full : int64 (P, P + 1) incremented
+
+    Returns the redeals made, or -1 once they pass ``max_tries`` (the counts of that call
+    are then incomplete, as the caller refuses the chunk).
+    """
+    players = seats.shape[0]
+    ranged = starts.shape[0] - 1
+    hole = combos.shape[1]
+    known_key, known_bits = known_board(known, card_keys)
+    n = combos.shape[0]
+    combo_keys = np.empty(n, np.uint64)
+    for i in range(n):
+        combo_keys[i] = U64(0)
+        for j in range(hole):
+            combo_keys[i] += card_keys[combos[i, j]]
+    shares = np.empty(players + 1, np.int64)       # new cards to each dealt player, the board
+    for p in range(players):
+        shares[p] = hidden[p]
+    shares[players] = need
+    chosen = np.empty(max(ranged, 1), np.uint64)
+    hand_keys = np.empty(players + 1, np.uint64)
+    hand_bits = np.empty(players + 1, np.uint64)
+    keys = np.empty((players, DEALS), np.uint64)
+    cards = np.empty((players, DEALS), np.uint64)
+    values = np.empty((players, DEALS), np.int32)
+    flushes = np.empty(players * DEALS, np.uint32)
+    tallies = np.zeros((4, players, players + 1), np.int64)
+    best = np.empty(DEALS, np.int32)
+    won = np.empty(DEALS, np.int32)
+    by_mask = np.zeros((4, 1 << players if players <= MASKED_PLAYERS else 0), np.int64)
+    s0 = state[0]
+    s1 = state[1]
+    restarts = 0
+    for start in range(0, samples, DEALS):
+        deals = min(DEALS, samples - start)
+        for d in range(deals):
+            # the combos, as sample_range_deals draws them (see there)
+            while True:
+                used = taken
+                ok = True
+                for q in range(ranged):
+                    r, s0, s1 = next_u64(s0, s1)
+                    x = U64(starts[q])
+                    size = U64(starts[q + 1]) - x
+                    if uniform[q]:
+                        x += ((r >> U64(32)) * size) >> U64(32)
+                    else:
+                        u = (np.float64(r >> U64(11)) * (1.0 / 9007199254740992.0)
+                             * cumulative[x + size - ONE])
+                        while size > ONE:
+                            half = size >> ONE
+                            x += half * U64(cumulative[x + half - ONE] <= u)
+                            size -= half
+                        x += U64(cumulative[x] <= u)
+                    mask = combo_masks[x]
+                    if mask & used:
+                        ok = False
+                        break
+                    used |= mask
+                    chosen[q] = x
+                if ok:
+                    break
+                restarts += 1
+                if restarts > max_tries:
+                    state[0] = s0
+                    state[1] = s1
+                    return -1
+            # the new cards, five to a generator step: each dealt player's in turn, then the
+            # board's, their keys and masks summed in registers
+            free = DECK_BITS & ~used
+            left = popcount(free)
+            r, s0, s1 = next_u64(s0, s1)
+            fresh = MAX_NEW_CARDS                # draws left in r
+            for p in range(players + 1):
+                key = U64(0)
+                bits = U64(0)
+                for _ in range(shares[p]):
+                    if fresh == 0:
+                        r, s0, s1 = next_u64(s0, s1)
+                        fresh = MAX_NEW_CARDS
+                    fresh -= 1
+                    dealt, r, free, left = draw_card(r, free, left)
+                    key += card_keys[dealt]
+                    bits |= ONE << dealt
+                hand_keys[p] = key
+                hand_bits[p] = bits
+            board_key = known_key + hand_keys[players]
+            board_bits = known_bits | hand_bits[players]
+            for p in range(players):
+                q = seats[p]
+                if q >= 0:
+                    c = chosen[q]
+                    keys[p, d] = board_key + combo_keys[c]
+                    cards[p, d] = board_bits | combo_masks[c]
+                else:
+                    keys[p, d] = board_key + fixed_keys[p] + hand_keys[p]
+                    cards[p, d] = board_bits | fixed_masks[p] | hand_bits[p]
+        # every hand on every board as if it made no flush, the flushes listed and mended
+        count = U64(0)
+        for p in range(players):
+            row = values[p]
+            key_row = keys[p]
+            listed = U64(p) * U64(DEALS)
+            for d in range(U64(deals)):
+                key = key_row[d]
+                row[d] = hash_read(rank_values, rank_offsets, key & KEY_MASK)
+                flushes[count] = listed + d
+                count += U64((key & FLUSH_BITS) != 0)
+        for f in range(count):
+            p = flushes[f] // U64(DEALS)
+            d = flushes[f] % U64(DEALS)
+            suit = flush_suit(keys[p, d] & FLUSH_BITS)
+            values[p, d] = flush_values[suit_mask(cards[p, d], suit)]
+        if players <= MASKED_PLAYERS:
+            # each deal's winners as a bit mask, in loops over the deals that run on vector
+            # registers; then counted by mask (four tables, deal by deal, so that a count
+            # does not wait on the last deal's store) and spread to the players at the end
+            for d in range(deals):
+                best[d] = values[0, d]
+            for p in range(1, players):
+                row = values[p]
+                for d in range(deals):
+                    best[d] = max(best[d], row[d])
+            for d in range(deals):
+                won[d] = 0
+            for p in range(players):
+                row = values[p]
+                for d in range(deals):
+                    won[d] |= np.int32(row[d] == best[d]) << np.int32(p)
+            for d in range(deals):
+                by_mask[d & 3, won[d]] += 1
+        else:
+            for d in range(deals):
+                top = np.int32(0)
+                for p in range(players):
+                    top = max(top, values[p, d])
+                winners = 0
+                for p in range(players):
+                    winners += values[p, d] == top
+                lane = tallies[d & 3]
+                for p in range(players):
+                    lane[p, winners] += values[p, d] == top
+    for lane in range(4):
+        for p in range(players):
+            for w in range(players + 1):
+                hi_full[p, w] += tallies[lane, p, w]
+        for mask in range(by_mask.shape[1]):
+            seen = by_mask[lane, mask]
+            if seen:
+                winners = popcount(U64(mask))
+                for p in range(players):
+                    if (mask >> p) & 1:
+                        hi_full[p, winners] += seen
+    state[0] = s0
+    state[1] = s1
+    return restarts

@@ -1,0 +1,126 @@
+"""The fused multiway range sampler deals what the generic range sampler deals and counts
+what ``tally_best5_deals`` counts on those deals, deal for deal (same state, same counts,
+same state after), for ranged players, players dealt their unknown cards with the board,
+weights, boards, dead cards, and player counts on both sides of the winners-by-mask limit."""
+import numpy as np
+import pytest
+
+from evaluator import _tables, parse_cards
+from evaluator.engine.ranged import RangeSampler
+from evaluator.games import game
+from evaluator.kernels import ranges as range_kernels
+from evaluator.ranges import Range
+
+# each player: a range text, or ("known cards", cards dealt with the board)
+SPOTS = [
+    ("holdem", ["QQ+,AKs", ("", 2), ("", 2)], "", ""),
+    ("holdem", ["QQ+,AKs", "22+,A2s+:0.5", ("", 2)], "2c7d9h", ""),
+    ("holdem", [("As", 1), "QQ+", "AKs,AQs:0.3"], "2c7d9hTs", "Ad"),
+    ("holdem", [("", 2), "JJ+", ("Kh", 1), "A2s+,KQo:0.25"], "", "2c"),
+    ("short_deck", ["AA,KK", ("", 2), ("", 2), ("", 2)], "", ""),
+    ("holdem", ["QQ+,AKs"] + [("", 2)] * 8, "", ""),            # nine-handed: counted by mask
+    ("holdem", ["QQ+"] + [("", 2)] * 12, "", ""),               # thirteen: counted per player
+    ("holdem", ["AA,KK", "AA,KK,QQ", "AKs"], "", ""),           # redeals
+]
+
+
+def _setup(name, players, board, dead):
+    g = game(name)
+    board_ids = np.array(parse_cards(board), np.uint8)
+    dead_ids = np.array(parse_cards(dead), np.uint8)
+    out = board_ids.tolist() + dead_ids.tolist()          # Python ints
+    ranged = [p for p, spec in enumerate(players) if isinstance(spec, str)]
+    dealt = [p for p in range(len(players)) if p not in ranged]
+    taken = 0
+    for c in out:
+        taken |= 1 << c
+    fixed = {p: [int(c) for c in parse_cards(players[p][0])] for p in dealt}
+    for cards in fixed.values():
+        for c in cards:
+            taken |= 1 << c
+    rows, weights = [], []
+    for p in ranged:
+        alive = Range(players[p], game=name).live(np.array(out + [c for cs in fixed.values()
+                                                                 for c in cs], np.uint8))
+        rows.append(alive.combos)
+        weights.append(alive.weights / alive.weights.max())
+    sampler = RangeSampler(rows, weights, taken, [players[p] for p in ranged], seed=5)
+    return g, board_ids, ranged, dealt, fixed, taken, sampler
+
+
+@pytest.mark.parametrize("name, players, board, dead", SPOTS)
+def test_the_fused_sampler_counts_what_the_generic_one_counts(name, players, board, dead):
+    g, board_ids, ranged, dealt, fixed, taken, sampler = _setup(name, players, board, dead)
+    assert not sampler.tuples
+    P = len(players)
+    hidden = np.array([players[p][1] if p in dealt else 0 for p in range(P)], np.int64)
+    need = 5 - len(board_ids)
+    tables = _tables.high(g.values)
+    size = 3000                                   # about three blocks, the last one short
+    seed_state = np.random.SeedSequence([7, 1]).generate_state(2, np.uint64)
+
+    # generic: the cards dealt into arrays, the hands put together, then counted
+    state = seed_state.copy()
+    holes, new = sampler.deal(size, int(hidden.sum()) + need, state)
+    hands = []
+    column = 0
+    for p in range(P):
+        if p in ranged:
+            hands.append(holes[ranged.index(p)])
+            continue
+        hand = np.empty((size, g.hole), np.uint8)
+        known = len(fixed[p])
+        hand[:, :known] = fixed[p]
+        hand[:, known:] = new[:, column:column + hidden[p]]
+        column += hidden[p]
+        hands.append(hand)
+    expected = np.zeros((P, P + 1), np.int64)
+    range_kernels.tally_best5_deals(np.stack(hands), np.ascontiguousarray(new[:, column:]),
+                                    board_ids, *tables, expected)
+
+    # fused
+    seats = np.full(P, -1, np.int64)
+    for j, p in enumerate(ranged):
+        seats[p] = j
+    fixed_keys = np.zeros(P, np.uint64)
+    fixed_masks = np.zeros(P, np.uint64)
+    for p in dealt:
+        for c in fixed[p]:
+            fixed_keys[p] += tables.card_keys[c]
+            fixed_masks[p] |= np.uint64(1 << c)
+    fused_state = seed_state.copy()
+    counts = np.zeros((P, P + 1), np.int64)
+    done = range_kernels.best5_sample_ranges(
+        sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform, sampler.masks,
+        sampler.taken, sampler.max_tries(size), fused_state, seats, fixed_keys, fixed_masks,
+        hidden, board_ids, need, size, *tables, counts)
+    assert done >= 0
+    np.testing.assert_array_equal(counts, expected)
+    np.testing.assert_array_equal(fused_state, state)
+    assert (counts[:, 1:].sum(axis=1) > 0).all()           # every player wins some deals
+    # every deal has at least one winner, counted once per winner
+    winners = np.arange(P + 1)
+    assert (counts * 1.0 / np.maximum(winners, 1)).sum() == pytest.approx(size)
+
+
+def test_the_fused_sampler_stops_where_the_generic_one_does():
+    """Past its budget of redeals, each returns -1 after the same number of steps."""
+    g, board_ids, ranged, dealt, fixed, taken, sampler = _setup(
+        "holdem", ["AA", "AA", ("", 2)], "", "")
+    tables = _tables.high(g.values)
+    start = np.random.SeedSequence([3]).generate_state(2, np.uint64)
+    state = start.copy()
+    holes = np.empty((2, 400, 2), np.uint8)
+    new = np.empty((400, 7), np.uint8)
+    generic = range_kernels.sample_range_deals(sampler.combos, sampler.starts,
+                                               sampler.cumulative, sampler.uniform,
+                                               sampler.masks, sampler.taken, 20, state, holes,
+                                               new)
+    fused_state = start.copy()
+    fused = range_kernels.best5_sample_ranges(
+        sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform, sampler.masks,
+        sampler.taken, 20, fused_state, np.array([0, 1, -1], np.int64),
+        np.zeros(3, np.uint64), np.zeros(3, np.uint64), np.array([0, 0, 2], np.int64),
+        board_ids, 5, 400, *tables, np.zeros((3, 4), np.int64))
+    assert generic == fused == -1
+    np.testing.assert_array_equal(fused_state, state)
