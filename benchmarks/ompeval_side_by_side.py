@@ -164,9 +164,9 @@ def main() -> None:
             note("ours, 1 thread", ours_eval(hands, 1))
             note("ours, 2 threads", ours_eval(hands, 2))
             note("ours, default call", ours_eval(hands, 1, into=False))
-            for spot, hands in SPOTS.items():
-                note(f"OMPEval MC {spot}", ompeval_mc(binary, hands, args.seconds))
-                note(f"ours MC {spot}", ours_mc(hands, 20_000_000 if len(hands) == 2
+            for spot, players in SPOTS.items():
+                note(f"OMPEval MC {spot}", ompeval_mc(binary, players, args.seconds))
+                note(f"ours MC {spot}", ours_mc(players, 20_000_000 if len(players) == 2
                                                 else 5_000_000))
     median = {key: statistics.median(values) for key, values in figures.items()}
     rows = [("7-card eval, card arrays (Rand1) vs 1 thread", "OMPEval Rand1", "ours, 1 thread"),
