@@ -5,7 +5,7 @@ weights, boards, dead cards, and player counts on both sides of the winners-by-m
 import numpy as np
 import pytest
 
-from evaluator import _tables, parse_cards
+from evaluator import _tables, equity, parse_cards
 from evaluator.engine.ranged import RangeSampler
 from evaluator.games import game
 from evaluator.kernels import ranges as range_kernels
@@ -31,6 +31,7 @@ def _setup(name, players, board, dead):
     out = board_ids.tolist() + dead_ids.tolist()          # Python ints
     ranged = [p for p, spec in enumerate(players) if isinstance(spec, str)]
     dealt = [p for p in range(len(players)) if p not in ranged]
+    out += [c for c in range(52) if c not in set(g.deck)]   # short deck: 2s to 5s out
     taken = 0
     for c in out:
         taken |= 1 << c
@@ -117,10 +118,55 @@ def test_the_fused_sampler_stops_where_the_generic_one_does():
                                                sampler.masks, sampler.taken, 20, state, holes,
                                                new)
     fused_state = start.copy()
+    counts = np.zeros((3, 4), np.int64)
     fused = range_kernels.best5_sample_ranges(
         sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform, sampler.masks,
         sampler.taken, 20, fused_state, np.array([0, 1, -1], np.int64),
         np.zeros(3, np.uint64), np.zeros(3, np.uint64), np.array([0, 0, 2], np.int64),
-        board_ids, 5, 400, *tables, np.zeros((3, 4), np.int64))
+        board_ids, 5, 400, *tables, counts)
     assert generic == fused == -1
     np.testing.assert_array_equal(fused_state, state)
+    assert not counts.any()                     # nothing counted from a refused call
+
+
+ENGINE_SPOTS = [("holdem", ["QQ+,AKs", "random", "random"], ""),
+                ("holdem", ["AA,KK:0.3,AJs", "22+,A2s+:0.5", "KQo", "random"], "2c7d9h"),
+                ("holdem", ["Ah?", "QQ+", "random", "T9s"], "2c7d9hTs"),
+                ("short_deck", ["AA,KK", "random", "random"], "")]
+
+
+@pytest.mark.parametrize("name, hands, board", ENGINE_SPOTS)
+def test_equity_through_the_fused_sampler_is_what_the_generic_path_gives(name, hands, board,
+                                                                         monkeypatch):
+    """The engine's side of the fused sampler (which hands are ranged, which are dealt and
+    with what): ``equity`` as it runs, and with the game's family told that it has no fused
+    range kernels (the generic sampler deals the same cards, and the game's own tally, not
+    ``tally_best5_deals``, counts them), give the same counts.  (Spots where no hand has a
+    range of its own, such as "As?" against "random", go elsewhere without the fused
+    kernels: ``test_range_monte_carlo_answers_are_unchanged`` holds one.)"""
+    from evaluator import families
+    fused = equity(name, hands, board, trials=150_000, seed=3, threads=2)
+    monkeypatch.setattr(type(families.family(game(name))), "ranged", lambda self, g: False)
+    generic = equity(name, hands, board, trials=150_000, seed=3, threads=2)
+    assert fused.counts["hi_full"] == generic.counts["hi_full"]
+    assert fused.samples == generic.samples == 150_000
+
+
+def test_range_monte_carlo_answers_are_unchanged():
+    """Seed 7's counts, recorded before boards were dealt two cards at a time and before the
+    multiway sampler was fused (2026-12-04, 45969e1), on one thread and on two: the
+    heads-up range kernel, the fused multiway one with ranges, dealt hands and a board."""
+    recorded = {
+        ("holdem", ("QQ+,AKs", "random"), "", 300_000): [[0, 238138, 2295], [0, 59567, 2295]],
+        ("holdem", ("QQ+,AKs", "random", "random"), "", 200_000): [
+            [0, 130760, 964, 674], [0, 33258, 1523, 674], [0, 33330, 1469, 674]],
+        ("holdem", ("AA,KK:0.3,AJs", "22+,A2s+:0.5", "KQo"), "2c7d9h", 200_000): [
+            [0, 112207, 2934, 0], [0, 67642, 2934, 0], [0, 17217, 0, 0]],
+        ("holdem", ("As?", "Kd?", "random"), "", 200_000): [
+            [0, 83001, 3630, 777], [0, 62158, 2119, 777], [0, 49190, 3999, 777]],
+        ("short_deck", ("AA,KK", "random", "random"), "", 200_000): [
+            [0, 105009, 1868, 1900], [0, 43845, 4377, 1900], [0, 43949, 4349, 1900]]}
+    for (name, hands, board, trials), hi_full in recorded.items():
+        for threads in (1, 2):
+            result = equity(name, list(hands), board, trials=trials, seed=7, threads=threads)
+            assert result.counts["hi_full"] == hi_full, (name, hands, threads)

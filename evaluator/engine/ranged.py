@@ -195,8 +195,9 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     sampler = RangeSampler([rows[p] for p in ranged], [weights[p] for p in ranged],
                             taken, [names[p] for p in ranged], used_seed)
     if sampler.tuples or sampler.fit < sampler.FAST_ENOUGH:
-        # listed tuples, and ranges that fit rarely, go to the generic sampler, whose
-        # redeals are bounded; the heads-up kernel's are not (see its docstring)
+        # listed tuples go to the generic sampler, and ranges that fit rarely to the fused
+        # one (best-five games) or the generic one, whose redeals are bounded; the
+        # heads-up kernel's are not (see its docstring)
         heads_up_kernel = False
 
     # the fused sampler for any number of players: the generic sampler's deals (the same

@@ -75,8 +75,9 @@ def draw_two(r, free, positions):
 
 @kernel(inline="always")
 def deal_board(r, free, need, first_pair, second_pair, last_left, card_keys):
-    """Deal ``need`` cards (at most ``MAX_NEW_CARDS``) from ``free`` as ``need`` calls of
-    ``draw_card`` would, two at a time (``draw_two``) and an odd count's last card alone.
+    """Deal ``need`` cards (at most ``MAX_NEW_CARDS``: callers check) from ``free`` as
+    ``need`` calls of ``draw_card`` would, two at a time (``draw_two``) and an odd count's
+    last card alone.
 
     ``first_pair`` and ``second_pair`` are ``pair_positions`` of the cards left and of two
     fewer; ``last_left`` the cards left for the last card (left + 1 - need).  Returns (the

@@ -417,8 +417,8 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
     known : uint8 the board so far; ``need`` its cards to deal
     hi_full : int64 (P, P + 1) incremented
 
-    Returns the redeals made, or -1 once they pass ``max_tries`` (the counts of that call
-    are then incomplete, as the caller refuses the chunk).
+    Returns the redeals made, or -1 once they pass ``max_tries``: ``hi_full`` is then left
+    as it was (the counts are added at the end), and the caller refuses the chunk.
     """
     players = seats.shape[0]
     ranged = starts.shape[0] - 1
