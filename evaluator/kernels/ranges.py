@@ -12,6 +12,7 @@ import numpy as np
 
 from .._jit import kernel
 from ._intrinsics import popcount, suit_mask
+from .counting import add_block_counts, block_counts, count_block
 from .dealing import (
     DEALS,
     DECK_BITS,
@@ -32,7 +33,6 @@ from .high import (
 )
 
 U64 = np.uint64
-MASKED_PLAYERS = 12        # players up to which the multiway sampler counts winners by mask
 
 
 @kernel
@@ -71,7 +71,8 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
             for p in range(players):
                 # a combo by weight: equal weights by multiply-shift, else the first
                 # running sum above a uniform draw, by a branch-free binary search
-                # (written inline: a helper taking arrays costs more than the search)
+                # (written inline, here and in ``best5_sample_ranges``, which must draw
+                # alike: a helper taking arrays cost 1.4x there, measured on a Zen 4)
                 r, s0, s1 = next_u64(s0, s1)
                 x = U64(starts[p])
                 size = U64(starts[p + 1]) - x
@@ -441,17 +442,15 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
     cards = np.empty((players, DEALS), np.uint64)
     values = np.empty((players, DEALS), np.int32)
     flushes = np.empty(players * DEALS, np.uint32)
-    tallies = np.zeros((4, players, players + 1), np.int64)
-    best = np.empty(DEALS, np.int32)
-    won = np.empty(DEALS, np.int32)
-    by_mask = np.zeros((4, 1 << players if players <= MASKED_PLAYERS else 0), np.int64)
+    by_mask, by_player, best, won = block_counts(players, DEALS)
     s0 = state[0]
     s1 = state[1]
     restarts = 0
     for start in range(0, samples, DEALS):
         deals = min(DEALS, samples - start)
         for d in range(deals):
-            # the combos, as sample_range_deals draws them (see there)
+            # the combos, as sample_range_deals draws them (see there; a copy of its loop,
+            # which the tests hold to the same deals)
             while True:
                 used = taken
                 ok = True
@@ -528,46 +527,8 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
             d = flushes[f] % U64(DEALS)
             suit = flush_suit(keys[p, d] & FLUSH_BITS)
             values[p, d] = flush_values[suit_mask(cards[p, d], suit)]
-        if players <= MASKED_PLAYERS:
-            # each deal's winners as a bit mask, in loops over the deals that run on vector
-            # registers; then counted by mask (four tables, deal by deal, so that a count
-            # does not wait on the last deal's store) and spread to the players at the end
-            for d in range(deals):
-                best[d] = values[0, d]
-            for p in range(1, players):
-                row = values[p]
-                for d in range(deals):
-                    best[d] = max(best[d], row[d])
-            for d in range(deals):
-                won[d] = 0
-            for p in range(players):
-                row = values[p]
-                for d in range(deals):
-                    won[d] |= np.int32(row[d] == best[d]) << np.int32(p)
-            for d in range(deals):
-                by_mask[d & 3, won[d]] += 1
-        else:
-            for d in range(deals):
-                top = np.int32(0)
-                for p in range(players):
-                    top = max(top, values[p, d])
-                winners = 0
-                for p in range(players):
-                    winners += values[p, d] == top
-                lane = tallies[d & 3]
-                for p in range(players):
-                    lane[p, winners] += values[p, d] == top
-    for lane in range(4):
-        for p in range(players):
-            for w in range(players + 1):
-                hi_full[p, w] += tallies[lane, p, w]
-        for mask in range(by_mask.shape[1]):
-            seen = by_mask[lane, mask]
-            if seen:
-                winners = popcount(U64(mask))
-                for p in range(players):
-                    if (mask >> p) & 1:
-                        hi_full[p, winners] += seen
+        count_block(values, players, deals, by_mask, by_player, best, won)
+    add_block_counts(by_mask, by_player, hi_full)
     state[0] = s0
     state[1] = s1
     return restarts

@@ -9,6 +9,7 @@ import numpy as np
 from .. import _layout
 from .._jit import kernel
 from ._intrinsics import suit_mask
+from .counting import add_block_counts, block_counts, count_block
 from .dealing import (
     DEALS,
     MAX_NEW_CARDS,
@@ -189,6 +190,8 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
             best_pairs += U64(most) << (SUIT_SHIFT + U64(4 * suit))
     flushes = np.empty(T * DEALS, np.uint32)
     suited = np.empty(DEALS, np.uint32)         # Tahoe: deals some best-suited pair may flush
+    # multiway counters (``count_block``); heads-up counts in scalars below
+    by_mask, by_player, best, won = block_counts(players if players > 2 else 0, DEALS)
     s0 = state[0]
     s1 = state[1]
     wins0 = 0
@@ -266,15 +269,8 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
                 wins1 += v1 > v0
                 ties += v0 == v1
             continue
-        for d in range(deals):
-            best = np.int32(0)
-            for p in range(players):
-                best = max(best, values[p, d])
-            winners = 0
-            for p in range(players):
-                winners += values[p, d] == best
-            for p in range(players):
-                hi_full[p, winners] += values[p, d] == best
+        count_block(values, players, deals, by_mask, by_player, best, won)
+    add_block_counts(by_mask, by_player, hi_full)
     if players == 2:
         hi_full[0, 1] += wins0
         hi_full[1, 1] += wins1
