@@ -12,8 +12,8 @@ alternating, round after round:
   ("Rand1", 10 M hands, 50 passes) and from pre-summed Hand objects ("Rand2");
 * ``evaluate_batch`` on 10 M random 7-card uint8 rows into ``out=``, one thread and two,
   and the default call, which allocates its output, on one thread;
-* Monte Carlo, one thread: AsKs vs QhQd, QQ+,AKs against a random hand, and two
-  three-way range spots.
+* Monte Carlo, one thread: AsKs vs QhQd, QQ+,AKs against a random hand, three known
+  hands, and two three-way range spots.
 
 The table printed at the end holds the medians and the ratios (ours / OMPEval). Nothing
 of OMPEval is kept in this repository: point ``--source`` at a checkout of it.
@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
 """
 
 SPOTS = {"AsKs vs QhQd": ("AsKs", "QhQd"), "QQ+,AKs vs random": ("QQ+,AKs", "random"),
+         "AsKs vs QhQd vs JcTc": ("AsKs", "QhQd", "JcTc"),
          "QQ+,AKs vs random vs random": ("QQ+,AKs", "random", "random"),
          "QQ+,AKs vs 22+,A2s+ vs random": ("QQ+,AKs", "22+,A2s+", "random")}
 
