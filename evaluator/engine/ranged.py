@@ -209,7 +209,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             seats[p] = j
         fixed_keys = np.zeros(players, np.uint64)
         fixed_masks = np.zeros(players, np.uint64)
-        card_keys = _tables.high(g.values)[0]
+        card_keys = _tables.high(g.values).card_keys
         for p in dealt:
             for c in parsed[p].tolist():
                 fixed_keys[p] += card_keys[c]
