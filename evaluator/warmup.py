@@ -96,6 +96,7 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
             # weights that are not multiples of 1/1024: the exact kernels' float sums
             # (the sampler draws them as any other weights)
             steps.append((name, [uneven, unequal], board, dead))
+            steps.append((name, [uneven, unequal, c], board, dead))
             for hands in ([wide, "random"], [wide, b], [wide, unequal, c]):
                 steps.append((name, hands, board, {**SAMPLED, **dead}))
     return steps

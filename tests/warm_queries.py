@@ -42,7 +42,10 @@ def every_query() -> list[dict]:
                         [equal, known[1]], [unequal, known[2]], [equal, "random"],
                         [unequal, "random"], [uneven, unequal]]
             three_way = [[known[0], known[1], known[2]], [equal, unequal, known[2]]]
-            for hands in heads_up:
+            # three ranges exact where the boards are walked (two-card hands, flop on)
+            walked = (three_way + [[uneven, unequal, known[2]]]
+                      if g.hole == 2 and street >= 3 else [])
+            for hands in heads_up + walked:
                 queries.append({"game": name, "hands": hands, "board": board})
             for hands in heads_up + three_way:
                 queries.append({"game": name, "hands": hands, "board": board,

@@ -1,8 +1,8 @@
 """Equity where some hands are ranges: every player becomes a weighted list of combos.
 
 Exact: every tuple of combos without a shared card, grouped by suit symmetry, each group
-counted once (``exact.weighted_exact``); heads-up on the flop or turn, the few boards are
-walked instead (``heads_up_by_boards``).  Sampled: ``RangeSampler`` deals combos by weight.
+counted once (``exact.weighted_exact``); two or three ranges on the flop or turn, the few
+boards are walked instead (``boards``).  Sampled: ``RangeSampler`` deals combos by weight.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from ..families import family
 from ..games import Game
 from ..kernels.markers import deal_marker, ndim_marker  # NumPy only: no Numba import
 from ..ranges import Range, card_masks
+from .boards import heads_up_by_boards, three_way_by_boards, three_way_seconds
 from .exact import tally_chunk, weighted_exact
 from .plan import (
     CLASSES_PER_CALL,
@@ -33,7 +34,7 @@ from .plan import (
 )
 from .results import Counts, EquityResult, make_result
 from .sample import sample_until
-from .showdown import hole_showdown, integer_weights, showdown_applies
+from .showdown import hole_showdown, showdown_applies
 from .spots import completion_text, resolve_seed
 
 
@@ -96,6 +97,14 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             and exact is not False and not sampling):
         list_completions()
         return heads_up_by_boards(g, names, rows, weights, board_ids, dead_ids, need, scale)
+    if (players == 3 and g.hole == 2 and family(g).ranged(g) and need <= 2
+            and exact is not False and not sampling):
+        list_completions()
+        # at most about 25 s on one core (three random hands on a flop): exact=True always
+        # runs it, exact=None when it is quick
+        if exact or three_way_seconds([len(r) for r in rows], boards) <= EXACT_SECONDS * threads:
+            return three_way_by_boards(g, names, rows, weights, board_ids, dead_ids, need,
+                                       scale, threads)
     # how many combo tuples could be dealt, before listing them
     upper = math.prod(sizes)
     tuples: np.ndarray | None = None
@@ -386,63 +395,6 @@ def row_starts(rows) -> np.ndarray:
     starts[1:] = np.cumsum([len(r) for r in rows])
     return starts
 
-
-def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
-                        need: int, weight_scale: float = 1.0) -> EquityResult:
-    """Range against range on the flop, turn or river: walk the few boards and
-    compare every pair of combos on each (``best5_range_boards``).  ``weight_scale``: the
-    factor the weights were divided by (see ``make_result``)."""
-    from ..kernels import ranges as range_kernels
-    out_cards = set(board_ids.tolist()) | set(dead_ids.tolist())
-    live = np.array([c for c in range(52) if c not in out_cards], np.uint8)
-    boards = math.comb(len(live), need)
-    ints, scale = integer_weights(weights, len(rows[0]) * len(rows[1]) * boards)
-    if scale:
-        out = np.zeros(4, np.int64)
-        first_w, second_w = ints
-    else:
-        out = np.zeros(4, np.float64)
-        first_w, second_w = weights
-    range_kernels.best5_range_boards(_read_only(rows[0]), first_w, _read_only(rows[1]),
-                                     second_w, board_ids, live, need, *_tables.high(g.values),
-                                     out)
-    if not out[3]:
-        first_masks, second_masks = card_masks(rows[0]), card_masks(rows[1])
-        if np.any((first_masks[:, None] & second_masks[None, :]) == 0):
-            raise RangeError("the weights are too far apart to be represented: every pair of "
-                             "combos that fits weighs less than 1e-308 of the largest",
-                             ", ".join(names))
-        raise RangeError("no deal fits the ranges: every combination of them shares a card",
-                         ", ".join(names))
-    weighted = scale != 1
-    counts = Counts(2, weighted=weighted)
-    values = out if not weighted else out / float(scale * scale) if scale else out
-    win, tie, lose, total = (v.item() for v in values)
-    counts.hi_full[0, 1], counts.hi_full[0, 2] = win, tie
-    counts.hi_full[1, 1], counts.hi_full[1, 2] = lose, tie
-    counts.boards = total
-    # the deals walked: each pair of combos without a shared card, on every board the two
-    # leave (the kernel meets each board once and skips the pairs that hold one of its cards)
-    per_pair = math.comb(len(live) - 2 * g.hole, need)
-    if not weighted:
-        pairs = int(total) // per_pair
-    else:
-        first_masks, second_masks = card_masks(rows[0]), card_masks(rows[1])
-        pairs = int(np.count_nonzero((first_masks[:, None] & second_masks[None, :]) == 0))
-    method = (f"exact enumeration of {pairs * per_pair:,} deals ({pairs:,} pairs of combos "
-              f"without a shared card x {per_pair:,} boards)"
-              + (", weighted" if weighted else ""))
-    return make_result(g, names, board_ids, dead_ids, counts, True, method, None,
-                       weight_scale=weight_scale)
-
-
-def _read_only(rows: np.ndarray) -> np.ndarray:
-    """A C-contiguous, read-only view: Numba compiles a kernel apart for read-only and
-    writable arrays, and a range's combos are either, depending on whether the board
-    removed any; one kind means one compiled kernel (the one warmup made)."""
-    view = np.ascontiguousarray(rows).view()
-    view.flags.writeable = False
-    return view
 
 
 def partial_range(g: Game, cards: np.ndarray, missing: int) -> Range:

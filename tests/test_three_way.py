@@ -1,0 +1,135 @@
+"""Three ranges on the flop, turn or river, exact (``kernels.three_way``): every pair of
+the two narrower ranges on every board, the widest counted against each pair at once."""
+import importlib
+import math
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from evaluator import Range, RangeError, equity, parse_cards
+
+from reference import SHORT_DECK, hand_strength
+
+ranged = importlib.import_module("evaluator.engine.ranged")
+
+SWEPT = "the widest range counted against each pair"
+
+
+def brute_force_counts(game, texts, board, dead=""):
+    """``hi_full`` and the deal weight by listing every tuple of combos and every runout,
+    with the reference's strengths (weights as the ranges give them, largest 1)."""
+    out = parse_cards(board + dead).tolist() if board + dead else []
+    ranges = [Range(t, game).live(out) for t in texts]
+    deck = SHORT_DECK if game == "short_deck" else range(52)
+    live = [c for c in deck if c not in out]
+    known = parse_cards(board).tolist()
+    hi_full = np.zeros((3, 4))
+    total = 0.0
+    for runout in combinations(live, 5 - len(known)):
+        full = known + list(runout)
+        strengths = [{tuple(c): hand_strength(game, tuple(c), full)
+                      for c in r.combos.tolist() if not set(c) & set(runout)} for r in ranges]
+        for (a, wa) in zip(ranges[0].combos.tolist(), ranges[0].weights):
+            if tuple(a) not in strengths[0]:
+                continue
+            for (b, wb) in zip(ranges[1].combos.tolist(), ranges[1].weights):
+                if tuple(b) not in strengths[1] or set(a) & set(b):
+                    continue
+                for (c, wc) in zip(ranges[2].combos.tolist(), ranges[2].weights):
+                    if tuple(c) not in strengths[2] or set(c) & (set(a) | set(b)):
+                        continue
+                    values = [strengths[0][tuple(a)], strengths[1][tuple(b)],
+                              strengths[2][tuple(c)]]
+                    winners = [p for p in range(3) if values[p] == max(values)]
+                    w = wa * wb * wc
+                    total += w
+                    for p in winners:
+                        hi_full[p, len(winners)] += w
+    return hi_full, total
+
+
+@pytest.mark.parametrize("game, texts, board, dead", [
+    ("holdem", ["AA,KK:0.5,AKs", "QQ,JJ,AQs", "TT+,AJs+:0.25,KQs"], "2c7d9hKs4h", ""),
+    ("holdem", ["AhKh,QQ", "JJ+:0.5", "AsKs,7c7h,9d8d,Th9h"], "2c7d9hKs", "Qc"),
+    ("holdem", ["AA", "KK,QQ", "AK,AQs"], "Ac7h2d", "Kd"),
+    ("short_deck", ["AA,KK:0.5", "QQ,AKs", "JJ+,AQs"], "6c7d9hKsTh", ""),
+])
+def test_three_ranges_match_brute_force(game, texts, board, dead):
+    r = equity(game, texts, board, dead=dead)
+    assert r.exact and SWEPT in r.method
+    hi_full, total = brute_force_counts(game, texts, board, dead)
+    assert r.counts["boards"] == pytest.approx(total, rel=1e-12)
+    np.testing.assert_allclose(np.array(r.counts["hi_full"], float), hi_full, rtol=1e-12)
+
+
+@pytest.mark.parametrize("game, texts, board, dead", [
+    ("holdem", ["QQ+,AKs", "22+,A2s+", "KQs,QJs,JTs"], "2c7d9h", ""),
+    ("holdem", ["AA,KK", "QQ,AKs", "JJ+,AQs+"], "2c7d9hTs", "Ad"),
+    ("holdem", ["AA,KK:0.3,AJs", "22+:0.5,A2s+", "KQo,AsKd"], "2c7d9h", "Qc"),
+    ("holdem", ["AsKs", "QhQd", "JcTc,9c9d:0.75"], "2c7d9h", ""),
+    ("holdem", ["As?", "KK,QQ", "JJ,TT"], "2c7d9hTs", ""),
+    ("short_deck", ["AA,KK", "QQ,AKs", "JJ+,AQs+"], "6c7d9h", ""),
+])
+def test_three_ranges_match_the_listed_tuples(game, texts, board, dead, monkeypatch):
+    swept = equity(game, texts, board, dead=dead, exact=True)
+    assert swept.exact and SWEPT in swept.method
+    # the other exact path: every tuple of combos listed, grouped by suit symmetry
+    monkeypatch.setattr(ranged, "three_way_seconds", lambda *args: math.inf)
+    listed = equity(game, texts, board, dead=dead)
+    assert listed.exact and "combo tuples" in listed.method
+    assert swept.counts["weighted"] == listed.counts["weighted"]
+    if swept.counts["weighted"]:
+        assert swept.counts["boards"] == pytest.approx(listed.counts["boards"], rel=1e-12)
+        np.testing.assert_allclose(swept.counts["hi_full"], listed.counts["hi_full"],
+                                   rtol=1e-12)
+    else:
+        assert swept.counts == listed.counts
+        assert swept.fractions == listed.fractions
+    for a, b in zip(swept.players, listed.players):
+        assert a.hand == b.hand
+
+
+def test_three_ranges_on_a_flop_against_two_random_hands():
+    r = equity("holdem", ["QQ+,AKs", "random", "random"], "2c7d9h", threads=2)
+    assert r.exact and SWEPT in r.method
+    # every deal once: 22 combos, then two hands and the turn and river from the rest
+    assert r.counts["boards"] == 22 * math.comb(47, 2) * math.comb(45, 2) * math.comb(43, 2)
+    assert r.counts["hi_full"][1] == r.counts["hi_full"][2]      # the two random hands
+    assert sum(r.fractions) == 1
+    one = equity("holdem", ["QQ+,AKs", "random", "random"], "2c7d9h", threads=1)
+    assert one.counts == r.counts
+    sampled = equity("holdem", ["QQ+,AKs", "random", "random"], "2c7d9h", trials=400_000,
+                     seed=3)
+    for e, s in zip(r.players, sampled.players):
+        assert abs(e.equity - s.equity) < 4 * s.stderr
+
+
+def test_float_weights_add_up_the_same_on_any_thread_count():
+    hands = ["AA,KK:0.3,AJs", "22+:0.7,A2s+", "random"]
+    one = equity("holdem", hands, "2c7d9h", exact=True, threads=1)
+    two = equity("holdem", hands, "2c7d9h", exact=True, threads=2)
+    assert one.counts["weighted"] and one.counts == two.counts
+
+
+def test_player_order_does_not_matter():
+    hands = ["random", "QQ+,AKs:0.5", "JJ,TT"]
+    r = equity("holdem", hands, "2c7d9hTs")
+    for perm in ((1, 2, 0), (2, 0, 1), (1, 0, 2)):
+        other = equity("holdem", [hands[p] for p in perm], "2c7d9hTs")
+        assert [other.players[perm.index(p)].equity for p in range(3)] == pytest.approx(
+            [p.equity for p in r.players], abs=1e-15)
+
+
+def test_ranges_that_never_fit_together_are_refused():
+    with pytest.raises(RangeError, match="no deal fits"):
+        equity("holdem", ["AA", "AA", "AA"], "2c7d9h")
+    with pytest.raises(RangeError, match="no deal fits"):
+        equity("holdem", ["AsKs", "AsQs,KsQs", "AA"], "2c7d9hTh", exact=True)
+
+
+def test_tiny_weights_that_underflow_are_named():
+    with pytest.raises(RangeError, match="too far apart"):
+        # every tuple that fits holds two of the tiny weights: 1e-600 is no float
+        equity("holdem", ["AsAh,KsKh:1e-300", "AsAd,KdKc:1e-300", "AhAd,QsQh:1e-300"],
+               "2c7d9h")
