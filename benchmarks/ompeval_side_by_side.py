@@ -13,7 +13,9 @@ alternating, round after round:
 * ``evaluate_batch`` on 10 M random 7-card uint8 rows into ``out=``, one thread and two,
   and the default call, which allocates its output, on one thread;
 * Monte Carlo, one thread: AsKs vs QhQd, QQ+,AKs against a random hand, three known
-  hands, and two three-way range spots.
+  hands, and two three-way range spots;
+* exact, one thread: QQ+,AKs against two random hands on the flop 2c7d9h, every deal
+  (``--exact-rounds``, one by default: OMPEval takes about 40 s).
 
 The table printed at the end holds the medians and the ratios (ours / OMPEval). Nothing
 of OMPEval is kept in this repository: point ``--source`` at a checkout of it.
@@ -43,17 +45,30 @@ DRIVER = r"""
 void benchmark();
 int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "eval") == 0) { benchmark(); return 0; }
+    // "mc SECONDS HANDS...": Monte Carlo for that long; "exact BOARD HANDS...": enumerate
+    bool exact = std::strcmp(argv[1], "exact") == 0;
     std::vector<omp::CardRange> ranges;
     for (int i = 3; i < argc; ++i) ranges.push_back(omp::CardRange(argv[i]));
     omp::EquityCalculator calculator;
-    calculator.setTimeLimit(std::atof(argv[2]));
+    if (!exact) calculator.setTimeLimit(std::atof(argv[2]));
+    uint64_t board = exact ? omp::CardRange::getCardMask(argv[2]) : 0;
     auto t0 = std::chrono::steady_clock::now();
-    calculator.start(ranges, 0, 0, false, 0, nullptr, 0.2, 1);
+    calculator.start(ranges, board, 0, exact, 0, nullptr, 0.2, 1);
     calculator.wait();
     double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::cout << "deals/s " << calculator.getResults().hands / t << std::endl;
+    auto results = calculator.getResults();
+    if (exact) {
+        std::cout << "equity";
+        for (unsigned i = 0; i < results.players; ++i) std::cout << " " << results.equity[i];
+        std::cout << "\nseconds " << t << std::endl;
+        return 0;
+    }
+    std::cout << "deals/s " << results.hands / t << std::endl;
 }
 """
+
+# exact, one thread: three ranges on a flop (OMPEval enumerates every deal)
+EXACT_SPOT = ("2c7d9h", ("QQ+,AKs", "random", "random"))
 
 SPOTS = {"AsKs vs QhQd": ("AsKs", "QhQd"), "QQ+,AKs vs random": ("QQ+,AKs", "random"),
          "AsKs vs QhQd vs JcTc": ("AsKs", "QhQd", "JcTc"),
@@ -91,6 +106,20 @@ def ompeval_mc(binary: Path, hands: tuple[str, ...], seconds: float) -> float:
     out = subprocess.run([str(binary), "mc", str(seconds), *hands], capture_output=True,
                          text=True, check=True).stdout
     return float(out.split()[-1])
+
+
+def ompeval_exact(binary: Path, board: str, hands: tuple[str, ...]) -> tuple[float, list[float]]:
+    """(seconds, equities) of OMPEval's enumeration of every deal."""
+    out = subprocess.run([str(binary), "exact", board, *hands], capture_output=True,
+                         text=True, check=True).stdout.split("\n")
+    return float(out[1].split()[1]), [float(x) for x in out[0].split()[1:]]
+
+
+def ours_exact(board: str, hands: tuple[str, ...]) -> tuple[float, list[float]]:
+    from evaluator import equity
+    start = time.perf_counter()
+    result = equity("holdem", list(hands), board, exact=True, threads=1)
+    return time.perf_counter() - start, [p.equity for p in result.players]
 
 
 def ours_eval(hands: np.ndarray, threads: int, into: bool = True) -> float:
@@ -142,6 +171,8 @@ def main() -> None:
     parser.add_argument("--source", type=Path, required=True, help="an OMPEval checkout")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=2.0, help="OMPEval's Monte Carlo time")
+    parser.add_argument("--exact-rounds", type=int, default=1,
+                        help="rounds of the exact three-way flop (OMPEval: about 40 s each)")
     parser.add_argument("--march", default="native",
                         help="g++ -march for OMPEval; set NUMBA_CPU_NAME to the same for ours")
     args = parser.parse_args()
@@ -169,6 +200,16 @@ def main() -> None:
                 note(f"OMPEval MC {spot}", ompeval_mc(binary, players, args.seconds))
                 note(f"ours MC {spot}", ours_mc(players, 20_000_000 if len(players) == 2
                                                 else 5_000_000))
+        board, three = EXACT_SPOT
+        ours_exact(board, three)                     # compiled or loaded outside the timing
+        exact_times: dict[str, list[float]] = {"OMPEval": [], "ours": []}
+        for _ in range(args.exact_rounds):
+            for name, run in (("OMPEval", lambda: ompeval_exact(binary, board, three)),
+                              ("ours", lambda: ours_exact(board, three))):
+                seconds, shares = run()
+                exact_times[name].append(seconds)
+                print(f"  exact {name}: {seconds:.2f} s, equities "
+                      f"{', '.join(f'{x:.6f}' for x in shares)}", flush=True)
     median = {key: statistics.median(values) for key, values in figures.items()}
     rows = [("7-card eval, card arrays (Rand1) vs 1 thread", "OMPEval Rand1", "ours, 1 thread"),
             ("7-card eval, Hand objects (Rand2) vs 1 thread", "OMPEval Rand2", "ours, 1 thread"),
@@ -184,6 +225,9 @@ def main() -> None:
     for label, base, ours in rows:
         print(f"| {label} | {median[base] / 1e6:.0f} M/s | {median[ours] / 1e6:.0f} M/s | "
               f"{median[ours] / median[base]:.2f}x |")
+    base, ours = (statistics.median(exact_times[k]) for k in ("OMPEval", "ours"))
+    print(f"| exact, {' vs '.join(three)} on {board}, 1 thread | {base:.2f} s | "
+          f"{ours:.2f} s | {base / ours:.0f}x |")
 
 
 if __name__ == "__main__":

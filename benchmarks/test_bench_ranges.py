@@ -5,7 +5,9 @@
 Targets beside the peers measured on this machine: QQ+,AKs vs random pre-flop exact
 <= 2.6 s (OMPEval 2.6 s, poker-equity gave up); the same on the flop 2c4c5h <= 20 ms
 (OMPEval 19 ms); QQ+,AKs vs random Monte Carlo >= 40 M deals/s per thread (OMPEval
-42 M/s); the full 169 x 169 exact pre-flop matrix <= 2 minutes on 2 cores.
+42 M/s); the full 169 x 169 exact pre-flop matrix <= 2 minutes on 2 cores; QQ+,AKs
+against two random hands on the flop 2c7d9h exact, one thread (OMPEval's enumeration
+39.9 s on the Zen 4 VM of benchmarks/README.md).
 """
 import pytest
 
@@ -22,6 +24,11 @@ def test_range_vs_random_preflop_exact(benchmark):
 def test_range_vs_random_flop_exact(benchmark):
     benchmark.pedantic(equity, args=("holdem", ["QQ+,AKs", "random"], "2c4c5h"),
                        kwargs={"threads": 1}, rounds=20, warmup_rounds=2)
+
+
+def test_range_vs_two_random_hands_flop_exact(benchmark):
+    benchmark.pedantic(equity, args=("holdem", ["QQ+,AKs", "random", "random"], "2c7d9h"),
+                       kwargs={"exact": True, "threads": 1}, rounds=5, warmup_rounds=1)
 
 
 def test_range_vs_random_monte_carlo(benchmark):

@@ -77,6 +77,38 @@ def places(sorted_values, count, value):
     return below, lo
 
 
+@kernel(inline="always")
+def pair_standing(lo, hi, lo_part, hi_part, x0, x1, every_part, a0, a1, b0, b1, pair_a,
+                  pair_b, by_card, place_of, weight_at, zero):
+    """The third range's weight below, up to and in all, against the pair of combos
+    ``(a0, a1)`` and ``(b0, b1)`` whose best value sits at places ``lo`` (first at it) and
+    ``hi`` (first past it): ``lo_part`` and ``hi_part`` are the running totals there less
+    the sums of the best combo's two cards, ``x0`` and ``x1`` the other combo's cards,
+    ``every_part`` the total less all four cards' sums.  Adds back the combos holding two
+    of the four cards (``pair_a``, ``pair_b``: the places of the combos that are the two
+    hands themselves; the four others looked up)."""
+    p2 = place_of[a0 * CARD_COLUMNS + b0]
+    p3 = place_of[a0 * CARD_COLUMNS + b1]
+    p4 = place_of[a1 * CARD_COLUMNS + b0]
+    p5 = place_of[a1 * CARD_COLUMNS + b1]
+    w0 = weight_at[pair_a]
+    w1 = weight_at[pair_b]
+    w2 = weight_at[p2]
+    w3 = weight_at[p3]
+    w4 = weight_at[p4]
+    w5 = weight_at[p5]
+    both_lo = ((w0 if pair_a < lo else zero) + (w1 if pair_b < lo else zero)
+               + (w2 if p2 < lo else zero) + (w3 if p3 < lo else zero)
+               + (w4 if p4 < lo else zero) + (w5 if p5 < lo else zero))
+    both_hi = ((w0 if pair_a < hi else zero) + (w1 if pair_b < hi else zero)
+               + (w2 if p2 < hi else zero) + (w3 if p3 < hi else zero)
+               + (w4 if p4 < hi else zero) + (w5 if p5 < hi else zero))
+    lower = lo_part - by_card[lo, x0] - by_card[lo, x1] + both_lo
+    upto = hi_part - by_card[hi, x0] - by_card[hi, x1] + both_hi
+    every = every_part + w0 + w1 + w2 + w3 + w4 + w5
+    return lower, upto, every
+
+
 @kernel
 def best5_three_way_boards(first, first_w, second, second_w, third, third_w, known, runouts,
                            card_keys, rank_offsets, rank_values, flush_values, hi_full, total):
@@ -124,6 +156,8 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
     upto_b = np.empty(nb, np.int64)
     pair_b = np.empty(nb, np.int64)
     out_b = np.empty(nb, third_w.dtype)
+    lo_b = np.empty(nb, third_w.dtype)
+    hi_b = np.empty(nb, third_w.dtype)
     # outcome sums over the whole call, by the pair's standing (names: who shares the pot)
     a_alone = zero            # the first beats the second, and the third is below
     a_with_c = zero           # the first beats the second, the third ties it
@@ -187,7 +221,11 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
             card0_b[t] = b0
             card1_b[t] = b1
             weight_b[t] = second_w[i]
-            below_b[t], upto_b[t] = places(sorted_values, n, values_b[i])
+            lo, hi = places(sorted_values, n, values_b[i])
+            below_b[t] = lo
+            upto_b[t] = hi
+            lo_b[t] = below[lo] - by_card[lo, b0] - by_card[lo, b1]
+            hi_b[t] = below[hi] - by_card[hi, b0] - by_card[hi, b1]
             pair_b[t] = place_of[b0 * CARD_COLUMNS + b1]
             out_b[t] = by_card[n, b0] + by_card[n, b1]
         for i in range(na):
@@ -201,72 +239,60 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
             a0 = np.int64(first[i, 0])
             a1 = np.int64(first[i, 1])
             pair_a = place_of[a0 * CARD_COLUMNS + a1]
-            out_a = by_card[n, a0] + by_card[n, a1]
-            # sums over the second range for this combo, multiplied by its weight below
-            s_a_alone = zero
-            s_a_with_c = zero
-            s_b_alone = zero
-            s_b_with_c = zero
-            s_a_with_b = zero
-            s_all_three = zero
-            s_c_alone = zero
+            lo_a = below_a[i]
+            hi_a = upto_a[i]
+            # the first combo's part of the sums at its own places, and in all
+            lo_part = below[lo_a] - by_card[lo_a, a0] - by_card[lo_a, a1]
+            hi_part = below[hi_a] - by_card[hi_a, a0] - by_card[hi_a, a1]
+            all_part = all_c - by_card[n, a0] - by_card[n, a1]
+            # the second range's combos below it, tied with it, above it: three runs
+            weaker, at_most = places(value_b, m, va)
+            s_a = zero            # the first beats the second, the third below them
+            s_ac = zero           # ... the third ties the first
+            s_ab = zero           # the first and second tie, the third below
+            s_abc = zero          # all three tie
+            s_b = zero            # the second beats the first, the third below
+            s_bc = zero           # ... the third ties the second
+            s_c = zero            # the third beats both
             s_dealt = zero
-            for j in range(m):
+            for j in range(at_most):
                 if mask_b[j] & ma:
                     continue
-                vb = value_b[j]
-                b0 = card0_b[j]
-                b1 = card1_b[j]
-                first_best = va >= vb
-                lo = below_a[i] if first_best else below_b[j]
-                hi = upto_a[i] if first_best else upto_b[j]
-                # the third range's combos holding two of the four cards
-                p0 = pair_a
-                p1 = pair_b[j]
-                p2 = place_of[a0 * CARD_COLUMNS + b0]
-                p3 = place_of[a0 * CARD_COLUMNS + b1]
-                p4 = place_of[a1 * CARD_COLUMNS + b0]
-                p5 = place_of[a1 * CARD_COLUMNS + b1]
-                w0 = weight_at[p0]
-                w1 = weight_at[p1]
-                w2 = weight_at[p2]
-                w3 = weight_at[p3]
-                w4 = weight_at[p4]
-                w5 = weight_at[p5]
-                both_lo = ((w0 if p0 < lo else zero) + (w1 if p1 < lo else zero)
-                           + (w2 if p2 < lo else zero) + (w3 if p3 < lo else zero)
-                           + (w4 if p4 < lo else zero) + (w5 if p5 < lo else zero))
-                both_hi = ((w0 if p0 < hi else zero) + (w1 if p1 < hi else zero)
-                           + (w2 if p2 < hi else zero) + (w3 if p3 < hi else zero)
-                           + (w4 if p4 < hi else zero) + (w5 if p5 < hi else zero))
-                both_all = w0 + w1 + w2 + w3 + w4 + w5
-                lower = below[lo] - (by_card[lo, a0] + by_card[lo, a1] + by_card[lo, b0]
-                                     + by_card[lo, b1]) + both_lo
-                upto = below[hi] - (by_card[hi, a0] + by_card[hi, a1] + by_card[hi, b0]
-                                    + by_card[hi, b1]) + both_hi
-                every = all_c - (out_a + out_b[j]) + both_all
+                lower, upto, every = pair_standing(
+                    lo_a, hi_a, lo_part, hi_part, card0_b[j], card1_b[j], all_part - out_b[j],
+                    a0, a1, card0_b[j], card1_b[j], pair_a, pair_b[j], by_card, place_of,
+                    weight_at, zero)
                 wb = weight_b[j]
-                lose_c = wb * lower
-                tie_c = wb * (upto - lower)
-                s_c_alone += wb * (every - upto)
-                s_dealt += wb * every
-                if va > vb:
-                    s_a_alone += lose_c
-                    s_a_with_c += tie_c
-                elif vb > va:
-                    s_b_alone += lose_c
-                    s_b_with_c += tie_c
+                lose = wb * lower
+                tie = wb * (upto - lower)
+                if j < weaker:
+                    s_a += lose
+                    s_ac += tie
                 else:
-                    s_a_with_b += lose_c
-                    s_all_three += tie_c
+                    s_ab += lose
+                    s_abc += tie
+                s_c += wb * (every - upto)
+                s_dealt += wb * every
+            for j in range(at_most, m):
+                if mask_b[j] & ma:
+                    continue
+                lower, upto, every = pair_standing(
+                    below_b[j], upto_b[j], lo_b[j], hi_b[j], a0, a1, all_part - out_b[j],
+                    a0, a1, card0_b[j], card1_b[j], pair_a, pair_b[j], by_card, place_of,
+                    weight_at, zero)
+                wb = weight_b[j]
+                s_b += wb * lower
+                s_bc += wb * (upto - lower)
+                s_c += wb * (every - upto)
+                s_dealt += wb * every
             wa = first_w[i]
-            a_alone += wa * s_a_alone
-            a_with_c += wa * s_a_with_c
-            b_alone += wa * s_b_alone
-            b_with_c += wa * s_b_with_c
-            a_with_b += wa * s_a_with_b
-            all_three += wa * s_all_three
-            c_alone += wa * s_c_alone
+            a_alone += wa * s_a
+            a_with_c += wa * s_ac
+            b_alone += wa * s_b
+            b_with_c += wa * s_bc
+            a_with_b += wa * s_ab
+            all_three += wa * s_abc
+            c_alone += wa * s_c
             dealt += wa * s_dealt
         for t in range(n):
             i = live_c[order[t]]
