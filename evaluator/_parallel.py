@@ -166,19 +166,25 @@ def _imap_unordered(function: Callable, items: list, threads: int, errors: bool,
         wait_futures(pending, timeout=STOP_WAIT)
 
 
-def map_items(function: Callable, items: Iterable, threads: int) -> list:
-    """``[function(item) for item in items]`` on ``threads`` workers, in order."""
+def map_items(function: Callable, items: Iterable, threads: int,
+              done: Callable[[int], object] | None = None) -> list:
+    """``[function(item) for item in items]`` on ``threads`` workers, in order; ``done(i)``
+    is called in this thread as item ``i`` finishes (progress)."""
     items = list(items)
     if threads <= 1 or len(items) <= 1 or _in_pool():
         out = []
         with interruptible():
-            for item in items:
+            for i, item in enumerate(items):
                 check_interrupt()
                 out.append(function(item))
+                if done is not None:
+                    done(i)
         return out
     results: list = [None] * len(items)
     for i, result in imap_unordered(function, items, threads):
         results[i] = result
+        if done is not None:
+            done(i)
     return results
 
 

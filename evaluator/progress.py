@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
-__all__ = ["ProgressBar", "progress_bar", "QUIET_SECONDS", "LINE_EVERY"]
+__all__ = ["ProgressBar", "progress_bar", "QUIET_SECONDS", "LINE_EVERY", "reporting",
+           "planned", "advanced", "item_done"]
 
 QUIET_SECONDS = 2.0        # work shorter than this prints nothing
 LINE_EVERY = 5.0           # seconds between two plain progress lines
@@ -45,9 +49,9 @@ class _Lines:
     def _line(self, now: float) -> None:
         if (self.label, self.done) == self.last:      # the closing line repeats no line
             return                                    # that said the same, seconds aside
-        share = f" ({self.done / self.total:.0%})" if self.total else ""
-        print(f"{self.label}: {self.done:,.0f}/{self.total:,}{share}, "
-              f"{now - self.start:.0f} s", file=sys.stderr, flush=True)
+        share = f"/{self.total:,} ({self.done / self.total:.0%})" if self.total else ""
+        print(f"{self.label}: {self.done:,.0f}{share}, {now - self.start:.0f} s",
+              file=sys.stderr, flush=True)
         self.printed, self.last = True, (self.label, self.done)
 
     def advance(self, task_id: Any = 0, advance: float = 1) -> None:
@@ -68,7 +72,7 @@ class _Lines:
 
 def progress_bar(total: int, label: str, show: bool) -> ProgressBar | None:
     """A rich progress bar on a terminal (stderr), plain lines elsewhere, or None when
-    ``show`` is false."""
+    ``show`` is false.  A ``total`` of 0: not known (the count alone is shown)."""
     if not show:
         return None
     if not sys.stderr.isatty():
@@ -81,5 +85,72 @@ def progress_bar(total: int, label: str, show: bool) -> ProgressBar | None:
     bar = Bar("[progress.description]{task.description}", BarColumn(),
               "{task.completed}/{task.total}", TimeRemainingColumn(), transient=True)
     bar.start()
-    bar.task = bar.add_task(label, total=total)
+    bar.task = bar.add_task(label, total=total or None)
     return bar
+
+
+class _Work:
+    """One call's progress (``reporting``): units planned and done, shown on a bar made only
+    once the work has run for ``QUIET_SECONDS``, so that a quick call prints nothing and
+    imports nothing."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.start = time.monotonic()
+        self.total = 0
+        self.done = 0.0
+        self.bar: ProgressBar | None = None
+
+    def advance(self, units: float) -> None:
+        self.done += units
+        if self.bar is None:
+            if time.monotonic() - self.start < QUIET_SECONDS:
+                return
+            self.bar = progress_bar(self.total, self.label, True)
+            assert self.bar is not None
+            units = self.done
+        self.bar.advance(self.bar.task, units)
+
+
+_current: ContextVar[_Work | None] = ContextVar("evaluator_progress", default=None)
+
+
+@contextmanager
+def reporting(show: bool) -> Iterator[None]:
+    """Within it, the engine's long loops report their progress (``planned``, ``advanced``)
+    on one bar on stderr, shown once the work has lasted ``QUIET_SECONDS``; nothing when
+    ``show`` is false."""
+    if not show:
+        yield
+        return
+    work = _Work("working")
+    token = _current.set(work)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+        if work.bar is not None:
+            work.bar.stop()
+
+
+def planned(units: int, label: str) -> None:
+    """The work ahead of the current ``reporting`` call: ``units`` more of ``label`` (0: not
+    known).  Nothing outside ``reporting``."""
+    work = _current.get()
+    if work is not None:
+        work.total += units
+        work.label = label
+        if work.bar is not None:
+            work.bar.update(work.bar.task, description=label)
+
+
+def advanced(units: float = 1) -> None:
+    """``units`` of the planned work done (from the thread that called ``reporting``)."""
+    work = _current.get()
+    if work is not None:
+        work.advance(units)
+
+
+def item_done(index: int) -> None:
+    """One more item of the planned work done: ``map_items``'s ``done``."""
+    advanced(1)

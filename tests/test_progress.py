@@ -40,3 +40,36 @@ def test_quiet_work_prints_nothing(monkeypatch, capsys):
     bar.advance(bar.task)
     bar.stop()
     assert capsys.readouterr().err == ""
+
+
+def test_a_long_equity_call_reports_its_deals(monkeypatch, capsys):
+    """``equity(progress=True)``: once past the quiet seconds (none here) the sampler's deals
+    are reported as its chunks finish, on any thread count, and the answer is the one
+    without progress."""
+    from evaluator import equity
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: False, raising=False)
+    monkeypatch.setattr(progress, "QUIET_SECONDS", 0.0)
+    monkeypatch.setattr(progress, "LINE_EVERY", 0.0)
+    quiet = equity("holdem", ["QQ+,AKs", "random"], trials=600_000, seed=4)
+    assert capsys.readouterr().err == ""
+    for threads in (1, 2):
+        shown = equity("holdem", ["QQ+,AKs", "random"], trials=600_000, seed=4,
+                       threads=threads, progress=True)
+        assert shown.counts == quiet.counts
+        lines = capsys.readouterr().err.splitlines()
+        assert lines[0].startswith("deals sampled: 262,144/600,000 (44%)")
+        assert lines[-1].startswith("deals sampled: 600,000/600,000 (100%)")
+
+
+def test_exact_walks_report_their_parts(monkeypatch, capsys):
+    from evaluator import equity
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: False, raising=False)
+    monkeypatch.setattr(progress, "QUIET_SECONDS", 0.0)
+    equity("holdem", ["QQ+,AKs", "random", "random"], "2c7d9h", progress=True)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines and lines[-1].startswith("parts of the boards walked: ")
+    assert "(100%)" in lines[-1]
+    # outside a call that asked for it, the engine's reports go nowhere
+    progress.planned(10, "nothing")
+    progress.advanced(5)
+    assert capsys.readouterr().err == ""

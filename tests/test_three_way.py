@@ -70,6 +70,8 @@ def test_three_ranges_match_brute_force(game, texts, board, dead):
     ("holdem", ["AsKs", "QhQd", "JcTc,9c9d:0.75"], "2c7d9h", ""),
     ("holdem", ["As?", "KK,QQ", "JJ,TT"], "2c7d9hTs", ""),
     ("short_deck", ["AA,KK", "QQ,AKs", "JJ+,AQs+"], "6c7d9h", ""),
+    ("pineapple", ["AA,KK", "QQ,AKs", "JJ+,AQs+"], "2c7d9h", ""),
+    ("crazy_pineapple", ["AA,KK:0.5", "QQ,AKs", "T9s,98s"], "2c7d9hTs", ""),
 ])
 def test_three_ranges_match_the_listed_tuples(game, texts, board, dead, monkeypatch):
     swept = equity(game, texts, board, dead=dead, exact=True)

@@ -102,12 +102,15 @@ def _equity_table(result, title: str | None = None):
 
 def cmd_equity(args: argparse.Namespace) -> int:
     from ..engine import equity, equity_by_street
+    from ..progress import reporting
     # one answer: where a NumPy path exists, don't wait for Numba to load
     options = {**_options(args), "prefer_numpy": True}
-    if args.by_street:
-        results = equity_by_street(args.game, args.hands, args.board, args.dead, **options)
-    else:
-        results = [equity(args.game, args.hands, args.board, args.dead, **options)]
+    with reporting(not args.no_progress):       # work past two seconds shows its progress
+        if args.by_street:
+            results = equity_by_street(args.game, args.hands, args.board, args.dead,
+                                       **options)
+        else:
+            results = [equity(args.game, args.hands, args.board, args.dead, **options)]
     if args.json:
         payload = [r.to_dict() for r in results]
         print(json.dumps(payload if args.by_street else payload[0]))

@@ -67,6 +67,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--dead", default="", help="cards out of the deck")
     add_method(p)
     p.add_argument("--by-street", action="store_true", help="equity after each street")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (shown for work past two seconds)")
     output = p.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print JSON")
     output.add_argument("--csv", action="store_true", help="print CSV")

@@ -23,6 +23,7 @@ from ..errors import ArgumentTypeError, EvaluatorError, HandError
 from ..families import family
 from ..games import Game
 from ..games import game as _game
+from ..progress import reporting
 from .exact import (
     complete_deals,
     exact_counts,
@@ -52,7 +53,7 @@ from .spots import (
 def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = None,
            trials: int | None = None, target_stderr: float | None = None,
            seed: int | None = None, threads: int | None = None,
-           prefer_numpy: bool = False) -> EquityResult:
+           prefer_numpy: bool = False, progress: bool = False) -> EquityResult:
     """Each player's expected share of the pot.
 
     Parameters
@@ -77,6 +78,9 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     prefer_numpy : bool
         Answer known hands with the NumPy rank-multiset method while Numba is not yet
         loaded: a one-shot query (the command line) answers before Numba could load.
+    progress : bool
+        Show the progress of work that lasts more than two seconds on stderr (a bar on a
+        terminal, a line every few seconds elsewhere).
 
     Returns
     -------
@@ -91,6 +95,14 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     ...
     evaluator.errors.CardError: duplicate card 'As' in hand 1 and hand 2
     """
+    with reporting(bool(progress)):
+        return _answer(game, hands, board, dead, exact, trials, target_stderr, seed, threads,
+                       prefer_numpy)
+
+
+def _answer(game, hands, board, dead, exact, trials, target_stderr, seed, threads,
+            prefer_numpy) -> EquityResult:
+    """``equity``'s work, its arguments unchecked."""
     g = _game(game)
     parsed, unknown, ranges = parse_hands(g, hands)
     board_ids = parse_cards(board, what="the board")

@@ -15,6 +15,7 @@ from .. import _tables
 from .._parallel import even_spans, map_items
 from ..errors import RangeError
 from ..games import Game
+from ..progress import item_done, planned
 from ..ranges import card_masks
 from .plan import SPAN_SECONDS
 from .results import Counts, EquityResult, make_result
@@ -118,7 +119,8 @@ def three_way_by_boards(g: Game, names, rows, weights, board_ids, dead_ids, need
 
     hi_full = np.zeros((3, 4), kind)
     total = np.zeros(1, kind)
-    for hi, part in map_items(span_counts, spans, threads):
+    planned(len(spans), "parts of the boards walked")
+    for hi, part in map_items(span_counts, spans, threads, done=item_done):
         hi_full += hi
         total += part
     if not total[0]:

@@ -16,6 +16,7 @@ import numpy as np
 from .._parallel import map_items
 from ..families import family, rank_multisets
 from ..games import Game
+from ..progress import item_done, planned
 from .results import Counts
 
 CHUNK = 1 << 16                # boards per chunk of an exact enumeration
@@ -98,7 +99,8 @@ def exact_with_unknown(g: Game, hands: list[np.ndarray], unknown: list[int],
         (sum(pattern, []), start, min(start + CHUNK, total))
              for pattern in patterns for start in range(0, total, CHUNK)]
     counts = Counts(len(hands))
-    for part in map_items(work, tasks, threads):
+    planned(len(tasks), "parts of the deals enumerated")
+    for part in map_items(work, tasks, threads, done=item_done):
         counts.add(part)
     return counts
 
@@ -186,9 +188,10 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
         cuts.append(m - need + 1)
         spans = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
         counts = Counts(len(hands))
+        planned(len(spans), "parts of the boards enumerated")
         for part in map_items(lambda span: fused_chunk(g, hands, board, live, need, 0,
                                                    np.zeros(2, np.uint64), span),
-                         spans, threads):
+                         spans, threads, done=item_done):
             counts.add(part)
         return counts
     from ..kernels import dealing
@@ -197,7 +200,9 @@ def exact_counts(g: Game, hands: list[np.ndarray], board: np.ndarray, live: np.n
     dealing.enumerate_boards(live, board, need, every_board)
     counts = Counts(len(hands))
     chunks = [every_board[a:a + CHUNK] for a in range(0, total, CHUNK)]
-    for part in map_items(lambda b: tally_chunk(g, hands, b), chunks, threads):
+    planned(len(chunks), "parts of the boards enumerated")
+    for part in map_items(lambda b: tally_chunk(g, hands, b), chunks, threads,
+                          done=item_done):
         counts.add(part)
     return counts
 

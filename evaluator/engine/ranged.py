@@ -20,6 +20,7 @@ from ..errors import EvaluatorError, RangeError
 from ..families import family
 from ..games import Game
 from ..kernels.markers import deal_marker, ndim_marker  # NumPy only: no Numba import
+from ..progress import item_done, planned
 from ..ranges import Range, card_masks
 from .boards import heads_up_by_boards, three_way_by_boards, three_way_seconds
 from .exact import tally_chunk, weighted_exact
@@ -157,10 +158,11 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         # Ctrl-C stops the work within one of them)
         size = min(CLASSES_PER_CALL, max(1, int(SPAN_SECONDS / per_class)))
         spans = even_spans(len(reps), -(-len(reps) // size))
+        planned(len(spans), "parts of the combo tuples enumerated")
         for part in map_items(lambda span: weighted_exact(g, holes[span[0]:span[1]],
                                                       weight[span[0]:span[1]], board_ids,
                                                       dead_ids, need, not integral),
-                         spans, threads):
+                         spans, threads, done=item_done):
             counts.add(part)
         method = (f"exact enumeration of {len(tuples):,} combo tuples "
                   f"({len(reps):,} up to suit symmetry) x {boards:,} boards")

@@ -10,6 +10,7 @@ import numpy as np
 from .._parallel import check_interrupt, map_items
 from ..families import family
 from ..games import Game
+from ..progress import advanced, planned
 from .results import Counts
 
 SAMPLE_CHUNK = 1 << 18         # deals per Monte Carlo chunk (and per seeded stream)
@@ -43,6 +44,7 @@ def sample_until(run, players: int, trials: int | None, target_stderr: float | N
     """
     limit = trials if trials is not None else (None if target_stderr else DEFAULT_TRIALS)
     counts = Counts(players)
+    planned(limit or 0, "deals sampled")
     index = 0
     while True:
         check_interrupt()
@@ -51,8 +53,11 @@ def sample_until(run, players: int, trials: int | None, target_stderr: float | N
             stop = min(stop, -(-limit // SAMPLE_CHUNK))
         sizes = [SAMPLE_CHUNK if limit is None else min(SAMPLE_CHUNK, limit - i * SAMPLE_CHUNK)
                  for i in range(index, stop)]
+        def done(i: int, sizes: list[int] = sizes) -> None:
+            advanced(sizes[i])
+
         for part in map_items(lambda item: run(*item), list(zip(range(index, stop), sizes)),
-                         threads):
+                              threads, done=done):
             counts.add(part)
         index = stop
         if limit is not None and index * SAMPLE_CHUNK >= limit:
