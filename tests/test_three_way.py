@@ -13,7 +13,7 @@ from reference import SHORT_DECK, hand_strength
 
 ranged = importlib.import_module("evaluator.engine.ranged")
 
-SWEPT = "the widest range counted against each pair"
+SWEPT = "the third counted against each pair at once"
 
 
 def brute_force_counts(game, texts, board, dead=""):
@@ -130,8 +130,57 @@ def test_ranges_that_never_fit_together_are_refused():
         equity("holdem", ["AsKs", "AsQs,KsQs", "AA"], "2c7d9hTh", exact=True)
 
 
-def test_tiny_weights_that_underflow_are_named():
-    with pytest.raises(RangeError, match="too far apart"):
-        # every tuple that fits holds two of the tiny weights: 1e-600 is no float
-        equity("holdem", ["AsAh,KsKh:1e-300", "AsAd,KdKc:1e-300", "AhAd,QsQh:1e-300"],
-               "2c7d9h")
+def test_non_dyadic_weights_that_never_fit_are_refused():
+    # the swept weights are summed as integers: nothing fits, nothing is counted
+    with pytest.raises(RangeError, match="no deal fits"):
+        equity("holdem", ["AsAh,KsKh:0.3", "AsAd,KsKd:0.3", "AhAd,KhKd:0.3"], "2c7d9h")
+
+
+@pytest.mark.parametrize("texts, board, dead", [
+    (["AA:0.3,KK", "AA:0.7,JJ", "AA,TT,AKs:0.1"], "2c7d9h", "8c"),
+    (["AA,KK:0.3", "QQ,JJ:0.7,AKs", "random"], "2c7d9hTs", ""),
+    (["AA,KK", "QQ,JJ:0.3", "22+:1e-20,AKs"], "2c7d9hTs", ""),      # the widest too uneven
+])
+def test_float_weights_match_the_listed_tuples_and_never_go_negative(texts, board, dead,
+                                                                      monkeypatch):
+    swept = equity("holdem", texts, board, dead=dead, exact=True)
+    assert SWEPT in swept.method and swept.counts["weighted"]
+    assert min(min(row) for row in swept.counts["hi_full"]) >= 0
+    monkeypatch.setattr(ranged, "three_way_by_boards", lambda *args: None)   # never walked
+    listed = equity("holdem", texts, board, dead=dead, exact=True)
+    assert "combo tuples" in listed.method
+    np.testing.assert_allclose(swept.counts["hi_full"], listed.counts["hi_full"],
+                               rtol=1e-12, atol=1e-12 * listed.counts["boards"])
+    for a, b in zip(swept.players, listed.players):
+        assert a.equity == pytest.approx(b.equity, abs=1e-13)
+
+
+@pytest.mark.parametrize("texts, expect", [
+    (["AhAd,KK:1e-20", "AhAd,QQ:1e-20", "AhAd,JJ:1e-20"], [1 / 3, 1 / 3, 1 / 3]),
+    (["AhAd,KK:1e-17", "AhAd,QQ:1e-17", "AhAd,32o:1e-17"], [0.375, 0.375, 0.25]),
+])
+def test_weights_too_far_apart_to_sum_exactly_are_listed(texts, expect):
+    """Every range's weights span more than 2**44: the walk declines them (its sums would
+    round), and the listed tuples answer (one ace pair at most: the tiny combos decide)."""
+    r = equity("holdem", texts, "2c7d9hTs4s")
+    assert r.exact and "combo tuples" in r.method
+    assert [p.equity for p in r.players] == pytest.approx(expect, abs=1e-12)
+
+
+def test_weights_whose_products_underflow_are_listed():
+    # the one tuple that fits weighs 1e-600 of the largest: no float, so the walk counts
+    # nothing and hands the spot to the listed tuples, which rescale the weights
+    r = equity("holdem", ["AsAh,KsKh:1e-300", "AsAd,KdKc:1e-300", "AhAd"], "2c7d9h")
+    alone = equity("holdem", ["KsKh", "KdKc", "AhAd"], "2c7d9h")
+    assert "combo tuples" in r.method
+    assert [p.equity for p in r.players] == pytest.approx([p.equity for p in alone.players],
+                                                          abs=1e-12)
+
+
+def test_exact_none_samples_three_random_hands_on_a_flop_on_any_thread_count():
+    # about 13 s of work on one core: sampled unless asked for, however many threads
+    for threads in (1, 8):
+        r = equity("holdem", ["random"] * 3, "2c7d9h", threads=threads, trials=20_000, seed=1)
+        assert not r.exact
+        r = equity("holdem", ["random"] * 3, "2c7d9h", threads=threads)
+        assert not r.exact

@@ -71,38 +71,89 @@ def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
                        weight_scale=weight_scale)
 
 
-# seconds per pair of the two narrower ranges' combos on a board, and per combo listed
-# (measured on a 3.7 GHz Zen 4: QQ+,AKs against two random hands on a flop, 43 M pairs in
-# 0.41 s; with 22+,A2s+ and a random hand, 5 M pairs and 1.4 M listed combos in 0.10 s)
-THREE_WAY_PAIR_SECONDS = 1.2e-8
+# seconds per pair of two ranges' combos on a board, and per combo listed (fitted on a
+# 3.7 GHz Zen 4, one thread: QQ+,AKs against two random hands on a flop, 1,176 runouts,
+# 0.32 s; three random hands on a turn 0.50 s; 20% against two random hands on a flop
+# 2.6 s; 22+,A2s+ against a random hand and QQ+,AKs on a flop 0.09 s)
+THREE_WAY_PAIR_SECONDS = 8e-9
 THREE_WAY_COMBO_SECONDS = 4e-8
 
 
 def three_way_seconds(sizes: list[int], boards: int) -> float:
-    """Rough seconds of ``three_way_by_boards`` on one thread."""
+    """Rough seconds of ``three_way_by_boards`` on one thread (``boards``: the runouts)."""
     first, second, third = sorted(sizes)
     return boards * (first * second * THREE_WAY_PAIR_SECONDS
                      + (first + second + third) * THREE_WAY_COMBO_SECONDS)
 
 
+FIXED_POINT_UNITS = 1 << 44   # the fewest units a swept weight may have in fixed point
+
+
+def fixed_point(weights: np.ndarray, scale: int) -> tuple[np.ndarray, float] | None:
+    """A swept range's weights as int64 multiples of ``2**-k`` (with the integer ``scale``
+    of ``integer_weights`` when it found one, exactly), their sum below ``2**61`` so that
+    the running sums and their differences stay exact: (integers, the factor they were
+    multiplied by); None when the smallest would keep fewer than ``FIXED_POINT_UNITS``
+    units (weights too far apart: rounded, they would be off by more than 2**-44)."""
+    if scale:
+        return np.rint(weights * scale).astype(np.int64), float(scale)
+    k = 61 - math.ceil(math.log2(float(weights.sum())))
+    units = np.rint(np.ldexp(weights, k))
+    if units.min() < FIXED_POINT_UNITS:
+        return None
+    return units.astype(np.int64), math.ldexp(1.0, k)
+
+
+def some_deal_fits(combos: list[np.ndarray]) -> bool:
+    """Whether three ranges (two-card combos) have three combos without a shared card:
+    for each of the first, the second's combos that miss it, each counted against the
+    third's combos that miss it by the same inclusion and exclusion as the kernel."""
+    first, second, third = (card_masks(c) for c in combos)
+    third_cards = combos[2].astype(np.int64)
+    for a in range(len(first)):
+        left = third_cards[(third & first[a]) == 0]
+        b = second[(second & first[a]) == 0]
+        if not len(left) or not len(b):
+            continue
+        per_card = np.bincount(left.ravel(), minlength=64)
+        b_cards = combos[1][(second & first[a]) == 0].astype(np.int64)
+        both = np.isin(b, card_masks(left))          # the third holds the second's combo
+        free = len(left) - per_card[b_cards[:, 0]] - per_card[b_cards[:, 1]] + both
+        if np.any(free > 0):
+            return True
+    return False
+
+
 def three_way_by_boards(g: Game, names, rows, weights, board_ids, dead_ids, need: int,
-                        weight_scale: float = 1.0, threads: int = 1) -> EquityResult:
+                        weight_scale: float = 1.0, threads: int = 1) -> EquityResult | None:
     """Three ranges on the flop, turn or river, two-card hands: walk the boards, take every
-    pair of the two narrower ranges' combos on each, and count the widest range against
-    each pair at once from running sums (``kernels.three_way``).  ``weight_scale``: the
-    factor the weights were divided by (see ``make_result``)."""
+    pair of two ranges' combos on each, and count the third (the widest whose weights fit
+    in fixed point) against each pair at once from running sums (``kernels.three_way``).
+    None when no range's weights do, or every deal's weight is below the smallest float
+    (the caller lists the tuples instead, which rescales them).
+    ``weight_scale``: the factor the weights were divided by (see ``make_result``)."""
     from ..kernels.three_way import best5_three_way_boards
     out_cards = set(board_ids.tolist()) | set(dead_ids.tolist())
     live = [c for c in range(52) if c not in out_cards]
     listed = list(itertools.combinations(live, need))
     runouts = np.array(listed, np.uint8).reshape(len(listed), need)
-    order = sorted(range(3), key=lambda p: len(rows[p]))      # narrowest first
-    sizes = [len(rows[p]) for p in order]
-    ints, scale = integer_weights([weights[p] for p in order], math.prod(sizes) * len(runouts))
+    ints, scale = integer_weights(weights, math.prod(len(r) for r in rows) * len(runouts))
+    # the swept range: the widest whose weights are exact integers in int64 sums
+    swept = None
+    for p in sorted(range(3), key=lambda p: -len(rows[p])):
+        swept = fixed_point(np.asarray(weights[p], np.float64), scale)
+        if swept is not None:
+            break
+    if swept is None:
+        return None
+    order = sorted((q for q in range(3) if q != p), key=lambda q: len(rows[q])) + [p]
+    units, unit = swept
+    # the pair's weights: integers with the swept ones when all three are, else floats
+    # (fresh, writable arrays either way: one compiled kernel per weight type, warmup's)
     kind: type[np.generic] = np.int64 if scale else np.float64
-    # fresh, writable arrays either way: one compiled kernel per weight type (warmup's)
-    ordered = ints if scale else [np.array(weights[p], np.float64) for p in order]
-    combos = [_read_only(rows[p]) for p in order]
+    pair_weights = [ints[q] if scale else np.array(weights[q], np.float64) for q in order[:2]]
+    combos = [_read_only(rows[q]) for q in order]
+    sizes = [len(c) for c in combos]
     seconds = three_way_seconds(sizes, len(runouts))
     # spans set by the spot alone (float sums then add up in the same order on any number
     # of threads), each about SPAN_SECONDS of work, so that Ctrl-C stops within one
@@ -112,9 +163,9 @@ def three_way_by_boards(g: Game, names, rows, weights, board_ids, dead_ids, need
     def span_counts(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         hi = np.zeros((3, 4), kind)
         total = np.zeros(1, kind)
-        best5_three_way_boards(combos[0], ordered[0], combos[1], ordered[1], combos[2],
-                               ordered[2], board_ids, runouts[span[0]:span[1]], *tables, hi,
-                               total)
+        best5_three_way_boards(combos[0], pair_weights[0], combos[1], pair_weights[1],
+                               combos[2], units, board_ids, runouts[span[0]:span[1]],
+                               *tables, hi, total)
         return hi, total
 
     hi_full = np.zeros((3, 4), kind)
@@ -124,27 +175,22 @@ def three_way_by_boards(g: Game, names, rows, weights, board_ids, dead_ids, need
         hi_full += hi
         total += part
     if not total[0]:
-        masks = [card_masks(c) for c in combos]
-        fits = ((masks[0][:, None, None] & masks[1][None, :, None]) == 0) \
-            & ((masks[0][:, None, None] & masks[2][None, None, :]) == 0) \
-            & ((masks[1][None, :, None] & masks[2][None, None, :]) == 0) \
-            if math.prod(sizes) <= 1 << 22 else np.zeros(1, bool)
-        if fits.any():
-            raise RangeError("the weights are too far apart to be represented: every tuple "
-                             "of combos that fits weighs less than 1e-308 of the largest",
-                             ", ".join(names))
+        # the swept sums are exact: nothing counted means no tuple fits, or products of
+        # weights below the smallest float, which the listed tuples rescale
+        if some_deal_fits(combos):
+            return None
         raise RangeError("no deal fits the ranges: every combination of them shares a card",
                          ", ".join(names))
     weighted = scale != 1
     counts = Counts(3, weighted=weighted)
-    divide = float(scale) ** 3 if scale else 1.0
-    for k, p in enumerate(order):
-        counts.hi_full[p] = hi_full[k] / divide if weighted else hi_full[k]
+    divide = float(scale) ** 2 * unit if scale else unit
+    for k, q in enumerate(order):
+        counts.hi_full[q] = hi_full[k] / divide if weighted else hi_full[k]
     counts.boards = total[0].item() / divide if weighted else int(total[0])
     method = ("exact enumeration" + (f" of {counts.boards:,} deals" if not weighted
                                      else ", weighted,")
-              + f" on {len(runouts):,} boards (every pair of the two narrower ranges' combos, "
-              "the widest range counted against each pair at once)")
+              + f" on {len(runouts):,} boards (every pair of two ranges' combos, the third "
+              "counted against each pair at once)")
     return make_result(g, names, board_ids, dead_ids, counts, True, method, None,
                        weight_scale=weight_scale)
 

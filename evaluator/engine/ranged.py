@@ -101,11 +101,15 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     if (players == 3 and g.hole == 2 and family(g).ranged(g) and need <= 2
             and exact is not False and not sampling):
         list_completions()
-        # at most about 25 s on one core (three random hands on a flop): exact=True always
-        # runs it, exact=None when it is quick
-        if exact or three_way_seconds([len(r) for r in rows], boards) <= EXACT_SECONDS * threads:
-            return three_way_by_boards(g, names, rows, weights, board_ids, dead_ids, need,
-                                       scale, threads)
+        # at most about 13 s on one core (three random hands on a flop): exact=True always
+        # walks the boards, exact=None when that is quick; the walk declines weights too far
+        # apart to sum exactly, which the tuples then serve
+        runouts = math.comb(52 - len(out), need)
+        if exact or three_way_seconds([len(r) for r in rows], runouts) <= EXACT_SECONDS:
+            walked = three_way_by_boards(g, names, rows, weights, board_ids, dead_ids, need,
+                                         scale, threads)
+            if walked is not None:
+                return walked
     # how many combo tuples could be dealt, before listing them
     upper = math.prod(sizes)
     tuples: np.ndarray | None = None

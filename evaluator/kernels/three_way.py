@@ -12,8 +12,10 @@ of the pair's best value (below it, and up to it) and at the end of the list, th
 weight that loses to the pair, ties it, and beats it, with no loop over the third range.
 
 A board of ``A`` and ``B`` combos and ``C`` listed ones costs ``A * B`` such reads instead of
-``A * B * C`` comparisons: ``QQ+,AKs`` (34 combos) against two random hands on a flop is
-about 40,000 pairs on each of 1,176 runouts.
+``A * B * C`` comparisons: ``QQ+,AKs`` (22 combos) against two random hands on a flop is
+about 20,000 pairs on each of 1,176 runouts.  The third range's weights are integers (its
+own, or fixed point: ``engine.boards.fixed_point``), so that the differences of its sums
+are exact: summed as floats they would cancel to rounding noise, or below zero.
 """
 import numpy as np
 
@@ -114,13 +116,15 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
                            card_keys, rank_offsets, rank_values, flush_values, hi_full, total):
     """Add three ranges' deals on each complete board ``known`` + a row of ``runouts``.
 
-    first, second, third : uint8 (n, 2) combos (none holds a known or dead card);
-        *_w : (n,) int64 or float64 weights, all of one type
+    first, second, third : uint8 (n, 2) combos (none holds a known or dead card)
+    first_w, second_w : (n,) int64 or float64 weights, both of one type; third_w : int64
+        (n,) weights, summed and subtracted exactly
     known : uint8 the board so far; runouts : uint8 (R, need) the cards that complete it
-    hi_full : (3, 4) of the weights' type, incremented in the layout of ``Counts`` (rows:
-        first, second, third); total : (1,), incremented by the weight of every deal (a
-        deal weighs the product of its three combos' weights).  Integer weights give exact
-        counts; float sums follow the boards' and combos' order, the same on every call.
+    hi_full : (3, 4) of the first weights' type, incremented in the layout of ``Counts``
+        (rows: first, second, third); total : (1,), incremented by the weight of every deal
+        (a deal weighs the product of its three combos' weights).  Integer weights give
+        exact counts; float sums add positive terms in the boards' and combos' order, the
+        same on every call.
     """
     na = first.shape[0]
     nb = second.shape[0]
@@ -130,20 +134,19 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
     keys_a, masks_a = combo_keys_masks(first, known_key, card_keys)
     keys_b, masks_b = combo_keys_masks(second, known_key, card_keys)
     keys_c, masks_c = combo_keys_masks(third, known_key, card_keys)
-    zero = third_w[0] * 0
+    zero_c = third_w[0] * 0                # the third range's sums
+    zero = first_w[0] * second_w[0] * zero_c     # the outcome sums
     values_a = np.empty(na, np.int64)
     values_b = np.empty(nb, np.int64)
     values_c = np.empty(nc, np.int64)
     live_c = np.empty(nc, np.int64)
     sorted_values = np.empty(nc, np.int64)
-    # place -> weight, with zeros from the live count on: ``nc`` is the place of an unlisted
-    # combo in ``place_of``, so that reading it adds nothing and no threshold passes it
+    # place -> weight; ``nc`` is the place of a combo not listed on the board (in
+    # ``place_of``), whose weight stays 0 and which no threshold passes
     weight_at = np.zeros(nc + 1, third_w.dtype)
     below = np.zeros(nc + 1, third_w.dtype)                    # running total before a place
     by_card = np.zeros((nc + 1, CARD_COLUMNS), third_w.dtype)  # running sums per card
     place_of = np.full(CARD_COLUMNS * CARD_COLUMNS, nc, np.int64)
-    below_a = np.empty(na, np.int64)
-    upto_a = np.empty(na, np.int64)
     # the second range's live combos on a board, weakest first (the loop over them then
     # meets the first combo's standing in runs, not at random)
     live_b = np.empty(nb, np.int64)
@@ -187,8 +190,8 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
                 n += 1
         order = np.argsort(values_c[live_c[:n]], kind="mergesort")
         for x in range(CARD_COLUMNS):
-            by_card[0, x] = zero
-        below[0] = zero
+            by_card[0, x] = zero_c
+        below[0] = zero_c
         for t in range(n):
             i = live_c[order[t]]
             w = third_w[i]
@@ -203,8 +206,6 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
             by_card[t + 1, c1] += w
             place_of[c0 * CARD_COLUMNS + c1] = t
             place_of[c1 * CARD_COLUMNS + c0] = t
-        for t in range(n, nc + 1):
-            weight_at[t] = zero
         all_c = below[n]
         m = 0
         for i in range(nb):
@@ -229,9 +230,6 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
             pair_b[t] = place_of[b0 * CARD_COLUMNS + b1]
             out_b[t] = by_card[n, b0] + by_card[n, b1]
         for i in range(na):
-            if values_a[i] >= 0:
-                below_a[i], upto_a[i] = places(sorted_values, n, values_a[i])
-        for i in range(na):
             va = values_a[i]
             if va < 0:
                 continue
@@ -239,8 +237,7 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
             a0 = np.int64(first[i, 0])
             a1 = np.int64(first[i, 1])
             pair_a = place_of[a0 * CARD_COLUMNS + a1]
-            lo_a = below_a[i]
-            hi_a = upto_a[i]
+            lo_a, hi_a = places(sorted_values, n, va)
             # the first combo's part of the sums at its own places, and in all
             lo_part = below[lo_a] - by_card[lo_a, a0] - by_card[lo_a, a1]
             hi_part = below[hi_a] - by_card[hi_a, a0] - by_card[hi_a, a1]
@@ -261,7 +258,7 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
                 lower, upto, every = pair_standing(
                     lo_a, hi_a, lo_part, hi_part, card0_b[j], card1_b[j], all_part - out_b[j],
                     a0, a1, card0_b[j], card1_b[j], pair_a, pair_b[j], by_card, place_of,
-                    weight_at, zero)
+                    weight_at, zero_c)
                 wb = weight_b[j]
                 lose = wb * lower
                 tie = wb * (upto - lower)
@@ -279,7 +276,7 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
                 lower, upto, every = pair_standing(
                     below_b[j], upto_b[j], lo_b[j], hi_b[j], a0, a1, all_part - out_b[j],
                     a0, a1, card0_b[j], card1_b[j], pair_a, pair_b[j], by_card, place_of,
-                    weight_at, zero)
+                    weight_at, zero_c)
                 wb = weight_b[j]
                 s_b += wb * lower
                 s_bc += wb * (upto - lower)
