@@ -7,7 +7,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from evaluator import Range, RangeError, equity, parse_cards
+from evaluator import Range, RangeError, equity, format_cards, parse_cards
+from evaluator import game as evaluator_game
 
 from reference import SHORT_DECK, hand_strength
 
@@ -184,3 +185,76 @@ def test_exact_none_samples_three_random_hands_on_a_flop_on_any_thread_count():
         assert not r.exact
         r = equity("holdem", ["random"] * 3, "2c7d9h", threads=threads)
         assert not r.exact
+
+
+def _listed_counts(game, texts, board, dead):
+    """``hi_full`` and the deal weight by broadcasting every tuple of combos on every
+    runout, with values from ``evaluate_batch`` (checked exhaustively elsewhere)."""
+    from evaluator import evaluate_batch
+    g = evaluator_game(game)
+    out = parse_cards(board + dead).tolist()
+    ranges = [Range(t, game).live(out) for t in texts]
+    known = parse_cards(board).tolist()
+    live = [c for c in g.deck if c not in out]
+    masks = [(np.uint64(1) << r.combos.astype(np.uint64)).sum(axis=1) for r in ranges]
+    hi_full, total = np.zeros((3, 4)), 0.0
+    for runout in combinations(live, 5 - len(known)):
+        full = known + list(runout)
+        values = []
+        for r in ranges:
+            holds = np.isin(r.combos, runout).any(axis=1)           # sits this runout out
+            rows = np.hstack([r.combos[~holds],
+                              np.tile(np.array(full, np.uint8), (int((~holds).sum()), 1))])
+            v = np.full(len(r.combos), -1, np.int64)
+            v[~holds] = evaluate_batch(game, rows)
+            values.append(v)
+        va, vb, vc = values[0][:, None, None], values[1][None, :, None], values[2][None, None]
+        ma, mb, mc = masks[0][:, None, None], masks[1][None, :, None], masks[2][None, None]
+        fits = ((ma & mb) == 0) & ((ma & mc) == 0) & ((mb & mc) == 0) \
+            & (va >= 0) & (vb >= 0) & (vc >= 0)
+        w = (ranges[0].weights[:, None, None] * ranges[1].weights[None, :, None]
+             * ranges[2].weights[None, None]) * fits
+        best = np.maximum(np.maximum(va, vb), vc)
+        winners = (va == best).astype(int) + (vb == best) + (vc == best)
+        for p, v in enumerate((va, vb, vc)):
+            for k in (1, 2, 3):
+                hi_full[p, k] += float((w * ((v == best) & (winners == k))).sum())
+        total += float(w.sum())
+    return hi_full, total
+
+
+def test_random_overlapping_spots_match_every_tuple():
+    """Forty seeded spots: three ranges drawn from a pool of 6-9 cards (so that combos share
+    cards and tie often), weights of 1, dyadic or not, a turn or river, dead cards."""
+    rng = np.random.default_rng(2026)
+    checked = 0
+    for _ in range(40):
+        game = str(rng.choice(["holdem", "holdem", "short_deck", "pineapple"]))
+        deck = list(evaluator_game(game).deck)
+        street = int(rng.choice([4, 5, 5]))
+        cards = [deck[i] for i in rng.permutation(len(deck))[:street + int(rng.integers(0, 3))]]
+        board, dead = format_cards(cards[:street]), format_cards(cards[street:])
+        rest = [c for c in deck if c not in cards]
+        pool = sorted(rest[i] for i in rng.permutation(len(rest))[:int(rng.integers(6, 10))])
+        pairs = list(combinations(pool, 2))
+        weights = [[1.0], [1.0, 0.5, 0.25], [1.0, 0.3, 0.7, 0.05]][int(rng.integers(0, 3))]
+        texts = []
+        for _ in range(3):
+            chosen = rng.permutation(len(pairs))[:int(rng.integers(1, 13))]
+            texts.append(",".join(f"{format_cards(pairs[i])}:{rng.choice(weights)}"
+                                  for i in chosen))
+        try:
+            r = equity(game, texts, board, dead=dead, exact=True)
+        except RangeError as error:
+            assert "no deal fits" in str(error) or "no live combos" in str(error)
+            hi_full, total = _listed_counts(game, texts, board, dead) if "fits" in str(
+                error) else (None, 0.0)
+            assert total == 0
+            continue
+        assert SWEPT in r.method
+        hi_full, total = _listed_counts(game, texts, board, dead)
+        assert r.counts["boards"] == pytest.approx(total, rel=1e-12)
+        np.testing.assert_allclose(np.array(r.counts["hi_full"], float), hi_full, rtol=1e-12,
+                                   atol=1e-12 * total)
+        checked += 1
+    assert checked >= 25

@@ -189,8 +189,8 @@ def three_way_by_boards(g: Game, names, rows, weights, board_ids, dead_ids, need
     counts.boards = total[0].item() / divide if weighted else int(total[0])
     method = ("exact enumeration" + (f" of {counts.boards:,} deals" if not weighted
                                      else ", weighted,")
-              + f" on {len(runouts):,} boards (every pair of two ranges' combos, the third "
-              "counted against each pair at once)")
+              + f" on {len(runouts):,} board{'s' * (len(runouts) != 1)} (every pair of two "
+              "ranges' combos, the third counted against each pair at once)")
     return make_result(g, names, board_ids, dead_ids, counts, True, method, None,
                        weight_scale=weight_scale)
 
