@@ -56,6 +56,18 @@ def board_values(keys, masks, board_key, board_mask, values, flush_values, rank_
             values[i] = np.int64(hash_read(rank_values, rank_offsets, key & KEY_MASK))
 
 
+@kernel(inline="always")
+def weakest_first(values, live):
+    """The combos with a value (not -1) listed in ``live`` (their count first), and the
+    order that takes them weakest first: ``live[order[t]]`` is the t-th weakest."""
+    n = 0
+    for i in range(values.shape[0]):
+        if values[i] >= 0:
+            live[n] = i
+            n += 1
+    return n, np.argsort(values[live[:n]], kind="mergesort")
+
+
 @kernel
 def places(sorted_values, count, value):
     """(how many of the first ``count`` sorted values are below ``value``, how many are at
@@ -183,12 +195,7 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
         board_values(keys_c, masks_c, board_key, board_mask, values_c, flush_values,
                      rank_offsets, rank_values)
         # the third range's live combos, weakest first, and the running sums
-        n = 0
-        for i in range(nc):
-            if values_c[i] >= 0:
-                live_c[n] = i
-                n += 1
-        order = np.argsort(values_c[live_c[:n]], kind="mergesort")
+        n, order = weakest_first(values_c, live_c)
         for x in range(CARD_COLUMNS):
             by_card[0, x] = zero_c
         below[0] = zero_c
@@ -207,12 +214,7 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
             place_of[c0 * CARD_COLUMNS + c1] = t
             place_of[c1 * CARD_COLUMNS + c0] = t
         all_c = below[n]
-        m = 0
-        for i in range(nb):
-            if values_b[i] >= 0:
-                live_b[m] = i
-                m += 1
-        order_b = np.argsort(values_b[live_b[:m]], kind="mergesort")
+        m, order_b = weakest_first(values_b, live_b)
         for t in range(m):
             i = live_b[order_b[t]]
             b0 = np.int64(second[i, 0])
