@@ -27,7 +27,8 @@ class ProgressBar(Protocol):
 
     def advance(self, task_id: TaskID, advance: float = 1) -> None: ...
 
-    def update(self, task_id: TaskID, *, description: str | None = None) -> None: ...
+    def update(self, task_id: TaskID, *, description: str | None = None,
+               total: float | None = None) -> None: ...
 
     def stop(self) -> None: ...
 
@@ -37,11 +38,11 @@ class _Lines:
     ``LINE_EVERY`` seconds once the work has lasted ``QUIET_SECONDS``, and a last line
     when work that printed anything ends."""
 
-    def __init__(self, total: int, label: str) -> None:
+    def __init__(self, total: int, label: str, started: float | None = None) -> None:
         self.task: Any = 0
         self.total, self.label = total, label
-        self.done = 0.0
-        self.start = time.monotonic()
+        self.done: float = 0
+        self.start = time.monotonic() if started is None else started
         self.next_line = self.start + QUIET_SECONDS
         self.printed = False
         self.last: tuple[str, float] | None = None     # what the last line said
@@ -61,29 +62,36 @@ class _Lines:
             self._line(now)
             self.next_line = now + LINE_EVERY
 
-    def update(self, task_id: Any = 0, *, description: str | None = None, **_: Any) -> None:
+    def update(self, task_id: Any = 0, *, description: str | None = None,
+               total: float | None = None, **_: Any) -> None:
         if description is not None:
             self.label = description
+        if total is not None:
+            self.total = int(total)
 
     def stop(self) -> None:
         if self.printed:
             self._line(time.monotonic())
 
 
-def progress_bar(total: int, label: str, show: bool) -> ProgressBar | None:
+def progress_bar(total: int, label: str, show: bool,
+                 started: float | None = None) -> ProgressBar | None:
     """A rich progress bar on a terminal (stderr), plain lines elsewhere, or None when
-    ``show`` is false.  A ``total`` of 0: not known (the count alone is shown)."""
+    ``show`` is false.  A ``total`` of 0: not known (the count alone is shown).
+    ``started``: the ``time.monotonic()`` the work began at, when before this call."""
     if not show:
         return None
     if not sys.stderr.isatty():
-        return _Lines(total, label)
-    from rich.progress import BarColumn, Progress, TimeRemainingColumn
+        return _Lines(total, label, started)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     class Bar(Progress):            # rich is imported only when a bar is shown
         task: TaskID
 
     bar = Bar("[progress.description]{task.description}", BarColumn(),
-              "{task.completed}/{task.total}", TimeRemainingColumn(), transient=True)
+              MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
+              console=Console(stderr=True))      # stdout carries the answers
     bar.start()
     bar.task = bar.add_task(label, total=total or None)
     return bar
@@ -98,7 +106,7 @@ class _Work:
         self.label = label
         self.start = time.monotonic()
         self.total = 0
-        self.done = 0.0
+        self.done: float = 0
         self.bar: ProgressBar | None = None
 
     def advance(self, units: float) -> None:
@@ -106,7 +114,7 @@ class _Work:
         if self.bar is None:
             if time.monotonic() - self.start < QUIET_SECONDS:
                 return
-            self.bar = progress_bar(self.total, self.label, True)
+            self.bar = progress_bar(self.total, self.label, True, self.start)
             assert self.bar is not None
             units = self.done
         self.bar.advance(self.bar.task, units)
@@ -141,7 +149,7 @@ def planned(units: int, label: str) -> None:
         work.total += units
         work.label = label
         if work.bar is not None:
-            work.bar.update(work.bar.task, description=label)
+            work.bar.update(work.bar.task, description=label, total=work.total or None)
 
 
 def advanced(units: float = 1) -> None:

@@ -73,3 +73,29 @@ def test_exact_walks_report_their_parts(monkeypatch, capsys):
     progress.planned(10, "nothing")
     progress.advanced(5)
     assert capsys.readouterr().err == ""
+
+
+def test_a_call_reports_from_its_start_and_with_the_totals_planned_later(monkeypatch, capsys):
+    """The first line comes once the work (not the line printer) has lasted the quiet
+    seconds, its time counted from the work's start; work planned once the lines have
+    begun raises their total."""
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: False, raising=False)
+    monkeypatch.setattr(progress, "LINE_EVERY", 0.0)
+    _clock(monkeypatch, 0.0, 1.0, 2.5, 2.5, 3.0, 3.0)
+    with progress.reporting(True):           # 0 s: the work starts
+        progress.planned(100, "deals")
+        progress.advanced(40)                # 1 s: quiet
+        progress.advanced(40)                # 2.5 s: a line, 2 s after the start
+        progress.planned(100, "deals")       # more work: the total is 200
+        progress.advanced(20)                # 3 s
+    assert capsys.readouterr().err.splitlines() == ["deals: 80/100 (80%), 2 s",
+                                                    "deals: 100/200 (50%), 3 s"]
+
+
+def test_the_terminal_bar_is_drawn_on_stderr(monkeypatch):
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: True, raising=False)
+    bar = progress.progress_bar(10, "deals", True)
+    try:
+        assert bar.console.stderr          # stdout carries the answers (--json, --csv)
+    finally:
+        bar.stop()

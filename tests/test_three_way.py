@@ -13,6 +13,7 @@ from evaluator import game as evaluator_game
 from reference import SHORT_DECK, hand_strength
 
 ranged = importlib.import_module("evaluator.engine.ranged")
+boards = importlib.import_module("evaluator.engine.boards")
 
 SWEPT = "the third counted against each pair at once"
 
@@ -78,7 +79,7 @@ def test_three_ranges_match_the_listed_tuples(game, texts, board, dead, monkeypa
     swept = equity(game, texts, board, dead=dead, exact=True)
     assert swept.exact and SWEPT in swept.method
     # the other exact path: every tuple of combos listed, grouped by suit symmetry
-    monkeypatch.setattr(ranged, "three_way_seconds", lambda *args: math.inf)
+    monkeypatch.setattr(boards, "three_way_seconds", lambda *args: math.inf)
     listed = equity(game, texts, board, dead=dead)
     assert listed.exact and "combo tuples" in listed.method
     assert swept.counts["weighted"] == listed.counts["weighted"]
@@ -176,6 +177,24 @@ def test_weights_whose_products_underflow_are_listed():
     assert "combo tuples" in r.method
     assert [p.equity for p in r.players] == pytest.approx([p.equity for p in alone.players],
                                                           abs=1e-12)
+
+
+def test_a_deal_weight_below_full_float_precision_is_listed():
+    # the one deal that fits weighs 1e-324 of the largest: a subnormal float, a few bits
+    # of precision, so the walk hands the spot to the listed tuples, which rescale
+    r = equity("holdem", ["AsAh,KhQh:1e-162", "AsAd,JsTs:1e-162", "AhAd"], "2c7d9h")
+    alone = equity("holdem", ["KhQh", "JsTs", "AhAd"], "2c7d9h")
+    assert "combo tuples" in r.method
+    assert [p.equity for p in r.players] == pytest.approx([p.equity for p in alone.players],
+                                                          abs=1e-12)
+
+
+def test_exact_none_estimates_the_ranges_actually_paired():
+    # every hand, 32 at 1e-9: too uneven to sweep, so the two wide ranges are the pair and
+    # QQ+ is swept, over a million pairs a board (13 s of work): sampled by default
+    every = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32:1e-9"
+    assert not equity("holdem", [every, every, "QQ+"], "2c7d9h", threads=1).exact
+    assert boards.three_way_seconds([1176, 1176, 18], 1176) > 10
 
 
 def test_exact_none_samples_three_random_hands_on_a_flop_on_any_thread_count():

@@ -74,19 +74,22 @@ def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
 # seconds per pair of two ranges' combos on a board, and per combo listed (fitted on a
 # 3.7 GHz Zen 4, one thread: QQ+,AKs against two random hands on a flop, 1,176 runouts,
 # 0.32 s; three random hands on a turn 0.50 s; 20% against two random hands on a flop
-# 2.6 s; 22+,A2s+ against a random hand and QQ+,AKs on a flop 0.09 s)
-THREE_WAY_PAIR_SECONDS = 8e-9
+# 2.6 s; 22+,A2s+ against a random hand and QQ+,AKs on a flop 0.09 s; float weights on
+# the pair, 373 M pairs in 3.3 s)
+THREE_WAY_PAIR_SECONDS = 9e-9
 THREE_WAY_COMBO_SECONDS = 4e-8
 
 
 def three_way_seconds(sizes: list[int], boards: int) -> float:
-    """Rough seconds of ``three_way_by_boards`` on one thread (``boards``: the runouts)."""
-    first, second, third = sorted(sizes)
+    """Rough seconds of ``three_way_by_boards`` on one thread: ``sizes`` the two ranges
+    paired, then the swept one; ``boards`` the runouts."""
+    first, second, third = sizes
     return boards * (first * second * THREE_WAY_PAIR_SECONDS
                      + (first + second + third) * THREE_WAY_COMBO_SECONDS)
 
 
 FIXED_POINT_UNITS = 1 << 44   # the fewest units a swept weight may have in fixed point
+FULL_PRECISION = math.ldexp(1.0, -1022 + 53)   # the smallest total kept to every bit
 
 
 def fixed_point(weights: np.ndarray, scale: int) -> tuple[np.ndarray, float] | None:
@@ -125,12 +128,14 @@ def some_deal_fits(combos: list[np.ndarray]) -> bool:
 
 
 def three_way_by_boards(g: Game, names, rows, weights, board_ids, dead_ids, need: int,
-                        weight_scale: float = 1.0, threads: int = 1) -> EquityResult | None:
+                        weight_scale: float = 1.0, threads: int = 1,
+                        budget: float | None = None) -> EquityResult | None:
     """Three ranges on the flop, turn or river, two-card hands: walk the boards, take every
     pair of two ranges' combos on each, and count the third (the widest whose weights fit
     in fixed point) against each pair at once from running sums (``kernels.three_way``).
-    None when no range's weights do, or every deal's weight is below the smallest float
-    (the caller lists the tuples instead, which rescales them).
+    None when the walk would take more than ``budget`` seconds on one core, when no range's
+    weights fit, or when the deals' weights add up to less than a float holds to full
+    precision (the caller lists the tuples instead, which rescales them, or samples).
     ``weight_scale``: the factor the weights were divided by (see ``make_result``)."""
     from ..kernels.three_way import best5_three_way_boards
     out_cards = set(board_ids.tolist()) | set(dead_ids.tolist())
@@ -153,8 +158,9 @@ def three_way_by_boards(g: Game, names, rows, weights, board_ids, dead_ids, need
     kind: type[np.generic] = np.int64 if scale else np.float64
     pair_weights = [ints[q] if scale else np.array(weights[q], np.float64) for q in order[:2]]
     combos = [_read_only(rows[q]) for q in order]
-    sizes = [len(c) for c in combos]
-    seconds = three_way_seconds(sizes, len(runouts))
+    seconds = three_way_seconds([len(c) for c in combos], len(runouts))
+    if budget is not None and seconds > budget:
+        return None
     # spans set by the spot alone (float sums then add up in the same order on any number
     # of threads), each about SPAN_SECONDS of work, so that Ctrl-C stops within one
     spans = even_spans(len(runouts), min(len(runouts), max(1, round(seconds / SPAN_SECONDS))))
@@ -181,6 +187,8 @@ def three_way_by_boards(g: Game, names, rows, weights, board_ids, dead_ids, need
             return None
         raise RangeError("no deal fits the ranges: every combination of them shares a card",
                          ", ".join(names))
+    if not scale and total[0] / unit < FULL_PRECISION:
+        return None                      # a subnormal deal weight: a few bits of precision
     weighted = scale != 1
     counts = Counts(3, weighted=weighted)
     divide = float(scale) ** 2 * unit if scale else unit

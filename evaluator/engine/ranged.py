@@ -22,7 +22,7 @@ from ..games import Game
 from ..kernels.markers import deal_marker, ndim_marker  # NumPy only: no Numba import
 from ..progress import item_done, planned
 from ..ranges import Range, card_masks
-from .boards import heads_up_by_boards, three_way_by_boards, three_way_seconds
+from .boards import heads_up_by_boards, three_way_by_boards
 from .exact import tally_chunk, weighted_exact
 from .plan import (
     CLASSES_PER_CALL,
@@ -104,12 +104,10 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         # at most about 13 s on one core (three random hands on a flop): exact=True always
         # walks the boards, exact=None when that is quick; the walk declines weights too far
         # apart to sum exactly, which the tuples then serve
-        runouts = math.comb(52 - len(out), need)
-        if exact or three_way_seconds([len(r) for r in rows], runouts) <= EXACT_SECONDS:
-            walked = three_way_by_boards(g, names, rows, weights, board_ids, dead_ids, need,
-                                         scale, threads)
-            if walked is not None:
-                return walked
+        walked = three_way_by_boards(g, names, rows, weights, board_ids, dead_ids, need,
+                                     scale, threads, None if exact else EXACT_SECONDS)
+        if walked is not None:
+            return walked
     # how many combo tuples could be dealt, before listing them
     upper = math.prod(sizes)
     tuples: np.ndarray | None = None
