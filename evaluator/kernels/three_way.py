@@ -92,34 +92,30 @@ def places(sorted_values, count, value):
 
 
 @kernel(inline="always")
-def pair_standing(lo, hi, lo_part, hi_part, x0, x1, every_part, a0, a1, b0, b1, pair_a,
-                  pair_b, by_card, place_of, weight_at, zero):
+def pair_standing(lo, hi, lo_part, hi_part, x0, x1, every_part, a0, a1, b0, b1, by_card,
+                  place_of, weight_at, zero):
     """The third range's weight below, up to and in all, against the pair of combos
     ``(a0, a1)`` and ``(b0, b1)`` whose best value sits at places ``lo`` (first at it) and
-    ``hi`` (first past it): ``lo_part`` and ``hi_part`` are the running totals there less
-    the sums of the best combo's two cards, ``x0`` and ``x1`` the other combo's cards,
-    ``every_part`` the total less all four cards' sums.  Adds back the combos holding two
-    of the four cards (``pair_a``, ``pair_b``: the places of the combos that are the two
-    hands themselves; the four others looked up)."""
+    ``hi`` (first past it).  ``lo_part`` and ``hi_part`` are the running totals there less
+    the sums of the best combo's two cards, plus the third range's combos that are either
+    hand (they hold two of the four cards); ``x0`` and ``x1`` are the other combo's cards;
+    ``every_part`` the total less all four cards' sums plus those two combos.  Adds back
+    the combos holding one card of each hand, looked up."""
     p2 = place_of[a0 * CARD_COLUMNS + b0]
     p3 = place_of[a0 * CARD_COLUMNS + b1]
     p4 = place_of[a1 * CARD_COLUMNS + b0]
     p5 = place_of[a1 * CARD_COLUMNS + b1]
-    w0 = weight_at[pair_a]
-    w1 = weight_at[pair_b]
     w2 = weight_at[p2]
     w3 = weight_at[p3]
     w4 = weight_at[p4]
     w5 = weight_at[p5]
-    both_lo = ((w0 if pair_a < lo else zero) + (w1 if pair_b < lo else zero)
-               + (w2 if p2 < lo else zero) + (w3 if p3 < lo else zero)
+    both_lo = ((w2 if p2 < lo else zero) + (w3 if p3 < lo else zero)
                + (w4 if p4 < lo else zero) + (w5 if p5 < lo else zero))
-    both_hi = ((w0 if pair_a < hi else zero) + (w1 if pair_b < hi else zero)
-               + (w2 if p2 < hi else zero) + (w3 if p3 < hi else zero)
+    both_hi = ((w2 if p2 < hi else zero) + (w3 if p3 < hi else zero)
                + (w4 if p4 < hi else zero) + (w5 if p5 < hi else zero))
     lower = lo_part - by_card[lo, x0] - by_card[lo, x1] + both_lo
     upto = hi_part - by_card[hi, x0] - by_card[hi, x1] + both_hi
-    every = every_part + w0 + w1 + w2 + w3 + w4 + w5
+    every = every_part + w2 + w3 + w4 + w5
     return lower, upto, every
 
 
@@ -148,6 +144,7 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
     keys_c, masks_c = combo_keys_masks(third, known_key, card_keys)
     zero_c = third_w[0] * 0                # the third range's sums
     zero = first_w[0] * second_w[0] * zero_c     # the outcome sums
+    zero_b = second_w[0] * 0
     values_a = np.empty(na, np.int64)
     values_b = np.empty(nb, np.int64)
     values_c = np.empty(nc, np.int64)
@@ -170,6 +167,7 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
     below_b = np.empty(nb, np.int64)
     upto_b = np.empty(nb, np.int64)
     pair_b = np.empty(nb, np.int64)
+    weight_pair_b = np.empty(nb, third_w.dtype)
     out_b = np.empty(nb, third_w.dtype)
     lo_b = np.empty(nb, third_w.dtype)
     hi_b = np.empty(nb, third_w.dtype)
@@ -227,10 +225,15 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
             lo, hi = places(sorted_values, n, values_b[i])
             below_b[t] = lo
             upto_b[t] = hi
-            lo_b[t] = below[lo] - by_card[lo, b0] - by_card[lo, b1]
-            hi_b[t] = below[hi] - by_card[hi, b0] - by_card[hi, b1]
-            pair_b[t] = place_of[b0 * CARD_COLUMNS + b1]
-            out_b[t] = by_card[n, b0] + by_card[n, b1]
+            # the third range's combo that is this hand, if any (its weight, and whether
+            # it is below this hand's places)
+            pair = place_of[b0 * CARD_COLUMNS + b1]
+            w = weight_at[pair]
+            pair_b[t] = pair
+            weight_pair_b[t] = w
+            lo_b[t] = below[lo] - by_card[lo, b0] - by_card[lo, b1] + (w if pair < lo else zero_c)
+            hi_b[t] = below[hi] - by_card[hi, b0] - by_card[hi, b1] + (w if pair < hi else zero_c)
+            out_b[t] = by_card[n, b0] + by_card[n, b1] - w
         for i in range(na):
             va = values_a[i]
             if va < 0:
@@ -239,11 +242,14 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
             a0 = np.int64(first[i, 0])
             a1 = np.int64(first[i, 1])
             pair_a = place_of[a0 * CARD_COLUMNS + a1]
+            w_a = weight_at[pair_a]
             lo_a, hi_a = places(sorted_values, n, va)
             # the first combo's part of the sums at its own places, and in all
-            lo_part = below[lo_a] - by_card[lo_a, a0] - by_card[lo_a, a1]
-            hi_part = below[hi_a] - by_card[hi_a, a0] - by_card[hi_a, a1]
-            all_part = all_c - by_card[n, a0] - by_card[n, a1]
+            lo_part = (below[lo_a] - by_card[lo_a, a0] - by_card[lo_a, a1]
+                       + (w_a if pair_a < lo_a else zero_c))
+            hi_part = (below[hi_a] - by_card[hi_a, a0] - by_card[hi_a, a1]
+                       + (w_a if pair_a < hi_a else zero_c))
+            all_part = all_c - by_card[n, a0] - by_card[n, a1] + w_a
             # the second range's combos below it, tied with it, above it: three runs
             weaker, at_most = places(value_b, m, va)
             s_a = zero            # the first beats the second, the third below them
@@ -255,13 +261,14 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
             s_c = zero            # the third beats both
             s_dealt = zero
             for j in range(at_most):
-                if mask_b[j] & ma:
-                    continue
+                pair = pair_b[j]
+                w = weight_pair_b[j]
                 lower, upto, every = pair_standing(
-                    lo_a, hi_a, lo_part, hi_part, card0_b[j], card1_b[j], all_part - out_b[j],
-                    a0, a1, card0_b[j], card1_b[j], pair_a, pair_b[j], by_card, place_of,
+                    lo_a, hi_a, lo_part + (w if pair < lo_a else zero_c),
+                    hi_part + (w if pair < hi_a else zero_c), card0_b[j], card1_b[j],
+                    all_part - out_b[j], a0, a1, card0_b[j], card1_b[j], by_card, place_of,
                     weight_at, zero_c)
-                wb = weight_b[j]
+                wb = weight_b[j] if (mask_b[j] & ma) == 0 else zero_b    # shares a card
                 lose = wb * lower
                 tie = wb * (upto - lower)
                 if j < weaker:
@@ -273,13 +280,13 @@ def best5_three_way_boards(first, first_w, second, second_w, third, third_w, kno
                 s_c += wb * (every - upto)
                 s_dealt += wb * every
             for j in range(at_most, m):
-                if mask_b[j] & ma:
-                    continue
+                lo = below_b[j]
+                hi = upto_b[j]
                 lower, upto, every = pair_standing(
-                    below_b[j], upto_b[j], lo_b[j], hi_b[j], a0, a1, all_part - out_b[j],
-                    a0, a1, card0_b[j], card1_b[j], pair_a, pair_b[j], by_card, place_of,
-                    weight_at, zero_c)
-                wb = weight_b[j]
+                    lo, hi, lo_b[j] + (w_a if pair_a < lo else zero_c),
+                    hi_b[j] + (w_a if pair_a < hi else zero_c), a0, a1, all_part - out_b[j],
+                    a0, a1, card0_b[j], card1_b[j], by_card, place_of, weight_at, zero_c)
+                wb = weight_b[j] if (mask_b[j] & ma) == 0 else zero_b
                 s_b += wb * lower
                 s_bc += wb * (upto - lower)
                 s_c += wb * (every - upto)
