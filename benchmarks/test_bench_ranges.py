@@ -7,7 +7,7 @@ Targets beside the peers measured on this machine: QQ+,AKs vs random pre-flop ex
 (OMPEval 19 ms); QQ+,AKs vs random Monte Carlo >= 40 M deals/s per thread (OMPEval
 42 M/s); the full 169 x 169 exact pre-flop matrix <= 2 minutes on 2 cores; QQ+,AKs
 against two random hands on the flop 2c7d9h exact, one thread (OMPEval's enumeration
-39.6 s on the Zen 4 VM of benchmarks/README.md).
+39.6-40.7 s on the Zen 4 VM of benchmarks/README.md).
 """
 import pytest
 
