@@ -169,23 +169,21 @@ def test_weights_too_far_apart_to_sum_exactly_are_listed(texts, expect):
     assert [p.equity for p in r.players] == pytest.approx(expect, abs=1e-12)
 
 
-def test_weights_whose_products_underflow_are_listed():
+@pytest.mark.parametrize("texts, alone", [
     # the one tuple that fits weighs 1e-600 of the largest: no float, so the walk counts
-    # nothing and hands the spot to the listed tuples, which rescale the weights
-    r = equity("holdem", ["AsAh,KsKh:1e-300", "AsAd,KdKc:1e-300", "AhAd"], "2c7d9h")
-    alone = equity("holdem", ["KsKh", "KdKc", "AhAd"], "2c7d9h")
-    assert "combo tuples" in r.method
-    assert [p.equity for p in r.players] == pytest.approx([p.equity for p in alone.players],
-                                                          abs=1e-12)
-
-
-def test_a_deal_weight_below_full_float_precision_is_listed():
+    # nothing
+    (["AsAh,KsKh:1e-300", "AsAd,KdKc:1e-300", "AhAd"], ["KsKh", "KdKc", "AhAd"]),
     # the one deal that fits weighs 1e-324 of the largest: a subnormal float, a few bits
-    # of precision, so the walk hands the spot to the listed tuples, which rescale
-    r = equity("holdem", ["AsAh,KhQh:1e-162", "AsAd,JsTs:1e-162", "AhAd"], "2c7d9h")
-    alone = equity("holdem", ["KhQh", "JsTs", "AhAd"], "2c7d9h")
+    # of precision
+    (["AsAh,KhQh:1e-162", "AsAd,JsTs:1e-162", "AhAd"], ["KhQh", "JsTs", "AhAd"]),
+])
+def test_deal_weights_below_full_float_precision_are_listed(texts, alone):
+    """The walk hands such spots to the listed tuples, which rescale the weights: the
+    answer is the one deal's."""
+    r = equity("holdem", texts, "2c7d9h")
+    only = equity("holdem", alone, "2c7d9h")
     assert "combo tuples" in r.method
-    assert [p.equity for p in r.players] == pytest.approx([p.equity for p in alone.players],
+    assert [p.equity for p in r.players] == pytest.approx([p.equity for p in only.players],
                                                           abs=1e-12)
 
 
