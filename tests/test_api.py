@@ -324,16 +324,20 @@ def test_suit_mask_paths_agree_and_wide_product():
 
 
 def test_two_cards_at_a_time_deal_what_one_at_a_time_deals():
-    """``draw_two`` (one product, one deposit through ``pair_positions``) gives the same two
-    cards, fraction and mask left as two ``draw_card`` calls, for every count of cards
-    left, and its deposit agrees with the portable loop: the Monte Carlo streams are the
-    ones they were before pairs."""
+    """``draw_two`` (one product, one deposit through ``pair_positions`` in the deal
+    table) gives the same two cards, fraction and mask left as two ``draw_card`` calls,
+    for every count of cards left, and its deposit agrees with the portable loop; a whole
+    board by ``deal_board`` is the cards, keys, mask and fraction of ``need`` single
+    draws: the Monte Carlo streams are the ones they were before pairs and the table."""
     from collections import Counter
 
     from numba import njit
 
+    from evaluator import _tables
     from evaluator.kernels import _intrinsics as bits
     from evaluator.kernels import dealing
+
+    card_keys = _tables.high().card_keys
 
     @njit
     def one_at_a_time(r, free, left):
@@ -342,8 +346,20 @@ def test_two_cards_at_a_time_deal_what_one_at_a_time_deals():
         return (np.uint64(1) << a) | (np.uint64(1) << b), r, free
 
     @njit
-    def two_at_a_time(r, free, positions):
-        return dealing.draw_two(r, free, positions)
+    def two_at_a_time(r, free, table, count):
+        return dealing.draw_two(r, free, table, dealing.TAB_FIRST, count)
+
+    @njit
+    def board_one_at_a_time(r, free, left, need, card_keys):
+        key = np.uint64(0)
+        for _ in range(need):
+            c, r, free, left = dealing.draw_card(r, free, left)
+            key += card_keys[c]
+        return key, free, r
+
+    @njit
+    def board_by_table(r, free, need, table, first_count, second_count, last_left):
+        return dealing.deal_board(r, free, need, table, first_count, second_count, last_left)
 
     loop = njit(lambda source, mask: bits.deposit_loop(source, mask))
     rng = np.random.default_rng(29)
@@ -353,19 +369,45 @@ def test_two_cards_at_a_time_deal_what_one_at_a_time_deals():
         assert all(bin(int(p)).count("1") == 2 and int(p) < 1 << left for p in positions)
         # every pair of positions twice (drawn in either order), so pairs are uniform
         assert set(Counter(positions.tolist()).values()) == {2}
+        table, first_count, second_count = dealing.deal_table(card_keys, left, 0)
+        assert first_count == len(positions)
+        assert table[dealing.TAB_FIRST:dealing.TAB_FIRST + first_count].tolist() == \
+            positions.tolist()
         for _ in range(40):
             cards = rng.permutation(52)[:left]
             free = np.uint64(sum(1 << int(c) for c in cards))
             r = np.uint64(int(rng.integers(0, 1 << 64, dtype=np.uint64)))
-            assert two_at_a_time(r, free, positions) == one_at_a_time(r, free, np.uint64(left))
+            assert two_at_a_time(r, free, table, first_count) == \
+                one_at_a_time(r, free, np.uint64(left))
+            for need in range(1, min(left, 5) + 1):
+                last_left = np.uint64(left + 1 - need)
+                assert board_by_table(r, free, need, table, first_count, second_count,
+                                      last_left) == \
+                    board_one_at_a_time(r, free, np.uint64(left), need, card_keys)
             source = np.uint64(int(rng.integers(0, 1 << left)))
             assert int(loop(source, free)) == int(bits.deposit(source, free))
     # the largest fractions too, where a product's carry would show
-    positions = dealing.pair_positions(48)
+    table, first_count, _ = dealing.deal_table(card_keys, 48, 0)
     free = np.uint64((1 << 52) - 1 - 0xF0F)
     for r in (0, 1, (1 << 64) - 1, (1 << 63), (1 << 64) - 48 * 47):
         r = np.uint64(r)
-        assert two_at_a_time(r, free, positions) == one_at_a_time(r, free, np.uint64(48))
+        assert two_at_a_time(r, free, table, first_count) == \
+            one_at_a_time(r, free, np.uint64(48))
+
+
+def test_leading_zeros_finds_the_highest_card():
+    """``leading_zeros`` (the higher card of a pair in ``pair_key``) against Python's
+    ``bit_length`` on every single bit and random masks."""
+    from numba import njit
+
+    from evaluator.kernels import _intrinsics as bits
+
+    count = njit(lambda x: bits.leading_zeros(x))
+    rng = np.random.default_rng(7)
+    masks = [1 << b for b in range(64)] + [int(x) | 1 for x in
+                                           rng.integers(0, 1 << 63, 200, dtype=np.uint64)]
+    for m in masks:
+        assert int(count(np.uint64(m))) == 64 - m.bit_length()
 
 
 @pytest.mark.parametrize("k", [3, 5, 7, 8, 9, 11])

@@ -172,6 +172,29 @@ def test_range_monte_carlo_answers_are_unchanged():
             assert result.counts["hi_full"] == hi_full, (name, hands, threads)
 
 
+def test_heads_up_range_answers_are_unchanged():
+    """Seed 7's counts from the heads-up range kernel, recorded before its deal table
+    (2026-12-05, 3a52064), on one thread and on two: weights, a flop, a turn with a dead
+    card, three hole cards, short deck and Pineapple."""
+    recorded = {
+        ("holdem", ("AA,KK:0.3,AJs", "22+,A2s+:0.5"), "2c7d9h", "", 200_000):
+            [[0, 120272, 3190], [0, 76538, 3190]],
+        ("holdem", ("QQ+,AKs", "random"), "2c7d9hTs", "Ad", 200_000):
+            [[0, 146264, 314], [0, 53422, 314]],
+        ("holdem", ("JJ+,AQs+", "random"), "2c7d9h", "", 200_000):
+            [[0, 150646, 716], [0, 48638, 716]],
+        ("the", ("AAK,KKQ", "random"), "2c7d", "", 100_000): [[0, 78087, 23], [0, 21890, 23]],
+        ("short_deck", ("AA,KK", "random"), "", "", 200_000):
+            [[0, 140144, 3604], [0, 56252, 3604]],
+        ("pineapple", ("QQ+,AKs", "random"), "", "", 100_000): [[0, 79400, 738], [0, 19862, 738]]}
+    for (name, hands, board, dead, trials), hi_full in recorded.items():
+        for threads in (1, 2):
+            result = equity(name, list(hands), board, dead, trials=trials, seed=7,
+                            threads=threads)
+            assert "deals from the ranges" in result.method
+            assert result.counts["hi_full"] == hi_full, (name, hands, threads)
+
+
 @pytest.mark.parametrize("hands, board, dead", [
     (["AA,KK:0.3,AJs", "QQ,JJ:0.5,T9s", "AKs,KQo:0.25"], "2c7d9h", "Ah"),
     (["AA,KK:0.3", "random", "QQ:0.5,76s"], "2c7d9hTs", "3d"),

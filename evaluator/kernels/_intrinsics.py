@@ -111,6 +111,20 @@ def trailing_zeros(typingctx, x):
 
 
 @intrinsic
+def leading_zeros(typingctx, x):
+    """Number of zero bits above the highest set bit of a non-zero uint64 (63 minus its
+    index): with ``trailing_zeros``, both cards of a two-card mask without clearing one."""
+    signature = types.uint64(types.uint64)
+
+    def codegen(context, builder, sig, args):
+        i64, i1 = ir.IntType(64), ir.IntType(1)
+        return builder.call(_llvm_function(builder, "llvm.ctlz.i64", i64, [i64, i1]),
+                            [args[0], i1(1)])
+
+    return signature, codegen
+
+
+@intrinsic
 def popcount(typingctx, x):
     """Number of set bits of a uint64."""
     signature = types.uint64(types.uint64)
@@ -215,6 +229,9 @@ if config.DISABLE_JIT:  # type: ignore[attr-defined]  # plain-Python run of the 
     def trailing_zeros(x):  # noqa: F811
         x = int(x)
         return np.uint64((x & -x).bit_length() - 1)
+
+    def leading_zeros(x):  # noqa: F811
+        return np.uint64(64 - int(x).bit_length())
 
     def mul_wide(x, m):  # noqa: F811
         product = int(x) * int(m)

@@ -14,10 +14,10 @@ from .dealing import (
     DEALS,
     MAX_NEW_CARDS,
     deal_board,
+    deal_table,
     dealt_count,
     draw_card,
     next_u64,
-    pair_positions,
 )
 from .high import (
     COL_MASK,
@@ -138,6 +138,8 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
     to deal are a compile-time constant, which measured 1.08x against the count in a
     variable (194 against 180 M deals/s heads-up pre-flop, 131 against 121 Tahoe, side
     by side) and 1.14x on a flop; other counts are read at run time (``dealt_count``).
+    The dealing's lookups are in one deal table at fixed offsets (``dealing.deal_table``):
+    1.04-1.06x heads-up and three-way, Tahoe unchanged (Zen 4, side by side).
 
     Tahoe (S = 3): a player's best non-flush hand depends only on the board's rank
     multiset, so it is kept per slot of the five-card hash (``board_offsets``; a board
@@ -162,11 +164,12 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
         deck |= ONE << U64(live[j])
     if need > MAX_NEW_CARDS:
         raise ValueError("best5_sample_known: more board cards to deal than a board has")
-    first_pair = pair_positions(m)
-    second_pair = pair_positions(max(m, 4) - 2)
+    table, first_count, second_count = deal_table(card_keys, m, 0)
     last_left = U64(m + 1 - need)           # the cards left for an odd count's last card
-    board_keys = np.empty(DEALS, np.uint64)
-    boards = np.empty(DEALS, np.uint64)
+    # each board's key, then its cards: one array, one base register for the two stores
+    dealt = np.empty((2, DEALS), np.uint64)
+    board_keys = dealt[0]
+    boards = dealt[1]
     values = np.empty((T, DEALS), np.int32)
     # Tahoe: each player's best non-flush value per slot of the five-card hash (0: not yet)
     plain = np.zeros((players if S == 3 else 0, board_index.shape[0] if S == 3 else 0),
@@ -205,10 +208,10 @@ def best5_sample_known(holes, subs, known, live, draws, samples, state, card_key
             # fold away for the counts known when compiled
             free = deck
             r, s0, s1 = next_u64(s0, s1)
-            board_key, free, r = deal_board(r, free, need, first_pair, second_pair,
-                                            last_left, card_keys)
-            board_keys[d] = board_key
-            boards[d] = deck ^ free
+            board_key, free, r = deal_board(r, free, need, table, first_count, second_count,
+                                            last_left)
+            dealt[0, d] = board_key
+            dealt[1, d] = deck ^ free
         count = U64(0)
         if S == 3:
             # only a board with enough of a suit for some player's best-suited pair can
