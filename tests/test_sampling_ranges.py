@@ -8,6 +8,7 @@ import pytest
 from evaluator import _tables, equity, parse_cards
 from evaluator.engine.ranged import RangeSampler
 from evaluator.games import game
+from evaluator.kernels import range_sampling
 from evaluator.kernels import ranges as range_kernels
 from evaluator.ranges import Range
 
@@ -91,7 +92,7 @@ def test_the_fused_sampler_counts_what_the_generic_one_counts(name, players, boa
             fixed_masks[p] |= np.uint64(1 << c)
     fused_state = seed_state.copy()
     counts = np.zeros((P, P + 1), np.int64)
-    done = range_kernels.best5_sample_ranges(
+    done = range_sampling.best5_sample_ranges(
         sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform, sampler.masks,
         sampler.taken, sampler.max_tries(size), fused_state, seats, fixed_keys, fixed_masks,
         hidden, board_ids, need, size, *tables, counts)
@@ -119,7 +120,7 @@ def test_the_fused_sampler_stops_where_the_generic_one_does():
                                                new)
     fused_state = start.copy()
     counts = np.zeros((3, 4), np.int64)
-    fused = range_kernels.best5_sample_ranges(
+    fused = range_sampling.best5_sample_ranges(
         sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform, sampler.masks,
         sampler.taken, 20, fused_state, np.array([0, 1, -1], np.int64),
         np.zeros(3, np.uint64), np.zeros(3, np.uint64), np.array([0, 0, 2], np.int64),

@@ -43,6 +43,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
                   target_stderr, seed, threads) -> EquityResult:
     """Equity where some hands are ranges: every player becomes a weighted range."""
     from .._suits import canonical_classes, stabilizer
+    from ..kernels import range_sampling
     from ..kernels import ranges as range_kernels
     players = len(parsed)
     out = np.concatenate([board_ids, dead_ids])
@@ -234,7 +235,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
         if fused_any:
             part = Counts(players)
-            done = range_kernels.best5_sample_ranges(
+            done = range_sampling.best5_sample_ranges(
                 sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
                 sampler.masks, sampler.taken, sampler.max_tries(size), state, seats,
                 fixed_keys, fixed_masks, hidden_cards, board_ids, need, size,
@@ -244,7 +245,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             return part
         if heads_up_kernel:
             part = Counts(players)
-            range_kernels.best5_sample_ranges_hu(
+            range_sampling.best5_sample_ranges_hu(
                 sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
                 sampler.marker, sampler.masks, np.uint64(taken), board_ids, deal_marker(need),
                 size,

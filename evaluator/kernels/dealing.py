@@ -83,7 +83,8 @@ MAX_PAIRS = 52 * 51             # the longest ``pair_positions``
 TAB_KEYS = 0                    # card_keys[c] at TAB_KEYS + c
 TAB_HIGH_KEYS = 64              # card_keys[c] at TAB_HIGH_KEYS + 63 - c (see ``pair_key``)
 TAB_BITS = 128                  # 1 << i at TAB_BITS + i
-TAB_FIRST = 192                 # pair_positions(left): a board's first two cards
+TAB_ZEROS = 192                 # 64 zeros: ``TAB_HIGH_KEYS`` for a single card (no second key)
+TAB_FIRST = 256                 # pair_positions(left): a board's first two cards
 TAB_SECOND = TAB_FIRST + MAX_PAIRS      # pair_positions(left - 2): its next two
 TAB_OWN = TAB_SECOND + MAX_PAIRS        # where the caller's own parts start
 
@@ -101,6 +102,7 @@ def deal_table(card_keys, left, own):
         table[TAB_KEYS + c] = card_keys[c] if c < 52 else U64(0)
         table[TAB_HIGH_KEYS + 63 - c] = card_keys[c] if c < 52 else U64(0)
         table[TAB_BITS + c] = ONE << U64(c)
+        table[TAB_ZEROS + c] = U64(0)
     for i in range(first.shape[0]):
         table[TAB_FIRST + i] = first[i]
     for i in range(second.shape[0]):

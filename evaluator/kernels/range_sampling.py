@@ -1,0 +1,417 @@
+"""The fused range samplers of best-five games: deal combos by weight and evaluate them in
+blocks, with no arrays of dealt cards in between.
+
+``best5_sample_ranges_hu`` serves two players on a stream of its own;
+``best5_sample_ranges`` any number, on the stream of ``ranges.sample_range_deals`` (the
+same deals, deal for deal).  Both take every lookup of a deal from one deal table
+(``dealing.deal_table``).
+"""
+
+import numpy as np
+
+from .._jit import kernel
+from ._intrinsics import (
+    deposit,
+    leading_zeros,
+    mul_wide,
+    popcount,
+    suit_mask,
+    trailing_zeros,
+)
+from .counting import add_block_counts, block_counts, count_block
+from .dealing import (
+    DEALS,
+    DECK_BITS,
+    MAX_NEW_CARDS,
+    TAB_BITS,
+    TAB_HIGH_KEYS,
+    TAB_KEYS,
+    TAB_OWN,
+    TAB_ZEROS,
+    deal_board,
+    deal_table,
+    dealt_count,
+    next_u64,
+    pair_positions,
+)
+from .high import (
+    FLUSH_BITS,
+    KEY_MASK,
+    ONE,
+    flush_suit,
+    hash_read,
+    known_board,
+)
+
+U64 = np.uint64
+# the heads-up sampler's combos in its deal table: at most RANGE_ROWS a player (every
+# three-card hand), each player's keys and masks a fixed part, so that every read of
+# them is one load from the table's base (see ``dealing.deal_table``)
+RANGE_ROWS = 22100
+HERO_KEYS = TAB_OWN
+VILLAIN_KEYS = TAB_OWN + RANGE_ROWS
+HERO_MASKS = TAB_OWN + 2 * RANGE_ROWS
+VILLAIN_MASKS = TAB_OWN + 3 * RANGE_ROWS
+
+
+@kernel
+def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, combo_masks,
+                           taken, known, draws, samples, state, card_keys,
+                           rank_offsets, rank_values, flush_values, hi_full):
+    """Heads-up Monte Carlo for best-five games with ranges (deals as in
+    ``sample_range_deals``), in blocks of ``DEALS`` deals as ``sampling.best5_sample_known``
+    does: the block is dealt (each hand's key and cards with the board kept), both hands
+    are looked up on every board as if they made no flush, the flushes listed on the way
+    are mended, and the block is counted.  1.4x the speed of dealing and evaluating each
+    deal in turn (2 M deals of QQ+,AKs against a random hand, 111 against 80 M deals/s),
+    with the same deals and counts.  ``draws`` is ``deal_marker(need)``: five or two cards
+    to deal as a compile-time constant measured 1.06x pre-flop (108 against 102 M
+    deals/s, side by side) and 1.10x on a flop; other counts are read at run time.
+
+    Every lookup of the dealing loop, the combos' keys and masks included, is in one deal
+    table (``dealing.deal_table``) at fixed offsets, and the four values a deal keeps are
+    one array: the loop went from 88 instructions a deal (17 of them stack reloads of
+    table pointers) to 66, and the kernel from 101 to 113-114 M deals/s pre-flop, 137 to
+    157 on a flop and 76 to 110 on a turn (Zen 4, side by side, the same deals).
+
+    One generator step picks both combos when both ranges have equal weights
+    (high and low 32 bits, multiply-shift each).  ``weights_marker`` says
+    whether some range has unequal weights (``weights_marker(flag)``): its
+    ``ndim`` is a compile-time constant, so the equal-weights loop is compiled
+    without the weighted search, which would otherwise crowd its registers.
+    The caller makes sure that most draws fit (``engine.ranged.RangeSampler`` measures
+    it, or bounds it): the redeal loop has no bound of its own, since a counter and an
+    exit in it cost 1.5x on this kernel (measured side by side, 21 against 33 ms for
+    2 M deals of QQ+,AKs against a random hand).
+    """
+    need = dealt_count(draws)                 # the board cards to deal
+    hole = combos.shape[1]
+    known_key, known_bits = known_board(known, card_keys)
+    # the cards a deal's board comes from: the two combos are disjoint, and their callers
+    # keep only combos that miss ``taken``, so the count is the same on every deal (known
+    # up front, the first card's draw need not wait on the combos' masks)
+    cards_left = popcount(DECK_BITS & ~taken) - U64(2 * hole)
+    if need > MAX_NEW_CARDS:
+        raise ValueError("best5_sample_ranges_hu: more board cards to deal than a board has")
+    last_left = cards_left + ONE - U64(need)    # the cards left for an odd count's last card
+    a0 = starts[0]
+    n0 = starts[1] - a0
+    a1 = starts[1]
+    n1 = starts[2] - a1
+    if max(n0, n1) > RANGE_ROWS:
+        raise ValueError("best5_sample_ranges_hu: a range longer than RANGE_ROWS")
+    # the deal table, and in its own parts each player's combos: their keys (with the
+    # known board's) and card masks, at fixed offsets (``HERO_KEYS`` and on)
+    table, first_count, second_count = deal_table(card_keys, cards_left, 4 * RANGE_ROWS)
+    for p in range(2):
+        at = a0 if p == 0 else a1
+        size = n0 if p == 0 else n1
+        for i in range(size):
+            key = known_key
+            for j in range(hole):
+                key += card_keys[combos[at + i, j]]
+            table[HERO_KEYS + p * RANGE_ROWS + i] = key
+            table[HERO_MASKS + p * RANGE_ROWS + i] = combo_masks[at + i]
+    deck = DECK_BITS & ~taken
+    both_uniform = weights_marker.ndim == 1
+    s0 = state[0]
+    s1 = state[1]
+    c0 = U64(0)
+    c1 = U64(0)
+    m0 = U64(0)
+    m1 = U64(0)
+    wins0 = 0
+    wins1 = 0
+    ties = 0
+    # each hand's key, then its cards with the board (but the known cards): one array,
+    # one base register for the four stores
+    dealt_hands = np.empty((4, DEALS), np.uint64)
+    keys = dealt_hands[:2]
+    cards = dealt_hands[2:]
+    values = np.empty((2, DEALS), np.int32)
+    flushes = np.empty(2 * DEALS, np.uint32)
+    for start in range(0, samples, DEALS):
+        deals = min(DEALS, samples - start)
+        # the deals of the block, dealt and kept: their keys and card masks
+        for d in range(deals):
+            while True:
+                r, s0, s1 = next_u64(s0, s1)
+                if both_uniform:
+                    # unsigned combo numbers: no negative-index handling on the reads
+                    c0 = ((r >> U64(32)) * U64(n0)) >> U64(32)
+                    c1 = ((r & U64(0xFFFFFFFF)) * U64(n1)) >> U64(32)
+                else:
+                    for p in range(2):
+                        if p == 1:
+                            r, s0, s1 = next_u64(s0, s1)
+                        x = a0 if p == 0 else a1
+                        size = n0 if p == 0 else n1
+                        if uniform[p]:
+                            x += np.int64(((r >> U64(32)) * U64(size)) >> U64(32))
+                        else:
+                            u = (np.float64(r >> U64(11)) * (1.0 / 9007199254740992.0)
+                                 * cumulative[x + size - 1])
+                            while size > 1:
+                                half = size >> 1
+                                x += half * (cumulative[x + half - 1] <= u)
+                                size -= half
+                            x += cumulative[x] <= u
+                        if p == 0:
+                            c0 = U64(x - a0)
+                        else:
+                            c1 = U64(x - a1)
+                m0 = table[U64(HERO_MASKS) + c0]
+                m1 = table[U64(VILLAIN_MASKS) + c1]
+                if (m0 & m1) == 0:
+                    break
+            # the board: uniform positions among the cards left, picked out of their mask: no
+            # redraws, no branches.  One generator step serves the five positions
+            # (``mul_wide``), dealt two at a time (``draw_two``: the same cards as one at a
+            # time, half the products and pdeps); tests of a count known when compiled.
+            # The known board's cards join the masks only where a flush is mended.
+            dealt = deck & ~m0 & ~m1
+            r, s0, s1 = next_u64(s0, s1)
+            board_key, free, r = deal_board(r, dealt, need, table, first_count, second_count,
+                                            last_left)
+            board = dealt ^ free
+            dealt_hands[0, d] = table[U64(HERO_KEYS) + c0] + board_key
+            dealt_hands[1, d] = table[U64(VILLAIN_KEYS) + c1] + board_key
+            dealt_hands[2, d] = board | m0
+            dealt_hands[3, d] = board | m1
+        # each hand on each board as if it made no flush, the flushes listed on the way
+        count = U64(0)
+        for p in range(2):
+            row = values[p]
+            key_row = keys[p]
+            listed = U64(p) * U64(DEALS)
+            for d in range(U64(deals)):
+                key = key_row[d]
+                h = key & KEY_MASK
+                row[d] = hash_read(rank_values, rank_offsets, h)
+                flushes[count] = listed + d
+                count += U64((key & FLUSH_BITS) != 0)
+        for f in range(count):
+            p = flushes[f] // U64(DEALS)
+            d = flushes[f] % U64(DEALS)
+            suit = flush_suit(keys[p, d] & FLUSH_BITS)
+            values[p, d] = flush_values[suit_mask(cards[p, d] | known_bits, suit)]
+        # counted in scalars (a loop of vector compares): increments of hi_full would
+        # wait on the last deal's store
+        first = values[0]
+        second = values[1]
+        for d in range(deals):
+            wins0 += first[d] > second[d]
+            wins1 += second[d] > first[d]
+            ties += first[d] == second[d]
+    hi_full[0, 1] += wins0
+    hi_full[1, 1] += wins1
+    hi_full[0, 2] += ties
+    hi_full[1, 2] += ties
+    state[0] = s0
+    state[1] = s1
+
+
+@kernel
+def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken, max_tries,
+                        state, seats, fixed_keys, fixed_masks, hidden, known, need, samples,
+                        card_keys, rank_offsets, rank_values, flush_values, hi_full):
+    """Monte Carlo for best-five games with ranges and any number of players: the deals of
+    ``sample_range_deals`` (the same generator steps, so the same deals and counts as it
+    followed by ``tally_best5_deals``), evaluated in blocks of ``DEALS`` as
+    ``best5_sample_ranges_hu`` does, with no arrays of dealt cards in between.
+
+    seats : int64 (P,) player p's range among the ranged players (``starts``), or -1 for a
+        player dealt its unknown cards with the board
+    fixed_keys, fixed_masks : uint64 (P,) the card keys (summed) and card mask of what a
+        dealt player holds already (0 for ranged players)
+    hidden : int64 (P,) the cards dealt to player p with the board (0 for ranged players):
+        the new cards go to the dealt players in player order, then to the board
+    known : uint8 the board so far; ``need`` its cards to deal
+    hi_full : int64 (P, P + 1) incremented
+
+    Returns the redeals made, or -1 once they pass ``max_tries``: ``hi_full`` is then left
+    as it was (the counts are added at the end), and the caller refuses the chunk.
+
+    A block is dealt in two passes.  The first walks the generator in the stream's order,
+    deal by deal: the combos (redealt when two share a card), then the steps the new cards
+    will take their positions from (five cards to a step), kept.  The second deals the new
+    cards a unit at a time across the whole block: a unit is two cards from the same step
+    for the same owner (``draw_two``, through a pair table of its own in the deal table)
+    or one card.  Each loop over the block is then short, branch-free and the same for
+    every deal, where dealing each deal's cards in turn was a chain of dependent draws in
+    loops of varying length: QQ+,AKs against two random hands 54 against 38 M deals/s,
+    against 22+,A2s+ and a random hand 48 against 37, nine-handed 23 against 16, short
+    deck four-handed 42 against 32 (Zen 4, side by side), the same deals and counts.
+    """
+    players = seats.shape[0]
+    ranged = starts.shape[0] - 1
+    hole = combos.shape[1]
+    known_key, known_bits = known_board(known, card_keys)
+    n = combos.shape[0]
+    combo_keys = np.empty(n, np.uint64)
+    for i in range(n):
+        combo_keys[i] = known_key
+        for j in range(hole):
+            combo_keys[i] += card_keys[combos[i, j]]
+    # the new cards of a deal: each dealt player's in turn, then the board's (the owner
+    # ``players``), five to a generator step
+    draws = need
+    for p in range(players):
+        draws += hidden[p]
+    steps = max(1, (draws + MAX_NEW_CARDS - 1) // MAX_NEW_CARDS)
+    owners = np.empty(draws, np.int64)
+    j = 0
+    for p in range(players + 1):
+        for _ in range(hidden[p] if p < players else need):
+            owners[j] = p
+            j += 1
+    # ... as units: two cards from one step for one owner, else one card.  The cards left
+    # before the first are the same on every deal (the combos are disjoint, and miss taken)
+    left = popcount(DECK_BITS & ~taken) - U64(ranged * hole)
+    unit_owner = np.empty(draws, np.int64)
+    unit_step = np.empty(draws, np.int64)
+    unit_pair = np.empty(draws, np.bool_)
+    unit_first = np.empty(draws, np.bool_)       # the owner's first unit
+    unit_left = np.empty(draws, np.uint64)       # cards left before it
+    unit_at = np.empty(draws, np.uint64)         # its positions' part of the deal table
+    units = 0
+    own = U64(0)
+    j = 0
+    while j < draws:
+        pair = j + 1 < draws and owners[j + 1] == owners[j] and (j + 1) % MAX_NEW_CARDS != 0
+        here = left - U64(j)
+        unit_owner[units] = owners[j]
+        unit_step[units] = j // MAX_NEW_CARDS
+        unit_pair[units] = pair
+        unit_first[units] = units == 0 or unit_owner[units - 1] != owners[j]
+        unit_left[units] = here
+        unit_at[units] = U64(TAB_OWN) + own if pair else U64(TAB_BITS)
+        own += here * (here - ONE) if pair else U64(0)
+        units += 1
+        j += 2 if pair else 1
+    table, _, _ = deal_table(card_keys, left, own)
+    for u in range(units):
+        if unit_pair[u]:
+            positions = pair_positions(unit_left[u])
+            for i in range(positions.shape[0]):
+                table[unit_at[u] + U64(i)] = positions[i]
+    chosen = np.empty((max(ranged, 1), DEALS), np.uint64)
+    free = np.empty(DEALS, np.uint64)
+    fractions = np.empty((steps, DEALS), np.uint64)
+    # each owner's new cards: their keys summed, their mask (0 for owners of none)
+    new_keys = np.zeros((players + 1, DEALS), np.uint64)
+    new_bits = np.zeros((players + 1, DEALS), np.uint64)
+    values = np.empty((players, DEALS), np.int32)
+    flushes = np.empty(players * DEALS, np.uint32)
+    by_mask, by_player, best, won = block_counts(players, DEALS)
+    s0 = state[0]
+    s1 = state[1]
+    restarts = 0
+    for start in range(0, samples, DEALS):
+        deals = min(DEALS, samples - start)
+        # the generator, deal by deal: the combos (as sample_range_deals draws them, see
+        # there; a copy of its loop, which the tests hold to the same deals), then the
+        # steps of the new cards
+        for d in range(deals):
+            while True:
+                used = taken
+                ok = True
+                for q in range(ranged):
+                    r, s0, s1 = next_u64(s0, s1)
+                    x = U64(starts[q])
+                    size = U64(starts[q + 1]) - x
+                    if uniform[q]:
+                        x += ((r >> U64(32)) * size) >> U64(32)
+                    else:
+                        u = (np.float64(r >> U64(11)) * (1.0 / 9007199254740992.0)
+                             * cumulative[x + size - ONE])
+                        while size > ONE:
+                            half = size >> ONE
+                            x += half * U64(cumulative[x + half - ONE] <= u)
+                            size -= half
+                        x += U64(cumulative[x] <= u)
+                    mask = combo_masks[x]
+                    if mask & used:
+                        ok = False
+                        break
+                    used |= mask
+                    chosen[q, d] = x
+                if ok:
+                    break
+                restarts += 1
+                if restarts > max_tries:
+                    state[0] = s0
+                    state[1] = s1
+                    return -1
+            free[d] = DECK_BITS & ~used
+            for k in range(steps):
+                r, s0, s1 = next_u64(s0, s1)
+                fractions[k, d] = r
+        # the new cards, a unit at a time across the block: the unit's product, positions
+        # and owner the same in every deal of the loop
+        for u in range(units):
+            fraction = fractions[unit_step[u]]
+            keys = new_keys[unit_owner[u]]
+            held = new_bits[unit_owner[u]]
+            at = unit_at[u]
+            # a pair's higher card by leading_zeros; a single card's there is none (zeros)
+            high = U64(TAB_HIGH_KEYS) if unit_pair[u] else U64(TAB_ZEROS)
+            count = unit_left[u] * (unit_left[u] - ONE) if unit_pair[u] else unit_left[u]
+            if unit_first[u]:
+                for d in range(U64(deals)):
+                    i, r = mul_wide(fraction[d], count)
+                    bits = deposit(table[at + i], free[d])
+                    free[d] ^= bits
+                    fraction[d] = r
+                    keys[d] = (table[TAB_KEYS + trailing_zeros(bits)]
+                               + table[high + leading_zeros(bits)])
+                    held[d] = bits
+            else:
+                for d in range(U64(deals)):
+                    i, r = mul_wide(fraction[d], count)
+                    bits = deposit(table[at + i], free[d])
+                    free[d] ^= bits
+                    fraction[d] = r
+                    keys[d] += (table[TAB_KEYS + trailing_zeros(bits)]
+                                + table[high + leading_zeros(bits)])
+                    held[d] |= bits
+        # every hand on every board as if it made no flush, the flushes listed and mended
+        board_keys = new_keys[players]
+        count = U64(0)
+        for p in range(players):
+            row = values[p]
+            listed = U64(p) * U64(DEALS)
+            q = seats[p]
+            if q >= 0:
+                picks = chosen[q]
+                for d in range(U64(deals)):
+                    key = board_keys[d] + combo_keys[picks[d]]
+                    row[d] = hash_read(rank_values, rank_offsets, key & KEY_MASK)
+                    flushes[count] = listed + d
+                    count += U64((key & FLUSH_BITS) != 0)
+            else:
+                mine = new_keys[p]
+                base = known_key + fixed_keys[p]
+                for d in range(U64(deals)):
+                    key = base + board_keys[d] + mine[d]
+                    row[d] = hash_read(rank_values, rank_offsets, key & KEY_MASK)
+                    flushes[count] = listed + d
+                    count += U64((key & FLUSH_BITS) != 0)
+        for f in range(count):
+            p = flushes[f] // U64(DEALS)
+            d = flushes[f] % U64(DEALS)
+            q = seats[p]
+            if q >= 0:
+                c = chosen[q, d]
+                key = board_keys[d] + combo_keys[c]
+                cards = combo_masks[c]
+            else:
+                key = known_key + fixed_keys[p] + board_keys[d] + new_keys[p, d]
+                cards = fixed_masks[p] | new_bits[p, d]
+            cards |= known_bits | new_bits[players, d]
+            values[p, d] = flush_values[suit_mask(cards, flush_suit(key & FLUSH_BITS))]
+        count_block(values, players, deals, by_mask, by_player, best, won)
+    add_block_counts(by_mask, by_player, hi_full)
+    state[0] = s0
+    state[1] = s1
+    return restarts
