@@ -22,6 +22,8 @@ SPOTS = [
     ("holdem", ["QQ+,AKs"] + [("", 2)] * 8, "", ""),            # nine-handed: counted by mask
     ("holdem", ["QQ+"] + [("", 2)] * 12, "", ""),               # thirteen: counted per player
     ("holdem", ["AA,KK", "AA,KK,QQ", "AKs"], "", ""),           # redeals
+    ("holdem", [("As", 1), "QQ+", ("", 2)], "2c7d9hTs3h", ""),  # a river: no board card
+    ("the", ["AAK,KKQ", ("", 3), ("Qs", 2)], "2c", "9h"),       # three hole cards
 ]
 
 
