@@ -15,8 +15,8 @@ rank-multiset kernels (``kernels.multisets``) or walk their boards (``kernels.wa
 Omaha and its hi-lo games use ``kernels.multisets.omaha_exact`` and
 ``kernels.walks.omaha_walk``; Teen Patti and other spots with unknown cards list their
 deals and evaluate them with ``dispatch.batch_kernel``.  Sampling is in
-``kernels.sampling``, ``kernels.walks.omaha_sample`` and
-``kernels.ranges``.
+``kernels.sampling``, ``kernels.walks.omaha_sample``, ``kernels.ranges`` and
+``kernels.range_sampling``.
 """
 from .api import discard_equity, equity, equity_by_street
 from .results import EquityResult, PlayerEquity

@@ -50,9 +50,10 @@ class Family:
         return False
 
     def ranged(self, g: Game) -> bool:
-        """Whether the range kernels (``kernels/ranges``) serve it: heads-up ranges on a
-        flop or later compared pair by pair on every board, and the fused range
-        samplers (which also deal unknown hole cards as ranges of their completions)."""
+        """Whether the range kernels serve it: heads-up ranges on a flop or later compared
+        pair by pair on every board (``kernels/ranges``), and the fused range samplers
+        (``kernels/range_sampling``, which also deal unknown hole cards as ranges of their
+        completions)."""
         return False
 
     def vectors(self, g: Game, board_cards: int) -> bool:

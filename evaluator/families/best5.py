@@ -4,8 +4,10 @@ and "The".
 Rows evaluate on the vector path (``kernels/vector.py``, AVX-512 or AVX2 where the CPU
 has it); exact equity of known hands is rank-multiset enumeration (``kernels/multisets``)
 or a fused walk of the boards (``kernels/walks``); sampling deals blocks of boards
-(``kernels/sampling``), and ranges have kernels of their own (``kernels/ranges``).  Two
-hole cards on a flop or later have combo vectors (``kernels/sweep``).
+(``kernels/sampling``), and ranges have kernels of their own (``kernels/ranges``, the fused
+samplers in ``kernels/range_sampling``, three ranges on a flop or later in
+``kernels/three_way``).  Two hole cards on a flop or later have combo vectors
+(``kernels/sweep``).
 """
 from __future__ import annotations
 
@@ -19,8 +21,11 @@ from ._shared import FusedBest5, multiset_tables, rank_multisets
 
 __all__ = ["Best5", "HOLDEM_MODULES"]
 
-HOLDEM_MODULES = ("_intrinsics", "dealing", "high", "multisets", "ranges", "sampling",
-                  "walks", "sweep", "flop_sweep")
+# every kernel module these games compile (``warmup.warmed`` and the batch's "compiling"
+# label ask Numba's cache about each); ``vector`` is not among them: its kernel compiles
+# only where the CPU has a vector path
+HOLDEM_MODULES = ("_intrinsics", "dealing", "high", "multisets", "ranges", "range_sampling",
+                  "three_way", "sampling", "walks", "sweep", "flop_sweep")
 
 
 class Best5(FusedBest5):

@@ -78,7 +78,7 @@ def draw_two(r, free, table, part, count):
 # whose parts sit at fixed offsets.  Every lookup is then one load from one base register,
 # the part's offset folded into the instruction: with a pointer per table, the heads-up
 # range sampler's dealing loop kept 17 of them on the stack and reloaded them, about 20
-# instructions of its 88 a deal (1.08x the deals a second with the table, the same deals).
+# instructions of its 88 a deal (1.09-1.16x the deals a second with the table, the same deals).
 MAX_PAIRS = 52 * 51             # the longest ``pair_positions``
 TAB_KEYS = 0                    # card_keys[c] at TAB_KEYS + c
 TAB_HIGH_KEYS = 64              # card_keys[c] at TAB_HIGH_KEYS + 63 - c (see ``pair_key``)

@@ -3,8 +3,9 @@ blocks, with no arrays of dealt cards in between.
 
 ``best5_sample_ranges_hu`` serves two players on a stream of its own;
 ``best5_sample_ranges`` any number, on the stream of ``ranges.sample_range_deals`` (the
-same deals, deal for deal).  Both take every lookup of a deal from one deal table
-(``dealing.deal_table``).
+same deals, deal for deal).  The heads-up one takes every lookup of a deal, its combos'
+keys and masks included, from one deal table (``dealing.deal_table``); the multiway one its
+card keys and pair positions.
 """
 
 import numpy as np
@@ -236,7 +237,8 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
     deal by deal: the combos (redealt when two share a card), then the steps the new cards
     will take their positions from (five cards to a step), kept.  The second deals the new
     cards a unit at a time across the whole block: a unit is two cards from the same step
-    for the same owner (``draw_two``, through a pair table of its own in the deal table)
+    for the same owner (one product and one ``pdep`` of a pair of positions, as ``draw_two``
+    deals, from a pair table of its own in the deal table)
     or one card.  Each loop over the block is then short, branch-free and the same for
     every deal, where dealing each deal's cards in turn was a chain of dependent draws in
     loops of varying length: QQ+,AKs against two random hands 54 against 38 M deals/s,
