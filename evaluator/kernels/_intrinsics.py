@@ -97,31 +97,28 @@ _pdep = _bmi2("pdep")       # deposit the low bits of source at the set bits of 
 _pext = _bmi2("pext")       # gather the bits of source at the set bits of mask
 
 
-@intrinsic
-def trailing_zeros(typingctx, x):
-    """Index of the lowest set bit of a non-zero uint64."""
-    signature = types.uint64(types.uint64)
+def _zeros(count):
+    """An intrinsic counting the zero bits of a non-zero uint64 below its lowest set bit
+    (``count`` "cttz") or above its highest (``count`` "ctlz")."""
+    def typer(typingctx, x):
+        signature = types.uint64(types.uint64)
 
-    def codegen(context, builder, sig, args):
-        i64, i1 = ir.IntType(64), ir.IntType(1)
-        return builder.call(_llvm_function(builder, "llvm.cttz.i64", i64, [i64, i1]),
-                            [args[0], i1(1)])
+        def codegen(context, builder, sig, args):
+            i64, i1 = ir.IntType(64), ir.IntType(1)
+            return builder.call(_llvm_function(builder, f"llvm.{count}.i64", i64, [i64, i1]),
+                                [args[0], i1(1)])      # 1: a zero input is undefined
 
-    return signature, codegen
+        return signature, codegen
+
+    typer.__name__ = typer.__qualname__ = f"_{count}"
+    return intrinsic(typer)
 
 
-@intrinsic
-def leading_zeros(typingctx, x):
-    """Number of zero bits above the highest set bit of a non-zero uint64 (63 minus its
-    index): with ``trailing_zeros``, both cards of a two-card mask without clearing one."""
-    signature = types.uint64(types.uint64)
-
-    def codegen(context, builder, sig, args):
-        i64, i1 = ir.IntType(64), ir.IntType(1)
-        return builder.call(_llvm_function(builder, "llvm.ctlz.i64", i64, [i64, i1]),
-                            [args[0], i1(1)])
-
-    return signature, codegen
+# the index of the lowest set bit of a non-zero uint64
+trailing_zeros = _zeros("cttz")
+# 63 minus the index of its highest set bit: with ``trailing_zeros``, both cards of a
+# two-card mask without clearing one
+leading_zeros = _zeros("ctlz")
 
 
 @intrinsic
