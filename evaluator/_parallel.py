@@ -42,6 +42,11 @@ __all__ = ["resolve_threads", "run_chunks", "even_spans", "map_items", "imap_uno
 MIN_ROWS_PER_THREAD = 1 << 16
 MAX_THREADS = 1024
 STOP_WAIT = 5.0            # seconds to wait for workers to leave their item after a stop
+# items queued per worker: a worker that finishes one starts the next at once, instead of
+# idling until this thread wakes and submits it (Monte Carlo, 20 M deals on two threads
+# against one, interleaved, medians of 9: QQ+,AKs vs random 1.87x -> 1.91x, against two
+# random hands 1.83x -> 1.88x, AsKs vs QhQd 1.74x -> 1.75x)
+LOOKAHEAD = 2
 
 
 @cache
@@ -100,7 +105,8 @@ def _in_pool() -> bool:
 def imap_unordered(function: Callable, items: Iterable, threads: int, errors: bool = False,
                    idle: Callable[[], object] | None = None
                    ) -> Generator[tuple[int, object], None, None]:
-    """Yield ``(index, function(item))`` as items finish, at most ``threads`` at a time.
+    """Yield ``(index, function(item))`` as items finish, at most ``threads`` at a time
+    (``LOOKAHEAD`` a worker queued, so that none waits for the next).
 
     With ``errors=True`` an ``Exception`` raised by ``function`` is yielded in
     place of its result; otherwise it stops the other items and is raised.
@@ -129,21 +135,24 @@ def _imap_unordered(function: Callable, items: list, threads: int, errors: bool,
             yield i, result
         return
     stop = threading.Event()
+    # at most ``threads`` items run at once, however many workers the shared pool has
+    gate = threading.Semaphore(threads)
 
     def run(item: object) -> object:
-        _local.stop, _local.in_pool = stop, True
-        try:
-            check_interrupt()
-            return function(item)
-        finally:
-            _local.stop, _local.in_pool = None, False
+        with gate:
+            _local.stop, _local.in_pool = stop, True
+            try:
+                check_interrupt()
+                return function(item)
+            finally:
+                _local.stop, _local.in_pool = None, False
 
     from concurrent.futures import FIRST_COMPLETED
     from concurrent.futures import wait as wait_futures
     source = iter(enumerate(items))
     pending: dict[Future, int] = {}
     try:
-        for i, item in itertools.islice(source, threads):
+        for i, item in itertools.islice(source, LOOKAHEAD * threads):
             pending[_submit(threads, run, item)] = i
         while pending:
             done, _ = wait_futures(pending, timeout=0.25, return_when=FIRST_COMPLETED)

@@ -231,6 +231,30 @@ def test_the_pool_serves_concurrent_calls_that_grow_it():
     assert not failures
 
 
+def test_a_call_runs_at_most_its_threads_in_a_larger_pool():
+    """Items are queued ahead of the workers (``LOOKAHEAD``), yet a call for two threads
+    runs at most two at once after another call grew the shared pool to six workers."""
+    import threading
+    import time
+
+    from evaluator._parallel import map_items
+    map_items(lambda x: x, range(12), 6)                # the pool: six workers now
+    lock = threading.Lock()
+    running = [0, 0]                                    # now, most at once
+
+    def item(x):
+        with lock:
+            running[0] += 1
+            running[1] = max(running[1], running[0])
+        time.sleep(0.01)
+        with lock:
+            running[0] -= 1
+        return x
+
+    assert map_items(item, range(24), 2) == list(range(24))
+    assert running[1] == 2
+
+
 @pytest.mark.slow
 def test_a_short_call_is_not_queued_behind_a_long_one():
     import threading
@@ -250,8 +274,8 @@ def test_a_short_call_is_not_queued_behind_a_long_one():
     thread.start()
     thread.join()
     long_call.join()
-    # the long call keeps at most two items in the pool: the short call's items run
-    # between them, long before the long call's 40 items (5 s) are done
+    # the long call keeps at most four items in the pool (two a worker): the short call's
+    # items run between them, long before the long call's 40 items (5 s) are done
     assert still_running == [True]
 
 
