@@ -125,6 +125,10 @@ def test_ctrl_c_in_the_api_raises_batch_interrupted_with_the_rows_kept(tmp_path,
     # far more work than the second before Ctrl-C (about a minute on two cores), so that
     # the batch is still running however loaded the machine; the timer is cancelled if not
     queries = [{"hands": "AsKs vs QhQd vs random", "trials": 3_000_000}] * 200
+    # its kernels compiled first: what is timed is a Ctrl-C during the work, and Numba's
+    # compiling (seconds on a cold cache, as in the README's first `pytest`) cannot stop
+    batch_equity([{"hands": "AsKs vs QhQd vs random", "trials": 1_000}], threads=2,
+                 progress=False)
     timer = threading.Timer(1.0, lambda: signal.raise_signal(signal.SIGINT))
     timer.start()
     start = time.monotonic()
