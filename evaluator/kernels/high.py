@@ -339,6 +339,26 @@ def known_board(known, card_keys):
 
 
 @kernel
+def combo_keys_masks(rows, known_key, card_keys):
+    """Each combo's key (``known_key``, the known board's, plus its cards') and card mask.
+
+    rows : uint8 (n, hole); returns uint64 (n,) keys and uint64 (n,) masks.  What the range
+    kernels look a combo up by, computed once per call."""
+    n, hole = rows.shape
+    keys = np.empty(n, np.uint64)
+    masks = np.empty(n, np.uint64)
+    for i in range(n):
+        key = known_key
+        mask = U64(0)
+        for j in range(hole):
+            key += card_keys[rows[i, j]]
+            mask |= ONE << U64(rows[i, j])
+        keys[i] = key
+        masks[i] = mask
+    return keys, masks
+
+
+@kernel
 def sub_hand_keys(cards, subs, known_key, known_bits, card_keys, hole_keys, hole_bits):
     """Each player's sub-hand keys and card masks (with the known board) for
     ``best5_sample``: the whole hole, or (Tahoe) each hole pair."""

@@ -21,23 +21,17 @@ import numpy as np
 
 from .._jit import kernel
 from ._intrinsics import suit_mask
-from .high import FLUSH_BITS, KEY_MASK, U64, flush_suit, hash_read, known_board
+from .high import (
+    FLUSH_BITS,
+    KEY_MASK,
+    U64,
+    combo_keys_masks,
+    flush_suit,
+    hash_read,
+    known_board,
+)
 
 CARD_COLUMNS = 64          # a running-sum row: one sum per card id (ids below 64)
-
-
-@kernel
-def combo_keys_masks(rows, known_key, card_keys):
-    """Each two-card combo's key (with the known board's) and card mask.
-
-    rows : uint8 (n, 2); returns uint64 (n,) keys and uint64 (n,) masks."""
-    n = rows.shape[0]
-    keys = np.empty(n, np.uint64)
-    masks = np.empty(n, np.uint64)
-    for i in range(n):
-        keys[i] = known_key + card_keys[rows[i, 0]] + card_keys[rows[i, 1]]
-        masks[i] = (U64(1) << U64(rows[i, 0])) | (U64(1) << U64(rows[i, 1]))
-    return keys, masks
 
 
 @kernel
