@@ -247,8 +247,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             part = Counts(players)
             range_sampling.best5_sample_ranges_hu(
                 sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
-                sampler.marker, sampler.masks, np.uint64(taken), board_ids, deal_marker(need),
-                size,
+                sampler.marker, np.uint64(taken), board_ids, deal_marker(need), size,
                 state, *_tables.high(g.values), part.hi_full)
             part.boards = size
             return part

@@ -69,8 +69,8 @@ def table_combos(table, combos, starts, known_key, card_keys):
 
 
 @kernel
-def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, combo_masks,
-                           taken, known, draws, samples, state, card_keys,
+def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, taken,
+                           known, draws, samples, state, card_keys,
                            rank_offsets, rank_values, flush_values, hi_full):
     """Heads-up Monte Carlo for best-five games with ranges (deals as in
     ``sample_range_deals``), in blocks of ``DEALS`` deals as ``sampling.best5_sample_known``
