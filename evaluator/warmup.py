@@ -68,7 +68,8 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
     with an unknown card, 'random', narrow ranges of equal and unequal weights (and of
     weights that are not multiples of 1/1024, exact) and a wide one, each exact (as the
     planner chooses) and sampled; exact against 'random' only in the first game of each
-    family, hole and deck size; hold'em-like games with 12 dead cards.  (game, hands,
+    family, hole and deck size; hold'em-like games with 12 dead cards; ranges against one
+    and two players dealt with the board, sampled, on the first street.  (game, hands,
     board, options)."""
     steps: list[tuple[str, list[str], str, dict[str, Any]]] = []
     firsts = _first_games(by_shape=True)
@@ -99,6 +100,13 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
             steps.append((name, [uneven, unequal, c], board, dead))
             for hands in ([wide, "random"], [wide, b], [wide, unequal, c]):
                 steps.append((name, hands, board, {**SAMPLED, **dead}))
+            if street == g.streets[0]:
+                # the multiway range sampler's dealers, one kernel per count of players
+                # dealt with the board (their count is read at run time, the board's too):
+                # one and two such players, and one of them holding a card already
+                for hands in ([equal, unequal, "random"], [equal, "random", "random"],
+                              [equal, partly, "random"]):
+                    steps.append((name, hands, board, SAMPLED))
     return steps
 
 

@@ -10,6 +10,7 @@ from evaluator.engine.ranged import RangeSampler
 from evaluator.games import game
 from evaluator.kernels import range_sampling
 from evaluator.kernels import ranges as range_kernels
+from evaluator.kernels.markers import dealer_marker, ndim_marker
 from evaluator.ranges import Range
 
 # each player: a range text, or ("known cards", cards dealt with the board)
@@ -24,6 +25,8 @@ SPOTS = [
     ("holdem", ["AA,KK", "AA,KK,QQ", "AKs"], "", ""),           # redeals
     ("holdem", [("As", 1), "QQ+", ("", 2)], "2c7d9hTs3h", ""),  # a river: no board card
     ("the", ["AAK,KKQ", ("", 3), ("Qs", 2)], "2c", "9h"),       # three hole cards
+    ("holdem", ["AA,KK", "QQ+", "T9s,AQs"], "2c7d9hTs3h", ""),  # nothing to deal
+    ("holdem", ["QQ+,AKs", ("", 2), ("AsKd", 0), ("", 2)], "2c7d9h", ""),  # a known hand
 ]
 
 
@@ -97,7 +100,7 @@ def test_the_fused_sampler_counts_what_the_generic_one_counts(name, players, boa
     done = range_sampling.best5_sample_ranges(
         sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform, sampler.masks,
         sampler.taken, sampler.max_tries(size), fused_state, seats, fixed_keys, fixed_masks,
-        hidden, board_ids, need, size, *tables, counts)
+        hidden, dealer_marker(hidden, g.hole), board_ids, need, size, *tables, counts)
     assert done >= 0
     np.testing.assert_array_equal(counts, expected)
     np.testing.assert_array_equal(fused_state, state)
@@ -105,6 +108,91 @@ def test_the_fused_sampler_counts_what_the_generic_one_counts(name, players, boa
     # every deal has at least one winner, counted once per winner
     winners = np.arange(P + 1)
     assert (counts * 1.0 / np.maximum(winners, 1)).sum() == pytest.approx(size)
+
+
+# the straight dealer's shapes: dealt players of two cards (0 to 5 of them: a unit of two,
+# or a step's last card and the next step's first), boards of 5, 2, 1 or no cards
+STRAIGHT_SPOTS = [
+    ("holdem", ["AA,KK", "AA,KK,QQ", "AKs"], "", ""),
+    ("holdem", ["QQ+,AKs", "22+,A2s+:0.5", ("", 2)], "", "3s"),
+    ("holdem", ["QQ+,AKs", ("", 2), ("", 2)], "2c7d9h", ""),
+    ("short_deck", ["AA,KK", ("", 2), ("", 2), ("", 2)], "", ""),
+    ("holdem", ["JJ+", ("", 2), "AKs,KQo:0.25", ("", 2), ("", 2)], "2c7d9hTs", ""),
+    ("holdem", ["QQ+,AKs", ("", 2), ("AsKd", 0), ("", 2)], "2c7d9hTs3h", ""),
+]
+
+
+@pytest.mark.parametrize("name, players, board, dead", STRAIGHT_SPOTS)
+def test_the_straight_dealer_deals_what_the_unit_dealer_deals(name, players, board, dead):
+    """The two dealers of the multiway sampler, on the same state: the same counts, the
+    same state after, for every count of dealt players the straight one serves that a test
+    compiles (each count is a kernel of its own: 0 to 3 here, 5 in the slow suite)."""
+    g, board_ids, ranged, dealt, fixed, taken, sampler = _setup(name, players, board, dead)
+    P = len(players)
+    seats = np.full(P, -1, np.int64)
+    for j, p in enumerate(ranged):
+        seats[p] = j
+    fixed_keys = np.zeros(P, np.uint64)
+    fixed_masks = np.zeros(P, np.uint64)
+    tables = _tables.high(g.values)
+    for p in dealt:
+        for c in fixed[p]:
+            fixed_keys[p] += tables.card_keys[c]
+            fixed_masks[p] |= np.uint64(1 << c)
+    hidden = np.array([players[p][1] if p in dealt else 0 for p in range(P)], np.int64)
+    straight = dealer_marker(hidden, g.hole)
+    assert straight.ndim == 2 + int((hidden > 0).sum())
+    start = np.random.SeedSequence([9, 4]).generate_state(2, np.uint64)
+    answers = []
+    for dealer in (straight, ndim_marker(1)):
+        state = start.copy()
+        counts = np.zeros((P, P + 1), np.int64)
+        done = range_sampling.best5_sample_ranges(
+            sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
+            sampler.masks, sampler.taken, sampler.max_tries(5000), state, seats, fixed_keys,
+            fixed_masks, hidden, dealer, board_ids, 5 - len(board_ids), 5000, *tables, counts)
+        answers.append((done, counts, state))
+    assert answers[0][0] == answers[1][0] >= 0
+    np.testing.assert_array_equal(answers[0][1], answers[1][1])
+    np.testing.assert_array_equal(answers[0][2], answers[1][2])
+    assert (answers[0][1][:, 1:].sum(axis=1) > 0).all()
+
+
+@pytest.mark.slow
+def test_the_straight_dealer_serves_six_handed_tables():
+    """Five dealt players, the most the straight dealer takes (six is the unit dealer's):
+    the same counts from both, through ``equity``."""
+    from evaluator.kernels import markers
+    hands = ["QQ+,AKs"] + ["random"] * markers.STRAIGHT_DEALT
+    assert dealer_marker([0] + [2] * markers.STRAIGHT_DEALT, 2).ndim > 1
+    assert dealer_marker([0] + [2] * (markers.STRAIGHT_DEALT + 1), 2).ndim == 1
+    straight = equity("holdem", hands, trials=100_000, seed=5, threads=1)
+    original = markers.STRAIGHT_DEALT
+    try:
+        markers.STRAIGHT_DEALT = 0
+        units = equity("holdem", hands, trials=100_000, seed=5, threads=1)
+    finally:
+        markers.STRAIGHT_DEALT = original
+    assert straight.counts["hi_full"] == units.counts["hi_full"]
+
+
+def test_the_dealer_marker_matches_the_hands():
+    """A straight dealer marker for another count of dealt players, or for dealt players of
+    one card, is refused by the kernel, not dealt wrong."""
+    g, board_ids, ranged, dealt, fixed, taken, sampler = _setup(
+        "holdem", ["QQ+", ("", 2), ("", 2)], "", "")
+    tables = _tables.high(g.values)
+    seats = np.array([0, -1, -1], np.int64)
+    zeros = np.zeros(3, np.uint64)
+    for hidden, dealer in (([0, 2, 2], ndim_marker(3)), ([0, 1, 2], ndim_marker(4))):
+        with pytest.raises(ValueError, match="straight dealer|dealer marker"):
+            range_sampling.best5_sample_ranges(
+                sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
+                sampler.masks, sampler.taken, 100, np.ones(2, np.uint64), seats, zeros, zeros,
+                np.array(hidden, np.int64), dealer, board_ids, 5, 10, *tables,
+                np.zeros((3, 4), np.int64))
+    assert dealer_marker([0, 1, 2], 2).ndim == 1          # one card: the unit dealer
+    assert dealer_marker([0, 3, 3], 3).ndim == 1          # three hole cards: the unit dealer
 
 
 def test_the_fused_sampler_stops_where_the_generic_one_does():
@@ -126,7 +214,7 @@ def test_the_fused_sampler_stops_where_the_generic_one_does():
         sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform, sampler.masks,
         sampler.taken, 20, fused_state, np.array([0, 1, -1], np.int64),
         np.zeros(3, np.uint64), np.zeros(3, np.uint64), np.array([0, 0, 2], np.int64),
-        board_ids, 5, 400, *tables, counts)
+        dealer_marker([0, 0, 2], 2), board_ids, 5, 400, *tables, counts)
     assert generic == fused == -1
     np.testing.assert_array_equal(fused_state, state)
     assert not counts.any()                     # nothing counted from a refused call

@@ -50,6 +50,11 @@ def every_query() -> list[dict]:
             for hands in heads_up + three_way:
                 queries.append({"game": name, "hands": hands, "board": board,
                                 "trials": 2000, "seed": 1})
+            if street == g.streets[0]:
+                for hands in ([equal, unequal, "random"], [equal, "random", "random"],
+                              [equal, unknown, "random"]):
+                    queries.append({"game": name, "hands": hands, "board": board,
+                                    "trials": 2000, "seed": 1})
     return queries
 
 

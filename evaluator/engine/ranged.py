@@ -19,7 +19,7 @@ from ..cards import format_cards
 from ..errors import EvaluatorError, RangeError
 from ..families import family
 from ..games import Game
-from ..kernels.markers import deal_marker, ndim_marker  # NumPy only: no Numba import
+from ..kernels.markers import deal_marker, dealer_marker, ndim_marker  # NumPy only: no Numba import
 from ..progress import item_done, planned
 from ..ranges import Range, card_masks
 from .boards import heads_up_by_boards, three_way_by_boards
@@ -230,6 +230,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
                 fixed_masks[p] |= np.uint64(1 << c)
         hidden_cards = np.array([unknown[p] if p in dealt else 0 for p in range(players)],
                                 np.int64)
+        dealer = dealer_marker(hidden_cards, g.hole)
 
     def run(index: int, size: int) -> Counts:
         state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
@@ -238,7 +239,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             done = range_sampling.best5_sample_ranges(
                 sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
                 sampler.masks, sampler.taken, sampler.max_tries(size), state, seats,
-                fixed_keys, fixed_masks, hidden_cards, board_ids, need, size,
+                fixed_keys, fixed_masks, hidden_cards, dealer, board_ids, need, size,
                 *_tables.high(g.values), part.hi_full)
             sampler.check(done)
             part.boards = size

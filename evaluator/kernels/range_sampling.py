@@ -24,6 +24,7 @@ from .dealing import (
     DEALS,
     DECK_BITS,
     MAX_NEW_CARDS,
+    MAX_PAIRS,
     TAB_BITS,
     TAB_HIGH_KEYS,
     TAB_KEYS,
@@ -33,6 +34,7 @@ from .dealing import (
     deal_table,
     dealt_count,
     next_u64,
+    pair_key,
     pair_positions,
 )
 from .high import (
@@ -217,10 +219,85 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, weights_marker, 
     state[1] = s1
 
 
+@kernel(inline="always")
+def pair_part(j):
+    """Where the pair table of a unit whose first card is draw ``j`` of a deal starts in the
+    multiway sampler's deal table: a part of ``MAX_PAIRS`` entries per draw, so that where
+    ``j`` is a constant (``deal_straight``) so is the part."""
+    return U64(TAB_OWN) + U64(j) * U64(MAX_PAIRS)
+
+
+@kernel(inline="always")
+def deal_straight(dealer, d, free, left, need, s0, s1, table, flat_keys, flat_bits):
+    """Deal deal ``d``'s new cards as the unit dealer of ``best5_sample_ranges`` does (the
+    same units, generator steps and cards), for ``dealer.ndim - 2`` dealt players of two
+    cards each (a compile-time count: the loop over them unrolls, and each unit's draw
+    number, pair part and row fold into constants), then ``need`` board cards.
+
+    ``free`` is the mask of cards left after the combos, ``left`` its count.  Each dealt
+    player's keys and mask go to row ``m`` of ``flat_keys`` and ``flat_bits`` (``DEALS``
+    a row), the board's to the row after them.  Returns the generator's state."""
+    dealt = dealer.ndim - 2
+    r = U64(0)
+    for m in range(dealt):
+        j = 2 * m
+        if j % MAX_NEW_CARDS == 0:
+            r, s0, s1 = next_u64(s0, s1)
+        here = left - U64(j)
+        if j % MAX_NEW_CARDS != MAX_NEW_CARDS - 1:
+            # both cards from this step: one unit of two
+            i, r = mul_wide(r, here * (here - ONE))
+            bits = deposit(table[pair_part(j) + i], free)
+            key = pair_key(table, bits)
+        else:
+            # the step's last card, then the next step's first
+            i, r = mul_wide(r, here)
+            first = deposit(table[U64(TAB_BITS) + i], free)
+            r, s0, s1 = next_u64(s0, s1)
+            i, r = mul_wide(r, here - ONE)
+            bits = deposit(table[U64(TAB_BITS) + i], free ^ first)
+            key = table[TAB_KEYS + trailing_zeros(bits)] + table[TAB_KEYS
+                                                                  + trailing_zeros(first)]
+            bits |= first
+        free ^= bits
+        flat_keys[U64(m * DEALS) + U64(d)] = key
+        flat_bits[U64(m * DEALS) + U64(d)] = bits
+    # the board: two cards a unit where both come from one step, as the unit dealer pairs
+    # them; ``need`` is read at run time (a constant measured the same)
+    key = U64(0)
+    held = U64(0)
+    paired = False
+    for k in range(MAX_NEW_CARDS):
+        j = 2 * dealt + k
+        if k < need and not paired:
+            if j % MAX_NEW_CARDS == 0:
+                r, s0, s1 = next_u64(s0, s1)
+            here = left - U64(j)
+            if k + 1 < need and (j + 1) % MAX_NEW_CARDS != 0:
+                i, r = mul_wide(r, here * (here - ONE))
+                bits = deposit(table[pair_part(j) + i], free)
+                key += pair_key(table, bits)
+                paired = True
+            else:
+                i, r = mul_wide(r, here)
+                bits = deposit(table[U64(TAB_BITS) + i], free)
+                key += table[TAB_KEYS + trailing_zeros(bits)]
+            free ^= bits
+            held |= bits
+        else:
+            paired = False
+    flat_keys[U64(dealt * DEALS) + U64(d)] = key
+    flat_bits[U64(dealt * DEALS) + U64(d)] = held
+    if dealt == 0 and need == 0:
+        # the unit dealer takes one step a deal even with no card to deal
+        r, s0, s1 = next_u64(s0, s1)
+    return s0, s1
+
+
 @kernel
 def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken, max_tries,
-                        state, seats, fixed_keys, fixed_masks, hidden, known, need, samples,
-                        card_keys, rank_offsets, rank_values, flush_values, hi_full):
+                        state, seats, fixed_keys, fixed_masks, hidden, dealer, known, need,
+                        samples, card_keys, rank_offsets, rank_values, flush_values, hi_full):
     """Monte Carlo for best-five games with ranges and any number of players: the deals of
     ``sample_range_deals`` (the same generator steps, so the same deals and counts as it
     followed by ``tally_best5_deals``), evaluated in blocks of ``DEALS`` as
@@ -232,6 +309,8 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
         dealt player holds already (0 for ranged players)
     hidden : int64 (P,) the cards dealt to player p with the board (0 for ranged players):
         the new cards go to the dealt players in player order, then to the board
+    dealer : ``markers.dealer_marker(hidden, hole)``: ``ndim`` 1 for the unit dealer, else
+        ``ndim`` M + 2 for the straight dealer of M dealt players with two cards each
     known : uint8 the board so far; ``need`` its cards to deal
     hi_full : int64 (P, P + 1) incremented
 
@@ -249,6 +328,13 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
     loops of varying length: QQ+,AKs against two random hands 54 against 38 M deals/s,
     against 22+,A2s+ and a random hand 48 against 37, nine-handed 23 against 16, short
     deck four-handed 42 against 32 (Zen 4, side by side), the same deals and counts.
+
+    Where every dealt player gets two cards and there are few of them (``dealer``), the
+    new cards are dealt in the first pass instead, deal by deal, by ``deal_straight``: code
+    written out for that count of players, every unit's pair table and row a constant, the
+    mask of cards left and the generator's fraction in registers.  Three-handed 1.23-1.27x
+    the unit dealer, six-handed 1.16x, nine-handed 1.04x (so not used there), the same
+    deals and counts.
     """
     players = seats.shape[0]
     ranged = starts.shape[0] - 1
@@ -277,7 +363,6 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
     unit_left = np.empty(draws, np.uint64)       # cards left before it
     unit_at = np.empty(draws, np.uint64)         # its positions' part of the deal table
     units = 0
-    own = U64(0)
     j = 0
     while j < draws:
         pair = j + 1 < draws and owners[j + 1] == owners[j] and (j + 1) % MAX_NEW_CARDS != 0
@@ -287,11 +372,10 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
         unit_pair[units] = pair
         unit_first[units] = units == 0 or unit_owner[units - 1] != owners[j]
         unit_left[units] = here
-        unit_at[units] = U64(TAB_OWN) + own if pair else U64(TAB_BITS)
-        own += here * (here - ONE) if pair else U64(0)
+        unit_at[units] = pair_part(j) if pair else U64(TAB_BITS)
         units += 1
         j += 2 if pair else 1
-    table, _, _ = deal_table(card_keys, left, own)
+    table, _, _ = deal_table(card_keys, left, U64(draws) * U64(MAX_PAIRS))
     for u in range(units):
         if unit_pair[u]:
             positions = pair_positions(unit_left[u])
@@ -300,9 +384,29 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
     chosen = np.empty((max(ranged, 1), DEALS), np.uint64)
     free = np.empty(DEALS, np.uint64)
     fractions = np.empty((steps, DEALS), np.uint64)
-    # each owner's new cards: their keys summed, their mask (0 for owners of none)
-    new_keys = np.zeros((players + 1, DEALS), np.uint64)
-    new_bits = np.zeros((players + 1, DEALS), np.uint64)
+    # each owner's new cards: their keys summed, their mask (0 for owners of none), in a
+    # row per player and one for the board; the straight dealer's rows are the dealt
+    # players' in turn and then the board's (a constant row each)
+    straight = dealer.ndim > 1
+    row_of = np.arange(players + 1)
+    if straight:
+        m = 0
+        for p in range(players):
+            row_of[p] = players                 # a row never written: zeros
+            if hidden[p]:
+                if hidden[p] != 2:
+                    raise ValueError("best5_sample_ranges: the straight dealer deals two cards "
+                                     "to each dealt player")
+                row_of[p] = m
+                m += 1
+        if m != dealer.ndim - 2:
+            raise ValueError("best5_sample_ranges: a dealer marker for another count of "
+                             "dealt players")
+        row_of[players] = m
+    flat_keys = np.zeros((players + 1) * DEALS, np.uint64)
+    flat_bits = np.zeros((players + 1) * DEALS, np.uint64)
+    new_keys = flat_keys.reshape(players + 1, DEALS)
+    new_bits = flat_bits.reshape(players + 1, DEALS)
     values = np.empty((players, DEALS), np.int32)
     flushes = np.empty(players * DEALS, np.uint32)
     by_mask, by_player, best, won = block_counts(players, DEALS)
@@ -345,13 +449,17 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
                     state[0] = s0
                     state[1] = s1
                     return -1
+            if straight:
+                s0, s1 = deal_straight(dealer, d, DECK_BITS & ~used, left, need, s0, s1,
+                                       table, flat_keys, flat_bits)
+                continue
             free[d] = DECK_BITS & ~used
             for k in range(steps):
                 r, s0, s1 = next_u64(s0, s1)
                 fractions[k, d] = r
         # the new cards, a unit at a time across the block: the unit's product, positions
         # and owner the same in every deal of the loop
-        for u in range(units):
+        for u in range(0 if straight else units):
             fraction = fractions[unit_step[u]]
             keys = new_keys[unit_owner[u]]
             held = new_bits[unit_owner[u]]
@@ -378,7 +486,7 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
                                 + table[high + leading_zeros(bits)])
                     held[d] |= bits
         # every hand on every board as if it made no flush, the flushes listed and mended
-        board_keys = new_keys[players]
+        board_keys = new_keys[row_of[players]]
         count = U64(0)
         for p in range(players):
             row = values[p]
@@ -392,7 +500,7 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
                     flushes[count] = listed + d
                     count += U64((key & FLUSH_BITS) != 0)
             else:
-                mine = new_keys[p]
+                mine = new_keys[row_of[p]]
                 base = known_key + fixed_keys[p]
                 for d in range(U64(deals)):
                     key = base + board_keys[d] + mine[d]
@@ -408,9 +516,9 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
                 key = board_keys[d] + combo_keys[c]
                 cards = combo_masks[c]
             else:
-                key = known_key + fixed_keys[p] + board_keys[d] + new_keys[p, d]
-                cards = fixed_masks[p] | new_bits[p, d]
-            cards |= known_bits | new_bits[players, d]
+                key = known_key + fixed_keys[p] + board_keys[d] + new_keys[row_of[p], d]
+                cards = fixed_masks[p] | new_bits[row_of[p], d]
+            cards |= known_bits | new_bits[row_of[players], d]
             values[p, d] = flush_values[suit_mask(cards, flush_suit(key & FLUSH_BITS))]
         count_block(values, players, deals, by_mask, by_player, best, won)
     add_block_counts(by_mask, by_player, hi_full)
