@@ -178,7 +178,8 @@ def test_the_straight_dealer_serves_six_handed_tables():
 
 def test_the_dealer_marker_matches_the_hands():
     """A straight dealer marker for another count of dealt players, or for dealt players of
-    one card, is refused by the kernel, not dealt wrong."""
+    one card, and more board cards than a board has are refused by the kernel, not dealt
+    wrong (or, for a board count in the millions, looped on)."""
     g, board_ids, ranged, dealt, fixed, taken, sampler = _setup(
         "holdem", ["QQ+", ("", 2), ("", 2)], "", "")
     tables = _tables.high(g.values)
@@ -191,6 +192,12 @@ def test_the_dealer_marker_matches_the_hands():
                 sampler.masks, sampler.taken, 100, np.ones(2, np.uint64), seats, zeros, zeros,
                 np.array(hidden, np.int64), dealer, board_ids, 5, 10, *tables,
                 np.zeros((3, 4), np.int64))
+    with pytest.raises(ValueError, match="more board cards"):
+        range_sampling.best5_sample_ranges(
+            sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform, sampler.masks,
+            sampler.taken, 100, np.ones(2, np.uint64), seats, zeros, zeros,
+            np.array([0, 2, 2], np.int64), ndim_marker(4), board_ids, 1_000_000, 10, *tables,
+            np.zeros((3, 4), np.int64))
     assert dealer_marker([0, 1, 2], 2).ndim == 1          # one card: the unit dealer
     assert dealer_marker([0, 3, 3], 3).ndim == 1          # three hole cards: the unit dealer
 

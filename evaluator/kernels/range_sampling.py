@@ -339,6 +339,8 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
     players = seats.shape[0]
     ranged = starts.shape[0] - 1
     hole = combos.shape[1]
+    if need < 0 or need > MAX_NEW_CARDS:
+        raise ValueError("best5_sample_ranges: more board cards to deal than a board has")
     known_key, known_bits = known_board(known, card_keys)
     combo_keys, _ = combo_keys_masks(combos, known_key, card_keys)
     # the new cards of a deal: each dealt player's in turn, then the board's (the owner
