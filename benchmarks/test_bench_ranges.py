@@ -40,6 +40,16 @@ def test_range_vs_two_random_hands_monte_carlo(benchmark):
     sample(benchmark, "holdem", ["QQ+,AKs", "random", "random"], 1_000_000)
 
 
+def test_range_six_handed_monte_carlo(benchmark):
+    """The multiway range sampler's straight dealer at its widest: five random hands."""
+    sample(benchmark, "holdem", ["QQ+,AKs"] + ["random"] * 5, 1_000_000)
+
+
+def test_range_nine_handed_monte_carlo(benchmark):
+    """The multiway range sampler's unit dealer: eight random hands."""
+    sample(benchmark, "holdem", ["QQ+,AKs"] + ["random"] * 8, 500_000)
+
+
 def test_preflop_matrix_two_threads(benchmark):
     benchmark.pedantic(preflop_matrix, kwargs={"recompute": True, "threads": 2,
                                                "progress": False},
