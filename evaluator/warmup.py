@@ -24,6 +24,7 @@ from .engine import equity
 from .evaluate import evaluate_batch
 from .games import GAMES, Game
 from .games import game as _game
+from .kernels.markers import STRAIGHT_DEALT
 
 __all__ = ["warmup", "warmed"]
 
@@ -69,7 +70,7 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
     weights that are not multiples of 1/1024, exact) and a wide one, each exact (as the
     planner chooses) and sampled; exact against 'random' only in the first game of each
     family, hole and deck size; hold'em-like games with 12 dead cards; ranges against one
-    and two players dealt with the board, sampled, on the first street.  (game, hands,
+    to five players dealt with the board, sampled, on the first street.  (game, hands,
     board, options)."""
     steps: list[tuple[str, list[str], str, dict[str, Any]]] = []
     firsts = _first_games(by_shape=True)
@@ -101,11 +102,14 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
             for hands in ([wide, "random"], [wide, b], [wide, unequal, c]):
                 steps.append((name, hands, board, {**SAMPLED, **dead}))
             if street == g.streets[0]:
-                # the multiway range sampler's dealers, one kernel per count of players
-                # dealt with the board (their count is read at run time, the board's too):
-                # one and two such players, and one of them holding a card already
-                for hands in ([equal, unequal, "random"], [equal, "random", "random"],
-                              [equal, partly, "random"]):
+                # the multiway range sampler's dealers: the straight one is a kernel per
+                # count of players dealt two cards (none, with ranges only, above; one to
+                # ``STRAIGHT_DEALT`` here), the unit one serves a player holding a card
+                # already (the count of board cards is read at run time: one street does)
+                multiway = [[equal, unequal, "random"], [equal, partly, "random"]]
+                multiway += [[equal] + ["random"] * dealt
+                             for dealt in range(2, STRAIGHT_DEALT + 1)]
+                for hands in multiway:
                     steps.append((name, hands, board, SAMPLED))
     return steps
 

@@ -100,7 +100,7 @@ def test_the_fused_sampler_counts_what_the_generic_one_counts(name, players, boa
     done = range_sampling.best5_sample_ranges(
         sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform, sampler.masks,
         sampler.taken, sampler.max_tries(size), fused_state, seats, fixed_keys, fixed_masks,
-        hidden, dealer_marker(hidden, g.hole), board_ids, need, size, *tables, counts)
+        hidden, dealer_marker(hidden), board_ids, need, size, *tables, counts)
     assert done >= 0
     np.testing.assert_array_equal(counts, expected)
     np.testing.assert_array_equal(fused_state, state)
@@ -140,7 +140,7 @@ def test_the_straight_dealer_deals_what_the_unit_dealer_deals(name, players, boa
             fixed_keys[p] += tables.card_keys[c]
             fixed_masks[p] |= np.uint64(1 << c)
     hidden = np.array([players[p][1] if p in dealt else 0 for p in range(P)], np.int64)
-    straight = dealer_marker(hidden, g.hole)
+    straight = dealer_marker(hidden)
     assert straight.ndim == 2 + int((hidden > 0).sum())
     start = np.random.SeedSequence([9, 4]).generate_state(2, np.uint64)
     answers = []
@@ -159,13 +159,14 @@ def test_the_straight_dealer_deals_what_the_unit_dealer_deals(name, players, boa
 
 
 @pytest.mark.slow
-def test_the_straight_dealer_serves_six_handed_tables():
-    """Five dealt players, the most the straight dealer takes (six is the unit dealer's):
-    the same counts from both, through ``equity``."""
+@pytest.mark.parametrize("dealt", [4, 5])
+def test_the_straight_dealer_serves_five_and_six_handed_tables(dealt):
+    """Four and five dealt players (five the most the straight dealer takes; six are the
+    unit dealer's): the same counts from both, through ``equity``."""
     from evaluator.kernels import markers
-    hands = ["QQ+,AKs"] + ["random"] * markers.STRAIGHT_DEALT
-    assert dealer_marker([0] + [2] * markers.STRAIGHT_DEALT, 2).ndim > 1
-    assert dealer_marker([0] + [2] * (markers.STRAIGHT_DEALT + 1), 2).ndim == 1
+    hands = ["QQ+,AKs"] + ["random"] * dealt
+    assert dealer_marker([0] + [2] * markers.STRAIGHT_DEALT).ndim > 1
+    assert dealer_marker([0] + [2] * (markers.STRAIGHT_DEALT + 1)).ndim == 1
     straight = equity("holdem", hands, trials=100_000, seed=5, threads=1)
     original = markers.STRAIGHT_DEALT
     try:
@@ -192,14 +193,15 @@ def test_the_dealer_marker_matches_the_hands():
                 sampler.masks, sampler.taken, 100, np.ones(2, np.uint64), seats, zeros, zeros,
                 np.array(hidden, np.int64), dealer, board_ids, 5, 10, *tables,
                 np.zeros((3, 4), np.int64))
-    with pytest.raises(ValueError, match="more board cards"):
+    with pytest.raises(ValueError, match="board cards to deal outside"):
         range_sampling.best5_sample_ranges(
             sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform, sampler.masks,
             sampler.taken, 100, np.ones(2, np.uint64), seats, zeros, zeros,
             np.array([0, 2, 2], np.int64), ndim_marker(4), board_ids, 1_000_000, 10, *tables,
             np.zeros((3, 4), np.int64))
-    assert dealer_marker([0, 1, 2], 2).ndim == 1          # one card: the unit dealer
-    assert dealer_marker([0, 3, 3], 3).ndim == 1          # three hole cards: the unit dealer
+    assert dealer_marker([0, 1, 2]).ndim == 1             # one card: the unit dealer
+    assert dealer_marker([0, 3, 3]).ndim == 1             # three cards: the unit dealer
+    assert dealer_marker([0, 2, 0]).ndim == 3             # a known hand is not dealt
 
 
 def test_the_fused_sampler_stops_where_the_generic_one_does():
@@ -221,7 +223,7 @@ def test_the_fused_sampler_stops_where_the_generic_one_does():
         sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform, sampler.masks,
         sampler.taken, 20, fused_state, np.array([0, 1, -1], np.int64),
         np.zeros(3, np.uint64), np.zeros(3, np.uint64), np.array([0, 0, 2], np.int64),
-        dealer_marker([0, 0, 2], 2), board_ids, 5, 400, *tables, counts)
+        dealer_marker([0, 0, 2]), board_ids, 5, 400, *tables, counts)
     assert generic == fused == -1
     np.testing.assert_array_equal(fused_state, state)
     assert not counts.any()                     # nothing counted from a refused call
@@ -230,7 +232,8 @@ def test_the_fused_sampler_stops_where_the_generic_one_does():
 ENGINE_SPOTS = [("holdem", ["QQ+,AKs", "random", "random"], ""),
                 ("holdem", ["AA,KK:0.3,AJs", "22+,A2s+:0.5", "KQo", "random"], "2c7d9h"),
                 ("holdem", ["Ah?", "QQ+", "random", "T9s"], "2c7d9hTs"),
-                ("short_deck", ["AA,KK", "random", "random"], "")]
+                ("short_deck", ["AA,KK", "random", "random"], ""),
+                ("the", ["AAK,KKQ", "Qs??", "Jd??"], "2c")]     # two cards dealt of three
 
 
 @pytest.mark.parametrize("name, hands, board", ENGINE_SPOTS)

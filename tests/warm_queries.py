@@ -51,8 +51,8 @@ def every_query() -> list[dict]:
                 queries.append({"game": name, "hands": hands, "board": board,
                                 "trials": 2000, "seed": 1})
             if street == g.streets[0]:
-                for hands in ([equal, unequal, "random"], [equal, "random", "random"],
-                              [equal, unknown, "random"]):
+                for hands in ([equal, unequal, "random"], [equal, unknown, "random"],
+                              [equal] + ["random"] * 2, [equal] + ["random"] * 5):
                     queries.append({"game": name, "hands": hands, "board": board,
                                     "trials": 2000, "seed": 1})
     return queries

@@ -230,7 +230,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
                 fixed_masks[p] |= np.uint64(1 << c)
         hidden_cards = np.array([unknown[p] if p in dealt else 0 for p in range(players)],
                                 np.int64)
-        dealer = dealer_marker(hidden_cards, g.hole)
+        dealer = dealer_marker(hidden_cards)
 
     def run(index: int, size: int) -> Counts:
         state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)

@@ -74,6 +74,16 @@ def draw_two(r, free, table, part, count):
     return bits, r, free ^ bits
 
 
+@kernel(inline="always")
+def draw_one(r, free, table, left):
+    """Deal one card from the ``left`` cards of ``free`` as ``draw_card`` does, its bit
+    read from the deal table's single bits (``TAB_BITS``): (the card's bit, r, free without
+    it).  Inlined by Numba into its callers."""
+    i, r = mul_wide(r, left)
+    bit = deposit(table[U64(TAB_BITS) + i], free)
+    return bit, r, free ^ bit
+
+
 # The deal table (``deal_table``): everything a deal looks up, in one flat uint64 array
 # whose parts sit at fixed offsets.  Every lookup is then one load from one base register,
 # the part's offset folded into the instruction: with a pointer per table, the heads-up
@@ -138,9 +148,7 @@ def deal_board(r, free, need, table, first_count, second_count, last_left):
         pair, r, free = draw_two(r, free, table, TAB_SECOND, second_count)
         key += pair_key(table, pair)
     if need & 1:
-        i, r = mul_wide(r, last_left)
-        bit = deposit(table[U64(TAB_BITS) + i], free)
-        free ^= bit
+        bit, r, free = draw_one(r, free, table, last_left)
         key += table[TAB_KEYS + trailing_zeros(bit)]
     return key, free, r
 

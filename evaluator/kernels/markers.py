@@ -32,14 +32,14 @@ def unknown_cards(counts):
 STRAIGHT_DEALT = 5      # dealt players the multiway range sampler's straight dealer serves
 
 
-def dealer_marker(hidden, hole):
+def dealer_marker(hidden):
     """The ``dealer`` argument of ``range_sampling.best5_sample_ranges`` for the cards each
-    player is dealt with the board (``hidden``, 0 for ranged players): the straight dealer
-    (``ndim_marker(M + 2)``) where the game has two hole cards, every one of the M dealt
-    players gets both (none known) and M is at most ``STRAIGHT_DEALT``; else the unit
-    dealer (``ndim_marker(1)``).  Each M is a kernel of its own: 1.10-1.27x the unit dealer
-    up to six-handed, 1.04x nine-handed, where one more compile is not worth it."""
+    player is dealt with the board (``hidden``, 0 for ranged players and known hands): the
+    straight dealer (``ndim_marker(M + 2)``) where every one of the M players dealt cards
+    gets two and M is at most ``STRAIGHT_DEALT``; else the unit dealer (``ndim_marker(1)``).
+    Each M is a kernel of its own: 1.10-1.27x the unit dealer up to six-handed, 1.04x
+    nine-handed, where one more compile is not worth it."""
     dealt = [int(h) for h in hidden if h]
-    if hole == 2 and len(dealt) <= STRAIGHT_DEALT and all(h == 2 for h in dealt):
+    if len(dealt) <= STRAIGHT_DEALT and all(h == 2 for h in dealt):
         return ndim_marker(len(dealt) + 2)
     return ndim_marker(1)

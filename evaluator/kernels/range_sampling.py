@@ -33,6 +33,8 @@ from .dealing import (
     deal_board,
     deal_table,
     dealt_count,
+    draw_one,
+    draw_two,
     next_u64,
     pair_key,
     pair_positions,
@@ -246,20 +248,16 @@ def deal_straight(dealer, d, free, left, need, s0, s1, table, flat_keys, flat_bi
         here = left - U64(j)
         if j % MAX_NEW_CARDS != MAX_NEW_CARDS - 1:
             # both cards from this step: one unit of two
-            i, r = mul_wide(r, here * (here - ONE))
-            bits = deposit(table[pair_part(j) + i], free)
+            bits, r, free = draw_two(r, free, table, pair_part(j), here * (here - ONE))
             key = pair_key(table, bits)
         else:
             # the step's last card, then the next step's first
-            i, r = mul_wide(r, here)
-            first = deposit(table[U64(TAB_BITS) + i], free)
+            first, r, free = draw_one(r, free, table, here)
             r, s0, s1 = next_u64(s0, s1)
-            i, r = mul_wide(r, here - ONE)
-            bits = deposit(table[U64(TAB_BITS) + i], free ^ first)
-            key = table[TAB_KEYS + trailing_zeros(bits)] + table[TAB_KEYS
-                                                                  + trailing_zeros(first)]
+            bits, r, free = draw_one(r, free, table, here - ONE)
+            key = table[TAB_KEYS + trailing_zeros(first)] + table[TAB_KEYS
+                                                                   + trailing_zeros(bits)]
             bits |= first
-        free ^= bits
         flat_keys[U64(m * DEALS) + U64(d)] = key
         flat_bits[U64(m * DEALS) + U64(d)] = bits
     # the board: two cards a unit where both come from one step, as the unit dealer pairs
@@ -274,15 +272,12 @@ def deal_straight(dealer, d, free, left, need, s0, s1, table, flat_keys, flat_bi
                 r, s0, s1 = next_u64(s0, s1)
             here = left - U64(j)
             if k + 1 < need and (j + 1) % MAX_NEW_CARDS != 0:
-                i, r = mul_wide(r, here * (here - ONE))
-                bits = deposit(table[pair_part(j) + i], free)
+                bits, r, free = draw_two(r, free, table, pair_part(j), here * (here - ONE))
                 key += pair_key(table, bits)
                 paired = True
             else:
-                i, r = mul_wide(r, here)
-                bits = deposit(table[U64(TAB_BITS) + i], free)
+                bits, r, free = draw_one(r, free, table, here)
                 key += table[TAB_KEYS + trailing_zeros(bits)]
-            free ^= bits
             held |= bits
         else:
             paired = False
@@ -309,7 +304,7 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
         dealt player holds already (0 for ranged players)
     hidden : int64 (P,) the cards dealt to player p with the board (0 for ranged players):
         the new cards go to the dealt players in player order, then to the board
-    dealer : ``markers.dealer_marker(hidden, hole)``: ``ndim`` 1 for the unit dealer, else
+    dealer : ``markers.dealer_marker(hidden)``: ``ndim`` 1 for the unit dealer, else
         ``ndim`` M + 2 for the straight dealer of M dealt players with two cards each
     known : uint8 the board so far; ``need`` its cards to deal
     hi_full : int64 (P, P + 1) incremented
@@ -332,15 +327,15 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
     Where every dealt player gets two cards and there are few of them (``dealer``), the
     new cards are dealt in the first pass instead, deal by deal, by ``deal_straight``: code
     written out for that count of players, every unit's pair table and row a constant, the
-    mask of cards left and the generator's fraction in registers.  Three-handed 1.23-1.27x
-    the unit dealer, six-handed 1.16x, nine-handed 1.04x (so not used there), the same
-    deals and counts.
+    mask of cards left and the generator's fraction in registers.  One to three players dealt
+    beside the ranges 1.23-1.27x the unit dealer, five 1.16x, eight 1.04x (so not used
+    there), none (ranges only) 1.10x; the same deals and counts.
     """
     players = seats.shape[0]
     ranged = starts.shape[0] - 1
     hole = combos.shape[1]
     if need < 0 or need > MAX_NEW_CARDS:
-        raise ValueError("best5_sample_ranges: more board cards to deal than a board has")
+        raise ValueError("best5_sample_ranges: a count of board cards to deal outside 0..5")
     known_key, known_bits = known_board(known, card_keys)
     combo_keys, _ = combo_keys_masks(combos, known_key, card_keys)
     # the new cards of a deal: each dealt player's in turn, then the board's (the owner
@@ -377,7 +372,8 @@ def best5_sample_ranges(combos, starts, cumulative, uniform, combo_masks, taken,
         unit_at[units] = pair_part(j) if pair else U64(TAB_BITS)
         units += 1
         j += 2 if pair else 1
-    table, _, _ = deal_table(card_keys, left, U64(draws) * U64(MAX_PAIRS))
+    # a pair's first card is at most the deal's last but one
+    table, _, _ = deal_table(card_keys, left, U64(max(draws - 1, 0)) * U64(MAX_PAIRS))
     for u in range(units):
         if unit_pair[u]:
             positions = pair_positions(unit_left[u])
