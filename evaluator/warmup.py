@@ -308,6 +308,16 @@ def _next_group(waiting: list[str], worker: int, workers: int) -> str:
     return waiting.pop(0)
 
 
+def _worker_code() -> str:
+    """What a warmup worker runs: ``_serve`` of this very copy of the package.  ``python -c``
+    puts the working directory first on ``sys.path``, so from a clone of the repository a
+    worker imported the clone's sources while the caller ran the installed package:
+    Numba caches kernels per source file, so the warmup compiled the clone's and the
+    caller's next query compiled its own again (4-6 s)."""
+    root = str(Path(__file__).resolve().parent.parent)
+    return f"import sys; sys.path[0] = {root!r}; from evaluator.warmup import _serve; _serve()"
+
+
 def _in_processes(work: list[tuple[str, str, Callable[[], object]]], workers: int,
                   report: Callable[[int, int, str], None] | None) -> None:
     """The groups of ``work`` on ``workers`` Python processes, those that compile the most
@@ -322,7 +332,7 @@ def _in_processes(work: list[tuple[str, str, Callable[[], object]]], workers: in
         sizes[group] = sizes.get(group, 0) + 1
     waiting = sorted(sizes, key=lambda g: (_rank(g), -sizes[g]))
     env = {**os.environ, "EVALUATOR_WARMUP_WORKER": "1"}
-    code = "from evaluator.warmup import _serve; _serve()"
+    code = _worker_code()
     procs = [subprocess.Popen([sys.executable, "-c", code], env=env, text=True,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE)

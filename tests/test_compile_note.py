@@ -192,3 +192,24 @@ def test_warmup_keeps_each_process_to_its_own_families():
         own = [warmup._family_of(group) in names[worker::2] for group in mine]
         assert own[0] and own == sorted(own, reverse=True)   # its own, then others' only
     assert taken[0][0] == "holdem" and taken[1][0] == "omaha"
+
+
+def test_warmup_workers_import_the_callers_copy_of_the_package(tmp_path):
+    """A worker started from a directory holding another ``evaluator`` (a clone of the
+    repository beside an installed package) imports the caller's copy, not that one:
+    Numba caches per source file, so warming the other copy left the caller to compile."""
+    import importlib
+
+    import evaluator
+    warmup = importlib.import_module("evaluator.warmup")
+    decoy = tmp_path / "evaluator"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("raise ImportError('the decoy was imported')\n")
+    code = warmup._worker_code()
+    assert code.endswith("from evaluator.warmup import _serve; _serve()")
+    probe = code.replace("from evaluator.warmup import _serve; _serve()",
+                         "import evaluator; print(evaluator.__file__)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert Path(done.stdout.strip()).resolve() == Path(evaluator.__file__).resolve()
