@@ -229,16 +229,19 @@ def test_the_fused_sampler_stops_where_the_generic_one_does():
     assert not counts.any()                     # nothing counted from a refused call
 
 
-ENGINE_SPOTS = [("holdem", ["QQ+,AKs", "random", "random"], ""),
-                ("holdem", ["AA,KK:0.3,AJs", "22+,A2s+:0.5", "KQo", "random"], "2c7d9h"),
-                ("holdem", ["Ah?", "QQ+", "random", "T9s"], "2c7d9hTs"),
-                ("short_deck", ["AA,KK", "random", "random"], ""),
-                ("the", ["AAK,KKQ", "Qs??", "Jd??"], "2c")]     # two cards dealt of three
+ENGINE_SPOTS = [("holdem", ["QQ+,AKs", "random", "random"], "", ""),
+                ("holdem", ["AA,KK:0.3,AJs", "22+,A2s+:0.5", "KQo", "random"], "2c7d9h", ""),
+                ("holdem", ["Ah?", "QQ+", "random", "T9s"], "2c7d9hTs", ""),
+                ("short_deck", ["AA,KK", "random", "random"], "", ""),
+                ("the", ["AAK,KKQ", "Qs??", "Jd??"], "2c", ""),    # two cards dealt of three
+                # weights and dead cards beside four random hands (the straight dealer)
+                ("holdem", ["AA,KK:0.3,AJs", "random", "random", "TT+:0.5", "random",
+                            "random"], "", "Ah2d")]
 
 
-@pytest.mark.parametrize("name, hands, board", ENGINE_SPOTS)
+@pytest.mark.parametrize("name, hands, board, dead", ENGINE_SPOTS)
 def test_equity_through_the_fused_sampler_is_what_the_generic_path_gives(name, hands, board,
-                                                                         monkeypatch):
+                                                                         dead, monkeypatch):
     """The engine's side of the fused sampler (which hands are ranged, which are dealt and
     with what): ``equity`` as it runs, and with the game's family told that it has no fused
     range kernels (the generic sampler deals the same cards, and the game's own tally, not
@@ -246,9 +249,9 @@ def test_equity_through_the_fused_sampler_is_what_the_generic_path_gives(name, h
     range of its own, such as "As?" against "random", go elsewhere without the fused
     kernels: ``test_range_monte_carlo_answers_are_unchanged`` holds one.)"""
     from evaluator import families
-    fused = equity(name, hands, board, trials=150_000, seed=3, threads=2)
+    fused = equity(name, hands, board, dead, trials=150_000, seed=3, threads=2)
     monkeypatch.setattr(type(families.family(game(name))), "ranged", lambda self, g: False)
-    generic = equity(name, hands, board, trials=150_000, seed=3, threads=2)
+    generic = equity(name, hands, board, dead, trials=150_000, seed=3, threads=2)
     assert fused.counts["hi_full"] == generic.counts["hi_full"]
     assert fused.samples == generic.samples == 150_000
 
