@@ -19,7 +19,11 @@ from ..cards import format_cards
 from ..errors import EvaluatorError, RangeError
 from ..families import family
 from ..games import Game
-from ..kernels.markers import deal_marker, dealer_marker, ndim_marker  # NumPy only: no Numba import
+from ..kernels.markers import (  # NumPy only: no Numba import
+    deal_marker,
+    dealer_marker,
+    ndim_marker,
+)
 from ..progress import item_done, planned
 from ..ranges import Range, card_masks
 from .boards import heads_up_by_boards, three_way_by_boards

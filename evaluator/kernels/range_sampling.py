@@ -255,8 +255,8 @@ def deal_straight(dealer, d, free, left, need, s0, s1, table, flat_keys, flat_bi
             first, r, free = draw_one(r, free, table, here)
             r, s0, s1 = next_u64(s0, s1)
             bits, r, free = draw_one(r, free, table, here - ONE)
-            key = table[TAB_KEYS + trailing_zeros(first)] + table[TAB_KEYS
-                                                                   + trailing_zeros(bits)]
+            key = table[TAB_KEYS + trailing_zeros(first)]
+            key += table[TAB_KEYS + trailing_zeros(bits)]
             bits |= first
         flat_keys[U64(m * DEALS) + U64(d)] = key
         flat_bits[U64(m * DEALS) + U64(d)] = bits
