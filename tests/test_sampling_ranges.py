@@ -311,3 +311,26 @@ def test_the_fused_sampler_lands_on_the_exact_answer(hands, board, dead):
     assert "deals from the ranges" in sampled.method
     for e, s in zip(exact.players, sampled.players):
         assert abs(s.equity - e.equity) < 4 * s.stderr + 1e-9, (e.equity, s.equity, s.stderr)
+
+
+def test_generic_range_sampling_answers_are_unchanged():
+    """Seed 11's counts on the generic range path (the sampler's arrays, then the game's
+    tally, or ``tally_best5_deals`` for listed tuples), recorded before its hands and boards
+    were put together by the row copier (2026-12-05, 9724a69), on one thread and on two:
+    listed tuples beside a dealt hand with a board and a dead card, Omaha against a random
+    hand and with a partial hand, and Tahoe."""
+    recorded = {
+        ("holdem", ("AsAh:1000000,KsKh:0.000001", "As2c:1000000,3c3d:0.000001", "random"),
+         "2d7h9c", "Tc"): [[0, 72266, 90, 0], [0, 13473, 106, 0], [0, 14065, 196, 0]],
+        ("omaha", ("AA**", "random"), "", ""): [[0, 65357, 677], [0, 33966, 677]],
+        ("omaha", ("AA**:$ds", "KK**,QQ**", "Jh???", "random"), "2c7d9h", "3s"): [
+            [0, 35025, 818, 12, 0], [0, 14565, 597, 13, 0], [0, 23571, 1620, 21, 0],
+            [0, 24440, 1719, 20, 0]],
+        ("tahoe", ("AAK", "random", "Qs??"), "", ""): [
+            [0, 56511, 439, 181], [0, 21102, 1074, 181], [0, 20996, 907, 181]]}
+    for (name, hands, board, dead), hi_full in recorded.items():
+        for threads in (1, 2):
+            result = equity(name, list(hands), board, dead, trials=100_000, seed=11,
+                            threads=threads)
+            assert "deals from the ranges" in result.method
+            assert result.counts["hi_full"] == hi_full, (name, hands, threads)

@@ -27,7 +27,7 @@ from ..kernels.markers import (  # NumPy only: no Numba import
 from ..progress import item_done, planned
 from ..ranges import Range, card_masks
 from .boards import heads_up_by_boards, three_way_by_boards
-from .exact import tally_chunk, weighted_exact
+from .exact import complete_deals, dealt_hands, tally_chunk, weighted_exact
 from .plan import (
     CLASSES_PER_CALL,
     EXACT_SECONDS,
@@ -257,28 +257,17 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             part.boards = size
             return part
         holes, new = sampler.deal(size, hidden + need, state)
-        hands: list[np.ndarray] = [np.empty(0, np.uint8)] * players
-        for j, p in enumerate(ranged):
-            hands[p] = holes[j]
-        column = 0
-        for p in dealt:
-            known = len(parsed[p])
-            hand = np.empty((size, g.hole), np.uint8)
-            hand[:, :known] = parsed[p]
-            hand[:, known:] = new[:, column:column + unknown[p]]
-            column += unknown[p]
-            hands[p] = hand
+        given = [holes[ranged.index(p)] if p in ranged else parsed[p] for p in range(players)]
+        missing = [0 if p in ranged else unknown[p] for p in range(players)]
         if fused:
+            hands, _ = dealt_hands(g, given, missing, new)
             part = Counts(players)
             range_kernels.tally_best5_deals(np.stack(hands) if dealt else holes,
-                                      np.ascontiguousarray(new[:, hidden:]), board_ids,
-                                      *_tables.high(g.values), part.hi_full)
+                                            np.ascontiguousarray(new[:, hidden:]), board_ids,
+                                            *_tables.high(g.values), part.hi_full)
             part.boards = size
             return part
-        full = np.empty((size, max(g.streets)), np.uint8)
-        full[:, :len(board_ids)] = board_ids
-        full[:, len(board_ids):] = new[:, hidden:]
-        return tally_chunk(g, hands, full)
+        return tally_chunk(g, *complete_deals(g, given, missing, board_ids, new))
 
     counts = sample_until(run, players, trials, target_stderr, threads)
     how = " (compatible combo tuples listed, dealt by weight)" if sampler.tuples else ""
