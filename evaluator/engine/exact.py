@@ -105,13 +105,13 @@ def exact_with_unknown(g: Game, hands: list[np.ndarray], unknown: list[int],
     return counts
 
 
-def dealt_hands(g: Game, hands: list[np.ndarray], unknown: list[int],
-                cards: np.ndarray) -> tuple[list[np.ndarray], int]:
-    """The hands of a batch of deals: ``cards`` (deals, cards dealt, C-contiguous) holds each
-    hand's missing cards in turn, then the board's; ``hands[p]`` are the known cards (the
-    whole hand where ``unknown[p]`` is 0, kept as it is).  Returns the hands and the column
-    where the board's cards start.  Rows put together by the row copier: NumPy's strided
-    slice copies took about 9 ns a deal, a sixth of Omaha's range sampling."""
+def complete_deals(g: Game, hands: list[np.ndarray], unknown: list[int], board: np.ndarray,
+                    cards: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """Hands and boards of a batch of deals: ``cards`` (deals, cards dealt, C-contiguous)
+    holds each hand's missing cards in turn, then the board's; ``hands[p]`` are the known
+    cards (the whole hand where ``unknown[p]`` is 0, kept as it is).  Rows put together by
+    the row copier (NumPy's slice copies of a few columns took about 9 ns a deal, a sixth of
+    Omaha's range sampling); where the dealt cards are whole boards, they are the boards."""
     from ..kernels.dealing import hole_board_rows
     deals = cards.shape[0]
     holes, column = [], 0
@@ -123,19 +123,10 @@ def dealt_hands(g: Game, hands: list[np.ndarray], unknown: list[int],
         hole_board_rows(hand, len(hand), cards, column, missing, dealt)
         holes.append(dealt)
         column += missing
-    return holes, column
-
-
-def complete_deals(g: Game, hands: list[np.ndarray], unknown: list[int], board: np.ndarray,
-                    cards: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
-    """Hands and boards of a batch of deals (``dealt_hands``), the known board cards then
-    the dealt ones; where the dealt cards are whole boards, they are the boards (no copy)."""
-    from ..kernels.dealing import hole_board_rows
-    holes, column = dealt_hands(g, hands, unknown, cards)
     width = max(g.streets)
     if not len(board) and column == 0 and cards.shape[1] == width:
         return holes, cards
-    boards = np.empty((cards.shape[0], width), np.uint8)
+    boards = np.empty((deals, width), np.uint8)
     hole_board_rows(board, len(board), cards, column, cards.shape[1] - column, boards)
     return holes, boards
 

@@ -27,7 +27,7 @@ from ..kernels.markers import (  # NumPy only: no Numba import
 from ..progress import item_done, planned
 from ..ranges import Range, card_masks
 from .boards import heads_up_by_boards, three_way_by_boards
-from .exact import complete_deals, dealt_hands, tally_chunk, weighted_exact
+from .exact import complete_deals, tally_chunk, weighted_exact
 from .plan import (
     CLASSES_PER_CALL,
     EXACT_SECONDS,
@@ -259,15 +259,16 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         holes, new = sampler.deal(size, hidden + need, state)
         given = [holes[ranged.index(p)] if p in ranged else parsed[p] for p in range(players)]
         missing = [0 if p in ranged else unknown[p] for p in range(players)]
+        hands, boards = complete_deals(g, given, missing, board_ids, new)
         if fused:
-            hands, _ = dealt_hands(g, given, missing, new)
+            # the whole boards as the dealt cards, beside no known ones: the same hands
             part = Counts(players)
-            range_kernels.tally_best5_deals(np.stack(hands) if dealt else holes,
-                                            np.ascontiguousarray(new[:, hidden:]), board_ids,
-                                            *_tables.high(g.values), part.hi_full)
+            range_kernels.tally_best5_deals(np.stack(hands) if dealt else holes, boards,
+                                            np.empty(0, np.uint8), *_tables.high(g.values),
+                                            part.hi_full)
             part.boards = size
             return part
-        return tally_chunk(g, *complete_deals(g, given, missing, board_ids, new))
+        return tally_chunk(g, hands, boards)
 
     counts = sample_until(run, players, trials, target_stderr, threads)
     how = " (compatible combo tuples listed, dealt by weight)" if sampler.tuples else ""
