@@ -46,6 +46,24 @@ def test_seeds_make_batches_repeatable_whatever_the_threads():
     assert (other[2]["p1_win"], other[2]["p1_tie"]) != (one[2]["p1_win"], one[2]["p1_tie"])
 
 
+def test_a_query_may_ask_for_the_first_monte_carlo_stream(tmp_path):
+    """The ``version`` field, as ``equity``'s: 1 gives the seeded answers of release 0.1.0,
+    empty or absent the default; a stream that does not exist is refused before any row."""
+    spot = {"hands": "QQ+,AKs vs random", "trials": 50_000, "seed": 7}
+    rows = batch_equity([{**spot, "version": 1}, spot, {**spot, "version": ""}],
+                        progress=False)
+    for row, version in zip(rows, (1, 2, 2)):
+        direct = equity("holdem", ["QQ+,AKs", "random"], trials=50_000, seed=7,
+                        version=version)
+        assert row["p1_equity"] == direct.players[0].equity
+    assert rows[0]["p1_equity"] != rows[1]["p1_equity"] == rows[2]["p1_equity"]
+    csv_in = tmp_path / "queries.csv"
+    csv_in.write_text("hands,trials,seed,version\nQQ+ vs random,1000,1,1\n"
+                      "QQ+ vs random,1000,1,5\n")
+    with pytest.raises(EvaluatorError, match=r"query 2 \(line 3\): version must be 1 or 2"):
+        batch_equity(csv_in, progress=False)
+
+
 def test_files_in_and_out(tmp_path):
     csv_in = tmp_path / "queries.csv"
     csv_in.write_text("game,hands,board,trials,seed\n"

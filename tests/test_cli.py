@@ -42,6 +42,20 @@ def test_equity_with_ranges_json_matches_api():
     assert "QQ+,AKs" in table and "71.79%" in table
 
 
+def test_equity_takes_the_first_monte_carlo_stream_on_request():
+    """``--stream-version 1``: the seeded answers of release 0.1.0, said under the table and
+    kept in the JSON; the default stream says nothing more than its seed."""
+    query = ("equity", "holdem", "QQ+,AKs", "random", "--trials", "100000", "--seed", "7")
+    for version in (1, 2):
+        api = evaluator.equity("holdem", ["QQ+,AKs", "random"], trials=100_000, seed=7,
+                               version=version).to_dict()
+        done = ok(*query, "--stream-version", str(version), "--json")
+        assert json.loads(done.stdout) == json.loads(json.dumps(api))
+        assert api["version"] == version
+    assert "seed 7, stream version 1" in ok(*query, "--stream-version", "1").stdout
+    assert "stream version" not in ok(*query).stdout
+
+
 def test_equity_by_street_json():
     done = ok("equity", "holdem", "AsKs", "QhQd", "--board", "2c7d9hTs", "--by-street",
               "--json")
@@ -146,6 +160,8 @@ def test_plots_render_headless(tmp_path):
     (("equity", "holdem", "random", "random", "random", "random", "--exact"),
      "use --trials or --stderr to sample"),
     (("batch", "no-such-file.csv", "--seed", "-1"), "--seed must be"),
+    (("equity", "holdem", "QQ+", "random", "--stream-version", "3"),
+     "--stream-version must be 1 or 2 (the Monte Carlo stream), got 3"),
     # the bench's plugin checks load the peers' harness: seconds each
     pytest.param(("bench", "--plugin", "os:path"), "not an Adapter", marks=pytest.mark.slow),
     pytest.param(("bench", "--plugin", "no_such_module_anywhere:X"),

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from evaluator import _tables, equity, parse_cards
+from evaluator.errors import ArgumentTypeError, EvaluatorError
 from evaluator.engine.ranged import RangeSampler
 from evaluator.games import game
 from evaluator.kernels import range_sampling
@@ -259,7 +260,8 @@ def test_equity_through_the_fused_sampler_is_what_the_generic_path_gives(name, h
 def test_range_monte_carlo_answers_are_unchanged():
     """Seed 7's counts, recorded before boards were dealt two cards at a time and before the
     multiway sampler was fused (2026-12-04, 45969e1), on one thread and on two: the
-    heads-up range kernel, the fused multiway one with ranges, dealt hands and a board."""
+    heads-up range kernel (its first stream, ``version=1``), the fused multiway one with
+    ranges, dealt hands and a board (the same in both streams)."""
     recorded = {
         ("holdem", ("QQ+,AKs", "random"), "", 300_000): [[0, 238138, 2295], [0, 59567, 2295]],
         ("holdem", ("QQ+,AKs", "random", "random"), "", 200_000): [
@@ -272,14 +274,19 @@ def test_range_monte_carlo_answers_are_unchanged():
             [0, 105009, 1868, 1900], [0, 43845, 4377, 1900], [0, 43949, 4349, 1900]]}
     for (name, hands, board, trials), hi_full in recorded.items():
         for threads in (1, 2):
-            result = equity(name, list(hands), board, trials=trials, seed=7, threads=threads)
+            result = equity(name, list(hands), board, trials=trials, seed=7, threads=threads,
+                            version=1)
             assert result.counts["hi_full"] == hi_full, (name, hands, threads)
+            if len(hands) > 2:
+                result = equity(name, list(hands), board, trials=trials, seed=7,
+                                threads=threads)
+                assert result.counts["hi_full"] == hi_full, (name, hands, threads)
 
 
 def test_heads_up_range_answers_are_unchanged():
-    """Seed 7's counts from the heads-up range kernel, recorded before its deal table
-    (2026-12-05, 3a52064), on one thread and on two: weights, a flop, a turn with a dead
-    card, three hole cards, short deck and Pineapple."""
+    """Seed 7's counts from the heads-up range kernel's first stream (``version=1``),
+    recorded before its deal table (2026-12-05, 3a52064), on one thread and on two:
+    weights, a flop, a turn with a dead card, three hole cards, short deck and Pineapple."""
     recorded = {
         ("holdem", ("AA,KK:0.3,AJs", "22+,A2s+:0.5"), "2c7d9h", "", 200_000):
             [[0, 120272, 3190], [0, 76538, 3190]],
@@ -294,9 +301,96 @@ def test_heads_up_range_answers_are_unchanged():
     for (name, hands, board, dead, trials), hi_full in recorded.items():
         for threads in (1, 2):
             result = equity(name, list(hands), board, dead, trials=trials, seed=7,
+                            threads=threads, version=1)
+            assert "deals from the ranges" in result.method
+            assert result.counts["hi_full"] == hi_full, (name, hands, threads)
+            assert result.version == 1
+
+
+def test_heads_up_second_stream_answers():
+    """Seed 7's counts from the heads-up range kernel's second stream (the default,
+    ``version=2``: equal weights draw a deal's combos from what the deal before left of its
+    board's step), recorded when it came (2026-12-05), on one thread and on two; where
+    weights differ, or the combos and the board take more than ``CARRIED_BITS`` of a step
+    (two random hands), the deals are the first stream's."""
+    recorded = {
+        ("holdem", ("QQ+,AKs", "random"), "", "", 300_000):
+            [[0, 237696, 2290], [0, 60014, 2290]],
+        ("holdem", ("QQ+,AKs", "random"), "2c7d9hTs", "Ad", 200_000):
+            [[0, 146468, 350], [0, 53182, 350]],
+        ("holdem", ("JJ+,AQs+", "random"), "2c7d9h", "", 200_000):
+            [[0, 150688, 744], [0, 48568, 744]],
+        ("holdem", ("AsKs", "random"), "", "", 200_000): [[0, 132373, 3279], [0, 64348, 3279]],
+        ("the", ("AAK,KKQ", "random"), "2c7d", "", 100_000): [[0, 78052, 20], [0, 21928, 20]],
+        ("short_deck", ("AA,KK", "random"), "", "", 200_000):
+            [[0, 140132, 3622], [0, 56246, 3622]],
+        ("pineapple", ("QQ+,AKs", "random"), "", "", 100_000): [[0, 79493, 724], [0, 19783, 724]],
+        # the first stream's deals
+        ("holdem", ("AA,KK:0.3,AJs", "22+,A2s+:0.5"), "2c7d9h", "", 200_000):
+            [[0, 120272, 3190], [0, 76538, 3190]],
+        ("holdem", ("random", "random"), "", "", 200_000): [[0, 95953, 8022], [0, 96025, 8022]],
+        ("the", ("random", "random"), "", "", 100_000): [[0, 49310, 1105], [0, 49585, 1105]]}
+    for (name, hands, board, dead, trials), hi_full in recorded.items():
+        for threads in (1, 2):
+            result = equity(name, list(hands), board, dead, trials=trials, seed=7,
                             threads=threads)
             assert "deals from the ranges" in result.method
             assert result.counts["hi_full"] == hi_full, (name, hands, threads)
+            assert result.version == 2 and result.seed == 7
+
+
+def test_which_draw_the_heads_up_sampler_compiles():
+    """``combo_marker``: unequal weights search their cumulative weights (ndim 2); equal
+    ones draw from the fraction the deal before left (3) in the second stream where the
+    combos' and the board's outcomes fit in ``CARRIED_BITS`` bits, else from a step of
+    their own (1), as the first stream always does."""
+    from evaluator.kernels.markers import CARRIED_BITS, combo_marker
+    assert combo_marker(False, [22, 1326], 48, 5, 2).ndim == 2
+    assert combo_marker(True, [22, 1326], 48, 5, 2).ndim == 3       # 2**42.5 outcomes
+    assert combo_marker(True, [22, 1326], 48, 5, 1).ndim == 1
+    assert combo_marker(True, [1326, 1326], 48, 5, 2).ndim == 1     # 2**48.4
+    assert combo_marker(True, [1326, 1326], 45, 2, 2).ndim == 3     # the flop: 2**31.7
+    # the bound itself: 2**46 outcomes carried, one more not
+    assert combo_marker(True, [1 << 40, 1], 64, 1, 2).ndim == 3
+    assert combo_marker(True, [(1 << 40) + 1, 1], 64, 1, 2).ndim == 1
+    assert CARRIED_BITS <= 46          # each outcome within 2**-18 of its share
+
+
+@pytest.mark.parametrize("name, hands, board, dead", [
+    ("holdem", ["QQ+,AKs", "random"], "", ""),
+    ("holdem", ["T9s", "AA,KK"], "", ""),
+    ("holdem", ["KQs,AJo", "77"], "Kd8s2c", ""),
+    ("holdem", ["QQ+,AKs", "random"], "2c7d9hTs", "Ad"),
+    ("short_deck", ["AA,KK", "random"], "", ""),
+    ("the", ["AAK,KKQ", "random"], "2c7d", ""),
+])
+def test_the_second_stream_lands_on_the_exact_answer(name, hands, board, dead):
+    """The second stream's heads-up deals, against the exact enumeration: every player
+    within four standard errors."""
+    exact = equity(name, hands, board, dead, exact=True)
+    sampled = equity(name, hands, board, dead, trials=1_000_000, seed=12, threads=2)
+    assert "deals from the ranges" in sampled.method and sampled.version == 2
+    for e, s in zip(exact.players, sampled.players):
+        assert abs(s.equity - e.equity) < 4 * s.stderr + 1e-9, (e.equity, s.equity, s.stderr)
+
+
+@pytest.mark.parametrize("version", [0, 3, -1])
+def test_a_stream_version_that_does_not_exist_is_refused(version):
+    with pytest.raises(EvaluatorError, match=rf"version must be 1 or 2 .*got {version}"):
+        equity("holdem", ["QQ+,AKs", "random"], trials=1000, seed=1, version=version)
+
+
+@pytest.mark.parametrize("version", ["2", 2.0, True])
+def test_a_stream_version_must_be_an_integer(version):
+    with pytest.raises(ArgumentTypeError, match="version must be an integer"):
+        equity("holdem", ["QQ+,AKs", "random"], trials=1000, seed=1, version=version)
+
+
+def test_an_exact_answer_has_no_stream_version():
+    assert equity("holdem", ["AsKs", "QhQd"], "2c7d9h").version is None
+    assert equity("holdem", ["AsKs", "QhQd"], "2c7d9h", version=1).version is None
+    sampled = equity("holdem", ["AsKs", "QhQd"], trials=1000, seed=3)
+    assert sampled.version == 2 and sampled.to_dict()["version"] == 2
 
 
 @pytest.mark.parametrize("hands, board, dead", [

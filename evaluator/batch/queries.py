@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     pass
 
 
-FIELDS = ("game", "hands", "board", "dead", "exact", "trials", "target_stderr", "seed")
+FIELDS = ("game", "hands", "board", "dead", "exact", "trials", "target_stderr", "seed",
+          "version")
 BASE_COLUMNS = ("id", "game", "hands", "board", "dead", "method", "exact", "samples", "seed")
 PLAYER_COLUMNS = ("hand", "equity", "win", "tie", "scoop", "hi", "lo", "stderr")
 JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")     # query files read as JSON Lines
@@ -259,7 +260,8 @@ def _normalise(query: Mapping, index: int, seed: int) -> dict:
     elif exact is not None and not isinstance(exact, bool):
         raise ArgumentTypeError(f"exact must be true or false, got {show_value(exact)}", exact)
     out["exact"] = exact
-    for name, kind in (("trials", int), ("target_stderr", float), ("seed", int)):
+    for name, kind in (("trials", int), ("target_stderr", float), ("seed", int),
+                       ("version", int)):
         value = query.get(name)
         if value in (None, ""):
             out[name] = None
@@ -269,6 +271,8 @@ def _normalise(query: Mapping, index: int, seed: int) -> dict:
     if out["seed"] is None:
         state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)
         out["seed"] = int(state[0] >> np.uint64(1))
+    from ..engine.spots import resolve_version
+    out["version"] = resolve_version(out["version"])     # the Monte Carlo stream
     return out
 
 

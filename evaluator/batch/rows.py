@@ -49,7 +49,8 @@ def run_query(query: dict) -> dict:
     from ..engine import equity
     result = equity(query["game"], query["hands"], query["board"], query["dead"],
                     exact=query["exact"], trials=query["trials"],
-                    target_stderr=query["target_stderr"], seed=query["seed"], threads=1)
+                    target_stderr=query["target_stderr"], seed=query["seed"], threads=1,
+                    version=query.get("version"))
     return result_row(result, query["id"], query["hands"])
 
 

@@ -19,6 +19,7 @@ __all__ = ["UsageError", "Parser", "whole", "real", "add_method", "flags", "chec
 # API's names as fields.
 _FLAG_NAMES = [(re.compile(r"^threads must"), "--threads must"),
                (re.compile(r"^seed must"), "--seed must"),
+               (re.compile(r"^version must"), "--stream-version must"),
                (re.compile(r"^trials must"), "--trials must"),
                (re.compile(r"^target_stderr must"), "--stderr must"),
                (re.compile(r"^target_stderr (?=[\d.])"), "--stderr "),
@@ -124,6 +125,9 @@ def add_method(p: argparse.ArgumentParser) -> None:
     method.add_argument("--trials", type=whole, help="Monte Carlo deals (1000000 or 1e6)")
     method.add_argument("--stderr", type=real, help="sample until this standard error")
     p.add_argument("--seed", type=whole, help="Monte Carlo seed (same seed, same answer)")
+    p.add_argument("--stream-version", type=whole, metavar="N",
+                   help="the Monte Carlo stream a seed deals: 2 (default), or 1 for the "
+                        "answers of release 0.1.0")
     p.add_argument("--threads", type=whole, help="threads (default: all cores)")
 
 

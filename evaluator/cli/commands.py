@@ -41,7 +41,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 # --- equity ---------------------------------------------------------------------
 
 def _options(args: argparse.Namespace) -> dict:
-    options = {"seed": args.seed, "threads": args.threads}
+    options = {"seed": args.seed, "threads": args.threads, "version": args.stream_version}
     if args.exact:
         options["exact"] = True
     if args.trials is not None:
@@ -76,8 +76,11 @@ def _equity_table(result, title: str | None = None):
     from rich.table import Table
     hilo = result.players[0].hi is not None
     caption = result.method + ("" if result.exact or result.seed is None
-                               else f", seed {result.seed}") + (f"\n{HILO_CAPTION}" if hilo
-                                                                else "")
+                               else f", seed {result.seed}")
+    from ..engine.spots import STREAM_VERSION
+    if result.version not in (None, STREAM_VERSION):
+        caption += f", stream version {result.version}"
+    caption += f"\n{HILO_CAPTION}" if hilo else ""
     table = Table(title=title, title_justify="left", caption=caption,
                   caption_justify="left")
     table.add_column("hand")

@@ -14,6 +14,7 @@ player is then a weighted list of combos, dealt with card removal.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -47,13 +48,15 @@ from .spots import (
     engine_dead,
     parse_hands,
     resolve_seed,
+    resolve_version,
 )
 
 
 def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = None,
            trials: int | None = None, target_stderr: float | None = None,
            seed: int | None = None, threads: int | None = None,
-           prefer_numpy: bool = False, progress: bool = False) -> EquityResult:
+           prefer_numpy: bool = False, progress: bool = False,
+           version: int | None = None) -> EquityResult:
     """Each player's expected share of the pot.
 
     Parameters
@@ -74,6 +77,10 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         Stop sampling once every player's standard error is below this.
     seed : int, optional
         Monte Carlo seed; the same seed gives the same answer for any thread count.
+    version : int, optional
+        The Monte Carlo stream a seed deals: 2, the default, or 1 for the seeded answers
+        of release 0.1.0 (kept for one release).  Only heads-up ranges of equal weights
+        differ between them; the result's ``version`` says which one sampled it.
     threads : int, optional
     prefer_numpy : bool
         Answer known hands with the NumPy rank-multiset method while Numba is not yet
@@ -95,14 +102,16 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     ...
     evaluator.errors.CardError: duplicate card 'As' in hand 1 and hand 2
     """
+    version = resolve_version(version)
     with reporting(bool(progress)):
-        return _answer(game, hands, board, dead, exact, trials, target_stderr, seed, threads,
-                       prefer_numpy)
+        result = _answer(game, hands, board, dead, exact, trials, target_stderr, seed,
+                         threads, prefer_numpy, version)
+    return result if result.seed is None else replace(result, version=version)
 
 
 def _answer(game, hands, board, dead, exact, trials, target_stderr, seed, threads,
-            prefer_numpy) -> EquityResult:
-    """``equity``'s work, its arguments unchecked."""
+            prefer_numpy, version) -> EquityResult:
+    """``equity``'s work, its arguments unchecked but ``version``."""
     g = _game(game)
     parsed, unknown, ranges = parse_hands(g, hands)
     board_ids = parse_cards(board, what="the board")
@@ -113,7 +122,7 @@ def _answer(game, hands, board, dead, exact, trials, target_stderr, seed, thread
     check_trials_time(g, trials, threads)
     if any(r is not None for r in ranges):
         return range_equity(g, parsed, unknown, ranges, board_ids, dead_ids, exact, trials,
-                             target_stderr, seed, threads)
+                             target_stderr, seed, threads, version)
     need = max(g.streets) - len(board_ids)
     hidden = sum(unknown)
     # deals: ways to give every unknown hole card, times the ways to finish the board
@@ -127,7 +136,7 @@ def _answer(game, hands, board, dead, exact, trials, target_stderr, seed, thread
         # too many deals to walk one by one: as ranges of their completions, the unknown
         # hands are enumerated by suit classes, or sampled when even that is too long
         return range_equity(g, parsed, unknown, [None] * len(parsed), board_ids, dead_ids,
-                             exact, trials, target_stderr, seed, threads)
+                             exact, trials, target_stderr, seed, threads, version)
     if exact is None:
         exact = seconds <= EXACT_SECONDS and not sampling
     elif exact and seconds > EXACT_SECONDS_MAX:
@@ -153,7 +162,7 @@ def _answer(game, hands, board, dead, exact, trials, target_stderr, seed, thread
         # unknown hole cards are the ranges of their completions (at most 22,100 combos
         # for three cards): the range sampler deals them
         return range_equity(g, parsed, unknown, [None] * len(parsed), board_ids, dead_ids,
-                             False, trials, target_stderr, seed, threads)
+                             False, trials, target_stderr, seed, threads, version)
     else:
         used_seed = resolve_seed(seed)
 

@@ -20,9 +20,9 @@ from ..errors import EvaluatorError, RangeError
 from ..families import family
 from ..games import Game
 from ..kernels.markers import (  # NumPy only: no Numba import
+    combo_marker,
     deal_marker,
     dealer_marker,
-    ndim_marker,
 )
 from ..progress import item_done, planned
 from ..ranges import Range, card_masks
@@ -40,12 +40,13 @@ from .plan import (
 from .results import Counts, EquityResult, make_result
 from .sample import sample_until
 from .showdown import hole_showdown, showdown_applies
-from .spots import completion_text, resolve_seed
+from .spots import STREAM_VERSION, completion_text, resolve_seed
 
 
 def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, trials,
-                  target_stderr, seed, threads) -> EquityResult:
-    """Equity where some hands are ranges: every player becomes a weighted range."""
+                  target_stderr, seed, threads, version: int = STREAM_VERSION) -> EquityResult:
+    """Equity where some hands are ranges: every player becomes a weighted range.
+    ``version``: the Monte Carlo stream (see ``equity``)."""
     from .._suits import canonical_classes, stabilizer
     from ..kernels import range_sampling
     from ..kernels import ranges as range_kernels
@@ -235,6 +236,11 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         hidden_cards = np.array([unknown[p] if p in dealt else 0 for p in range(players)],
                                 np.int64)
         dealer = dealer_marker(hidden_cards)
+    if heads_up_kernel:
+        # where the combos are drawn from: the stream asked for, and what fits in a step
+        left = 52 - bin(taken).count("1") - 2 * sampler.hole
+        combo_draw = combo_marker(bool(sampler.uniform.all()), np.diff(sampler.starts), left,
+                                  need, version)
 
     def run(index: int, size: int) -> Counts:
         state = np.random.SeedSequence([used_seed, index]).generate_state(2, np.uint64)
@@ -252,7 +258,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             part = Counts(players)
             range_sampling.best5_sample_ranges_hu(
                 sampler.combos, sampler.starts, sampler.cumulative, sampler.uniform,
-                sampler.marker, np.uint64(taken), board_ids, deal_marker(need), size,
+                combo_draw, np.uint64(taken), board_ids, deal_marker(need), size,
                 state, *_tables.high(g.values), part.hi_full)
             part.boards = size
             return part
@@ -344,7 +350,6 @@ class RangeSampler:
         self.uniform = np.array([bool(np.all(w == w[0])) for w in weights], np.bool_)
         self.width = self.combos.shape[1]
         self.masks = np.concatenate(masks) if rows else np.empty(0, np.uint64)
-        self.marker = ndim_marker(1 if self.uniform.all() else 2)   # 2: some weights differ
 
     def max_tries(self, size: int) -> int:
         """Redeals a chunk of ``size`` deals may take: far above what the pilot allows."""

@@ -49,6 +49,8 @@ class EquityResult:
     method: str
     seed: int | None = None
     counts: dict = field(default_factory=dict, repr=False)
+    # the Monte Carlo stream the seed dealt (``equity``'s ``version``; None when exact)
+    version: int | None = None
 
     @property
     def fractions(self) -> tuple[Fraction, ...] | None:

@@ -19,6 +19,7 @@ from ..errors import (
     EvaluatorError,
     HandError,
     RangeError,
+    integer,
     optional_integer,
 )
 from ..families import family
@@ -266,6 +267,22 @@ def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | Non
         if rng is not None and not len(rng.live(out)):
             raise RangeError(f"the range of hand {i} ({rng.text!r}) has no live combos once "
                              "the board and dead cards are out", rng.text)
+
+
+# The Monte Carlo streams: what a seed deals.  2 (this release's): heads-up ranges of equal
+# weights draw a deal's combos from the fraction the deal before left of its board's step
+# (one generator step a deal where there were two).  1: the streams of release 0.1.0, kept
+# under ``version=1`` for one release.  Every other sampler deals the same in both.
+STREAM_VERSION = 2
+STREAM_VERSIONS = (1, 2)
+
+
+def resolve_version(version: int | None) -> int:
+    """The Monte Carlo stream to use: ``version`` checked, or ``STREAM_VERSION``."""
+    if version is None:
+        return STREAM_VERSION
+    return integer(version, "version", STREAM_VERSIONS[0], STREAM_VERSIONS[-1],
+                   bounds=" or ".join(map(str, STREAM_VERSIONS)) + " (the Monte Carlo stream)")
 
 
 def resolve_seed(seed: int | None) -> int:

@@ -4,6 +4,8 @@ Numba compiles a kernel once per argument type, and an array's ``ndim`` is part
 of its type, so an empty array of ``n`` dimensions passes a small integer that
 the kernel's loops see as a constant (they unroll, or a branch compiles away).
 """
+import math
+
 import numpy as np
 
 
@@ -42,4 +44,26 @@ def dealer_marker(hidden):
     dealt = [int(h) for h in hidden if h]
     if len(dealt) <= STRAIGHT_DEALT and all(h == 2 for h in dealt):
         return ndim_marker(len(dealt) + 2)
+    return ndim_marker(1)
+
+
+# the most bits a deal's board and combos may take of one generator step where the combos
+# are drawn from the fraction the deal before left (``combo_marker``): each outcome's
+# probability is then within 2**(CARRIED_BITS - 64) = 2**-18 of its share, no more than the
+# first stream's own worst case (a range of 22,100 combos drawn from 32 bits)
+CARRIED_BITS = 46
+
+
+def combo_marker(equal_weights, counts, left, need, version):
+    """The ``combo_draw`` argument of ``range_sampling.best5_sample_ranges_hu``:
+    ``ndim_marker(2)`` where some weights differ; for equal weights ``ndim_marker(3)``, the
+    combos drawn from the fraction the deal before left (the second stream), where
+    ``version`` is 2 or later and the two ranges' combo ``counts`` times the board's ordered
+    draws (``need`` cards from ``left``) fit in ``CARRIED_BITS`` bits, else
+    ``ndim_marker(1)``, a generator step of their own (the first stream)."""
+    if not equal_weights:
+        return ndim_marker(2)
+    outcomes = math.prod(int(n) for n in counts) * math.perm(int(left), int(need))
+    if version >= 2 and outcomes <= 1 << CARRIED_BITS:
+        return ndim_marker(3)
     return ndim_marker(1)
