@@ -40,10 +40,10 @@ def rate(benchmark, items, label="hands/s"):
     return items / median
 
 
-def sample(benchmark, game, hands, trials, board=""):
+def sample(benchmark, game, hands, trials, board="", **options):
     """Time ``trials`` Monte Carlo deals of one equity query on one thread (seed 1) and
-    record deals/s."""
+    record deals/s; ``options`` go to ``equity`` (``version=1``: the first stream)."""
     benchmark.pedantic(evaluator.equity, args=(game, hands, board),
-                       kwargs={"trials": trials, "seed": 1, "threads": 1}, rounds=5,
-                       warmup_rounds=1)
+                       kwargs={"trials": trials, "seed": 1, "threads": 1, **options},
+                       rounds=5, warmup_rounds=1)
     rate(benchmark, trials, "deals/s")
