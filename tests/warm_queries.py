@@ -52,6 +52,8 @@ def every_query() -> list[dict]:
             for hands in heads_up + three_way + [["random", "random"]]:
                 queries.append({"game": name, "hands": hands, "board": board,
                                 "trials": 2000, "seed": 1})
+            queries.append({"game": name, "hands": [equal, "random"], "board": board,
+                            "trials": 2000, "seed": 1, "version": 1})
             if street == g.streets[0]:
                 for hands in ([equal, unequal, "random"], [equal, unknown, "random"],
                               [equal] + ["random"] * 2, [equal] + ["random"] * 5):
