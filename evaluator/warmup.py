@@ -69,10 +69,9 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
     with an unknown card, 'random', narrow ranges of equal and unequal weights (and of
     weights that are not multiples of 1/1024, exact) and a wide one, each exact (as the
     planner chooses) and sampled; exact against 'random' only in the first game of each
-    family, hole and deck size; hold'em-like games with 12 dead cards; two random hands on
-    a full deck, sampled, and a range against 'random' in the first stream (``version=1``);
-    ranges against one to five players dealt with the board, sampled, on the first street.
-    (game, hands, board, options)."""
+    family, hole and deck size; hold'em-like games with 12 dead cards; a range against
+    'random' in the first stream (``version=1``); ranges against one to five players dealt
+    with the board, sampled, on the first street.  (game, hands, board, options)."""
     steps: list[tuple[str, list[str], str, dict[str, Any]]] = []
     firsts = _first_games(by_shape=True)
     for name in GAMES:
@@ -102,13 +101,11 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
             steps.append((name, [uneven, unequal, c], board, dead))
             for hands in ([wide, "random"], [wide, b], [wide, unequal, c]):
                 steps.append((name, hands, board, {**SAMPLED, **dead}))
-            # two random hands on a full deck: equal weights whose deals take more of a
-            # generator step than the second stream draws its combos from (see
-            # ``markers.combo_marker``), the heads-up sampler's kernel of the first stream
-            steps.append((name, ["random", "random"], board, SAMPLED))
             if name in firsts:
-                # the first stream (``version=1``, kept for one release): the same kernel
-                # for each count of board cards
+                # the heads-up sampler's first stream (``version=1``, kept for one release;
+                # the second's draw, too, where a deal's combos and board take more of a
+                # step than ``markers.combo_marker`` allows, such as two random hands
+                # pre-flop): one kernel for each count of board cards, in every game
                 steps.append((name, [equal, "random"], board, {**SAMPLED, "version": 1}))
             if street == g.streets[0]:
                 # the multiway range sampler's dealers: the straight one is a kernel per

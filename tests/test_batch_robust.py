@@ -186,6 +186,42 @@ def test_resume_refuses_another_batchs_file(tmp_path):
     assert out.read_bytes() == before                      # a refused file is left alone
 
 
+@pytest.mark.parametrize("name", ["r.csv", "r.jsonl"])
+def test_resume_refuses_rows_dealt_in_another_monte_carlo_stream(tmp_path, name):
+    """A sampled row's ``version`` column holds its stream: finishing the file in another
+    one would mix two streams' answers for one seed, and is refused; the batch's
+    ``version=`` (or each query's field) finishes it as it was started."""
+    out = tmp_path / name
+    first = batch_equity(MIXED[:4], out=out, progress=False, version=1)
+    assert [r["version"] for r in first] == [None, None, 1, None]   # exact rows: none
+    before = out.read_bytes()
+    with pytest.raises(EvaluatorError, match="line .* was sampled in Monte Carlo stream "
+                                             "version 1, this batch gives that query "
+                                             "version 2; ask for version 1"):
+        batch_equity(MIXED[:4], out=out, resume=True, progress=False)
+    assert out.read_bytes() == before
+    again = batch_equity(MIXED[:6], out=out, resume=True, progress=False, version=1)
+    assert again[:4] == first and again[5]["version"] == 1
+    asked = [dict(q, version=1) for q in MIXED[:6]]
+    assert batch_equity(asked, out=out, resume=True, progress=False) == again
+
+
+def test_rows_written_before_there_were_two_streams_resume_in_the_first(tmp_path):
+    """A sampled row with no ``version`` (a file of release 0.1.0) was dealt by the first
+    stream: it resumes with ``version=1`` and is refused in the default stream."""
+    out = tmp_path / "r.jsonl"
+    batch_equity(MIXED[:4], out=out, progress=False, version=1)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    for row in rows:
+        del row["version"], row["digest"]
+        row["digest"] = row_digest(row)
+    out.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    with pytest.raises(EvaluatorError, match="sampled in Monte Carlo stream version 1"):
+        batch_equity(MIXED[:4], out=out, resume=True, progress=False)
+    assert len(batch_equity(MIXED[:4], out=out, resume=True, progress=False,
+                            version=1)) == 4
+
+
 # the queries of MIXED and an Omaha one, a game that can change without changing the columns
 CHANGING = [MIXED[0], {"game": "omaha", "hands": ["Ah2h3sKs", "AdKdQcJc"], "board": "4c5d9sTh"},
             *MIXED[1:6]]
@@ -458,7 +494,7 @@ def test_csv_header_fits_every_row_from_the_start(tmp_path):
     out = tmp_path / "r.csv"
     batch_equity(MIXED[:6], out=out, progress=False)
     header = out.read_text().splitlines()[0].split(",")
-    assert header[:9] == list(batch.queries.BASE_COLUMNS)
+    assert header[:len(batch.queries.BASE_COLUMNS)] == list(batch.queries.BASE_COLUMNS)
     assert "p3_hand" in header and "p1_scoop" in header and "p1_stderr" in header
     assert "p3_scoop" not in header             # the hi-lo query has two players
     rows = list(csv.DictReader(out.read_text().splitlines()))

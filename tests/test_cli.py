@@ -160,6 +160,8 @@ def test_plots_render_headless(tmp_path):
     (("equity", "holdem", "random", "random", "random", "random", "--exact"),
      "use --trials or --stderr to sample"),
     (("batch", "no-such-file.csv", "--seed", "-1"), "--seed must be"),
+    (("batch", "no-such-file.csv", "--stream-version", "0"),
+     "--stream-version must be 1 or 2 (the Monte Carlo stream), got 0"),
     (("equity", "holdem", "QQ+", "random", "--stream-version", "3"),
      "--stream-version must be 1 or 2 (the Monte Carlo stream), got 3"),
     # the bench's plugin checks load the peers' harness: seconds each

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from evaluator import _tables, equity, parse_cards
-from evaluator.errors import ArgumentTypeError, EvaluatorError
 from evaluator.engine.ranged import RangeSampler
+from evaluator.errors import ArgumentTypeError, EvaluatorError
 from evaluator.games import game
 from evaluator.kernels import range_sampling
 from evaluator.kernels import ranges as range_kernels

@@ -47,8 +47,8 @@ def every_query() -> list[dict]:
                       if g.hole == 2 and street >= 3 else [])
             for hands in heads_up + walked:
                 queries.append({"game": name, "hands": hands, "board": board})
-            # (two random hands: the heads-up sampler's first stream where the second's
-            # combos and board do not fit in one step)
+            # (two random hands pre-flop on a full deck: the second stream deals them with
+            # the first stream's draw, its combos and board too many for one step)
             for hands in heads_up + three_way + [["random", "random"]]:
                 queries.append({"game": name, "hands": hands, "board": board,
                                 "trials": 2000, "seed": 1})

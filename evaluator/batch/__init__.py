@@ -62,7 +62,8 @@ class BatchRows(list):
 def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None,
                  threads: int | None = None, progress: bool = True, seed: int = 0,
                  chunk_size: int | None = None, out: str | Path | IO[str] | None = None,
-                 resume: bool = False, on_error: str = "stop") -> BatchRows:
+                 resume: bool = False, on_error: str = "stop",
+                 version: int | None = None) -> BatchRows:
     """Run many equity queries; one result row per query, in the input's order.
 
     Parameters
@@ -85,6 +86,10 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         A progress bar on a terminal.
     seed : int
         Seeds the queries that sample and give no seed of their own.
+    version : int, optional
+        The Monte Carlo stream of the queries that give no ``version`` of their own
+        (``equity``'s: 2 by default, 1 for the seeded answers of release 0.1.0).  A
+        sampled row's ``version`` column says which stream dealt it.
     chunk_size : int, optional
         Queries per cluster task (default: about four tasks per worker).
     out : path or text stream, optional
@@ -101,7 +106,8 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         written last line is dropped), compute only the missing ones.  The
         file ends as an uninterrupted run writes it.  Refused when its rows
         are another batch's, a kept row's query has changed since (its game,
-        cards, ``exact``, ``trials``, ``target_stderr`` or seed), or a kept
+        cards, ``exact``, ``trials``, ``target_stderr``, seed or stream version; a
+        sampled row without a ``version`` column was dealt by the first), or a kept
         row is not one a batch writes: its ``digest`` (the last field of every
         row written to a file: 16 hex digits of BLAKE2b over its fields,
         ``rows.row_digest``) does not match its figures, a column is missing
@@ -140,12 +146,16 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         raise ArgumentTypeError(f"seed must be an integer, got {seed!r}", seed)
     if seed < 0:
         raise EvaluatorError(f"seed must be a non-negative integer, got {seed}", seed)
+    if version is not None:
+        from ..engine.spots import resolve_version
+        resolve_version(version)            # the batch's own, refused before any query
     path = None
     suffix = "" if out is None or hasattr(out, "write") else Path(out).suffix.lower()
     if suffix in WHOLE_SUFFIXES:
         return _via_rows_file(queries, Path(out), scheduler=scheduler,   # type: ignore[arg-type]
                               threads=threads, progress=progress, seed=seed,
-                              chunk_size=chunk_size, resume=resume, on_error=on_error)
+                              chunk_size=chunk_size, resume=resume, on_error=on_error,
+                              version=version)
     if out is not None and not hasattr(out, "write"):
         path = check_output(out, OUT_SUFFIXES, "out")
         check_not_queries(queries, out, "out")
@@ -159,7 +169,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     else:
         records = [(None, q) for q in queries]     # type: ignore[misc]  # no line numbers
     record = on_error == "record"
-    items = validate(records, seed, record)       # type: ignore[arg-type]
+    items = validate(records, seed, record, version)      # type: ignore[arg-type]
     if scheduler is None:
         threads = resolve_threads(threads, len(items) << 20)
     # the cluster before the output: a wrong address leaves the file as it was

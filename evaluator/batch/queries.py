@@ -11,7 +11,7 @@ import re
 import reprlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 FIELDS = ("game", "hands", "board", "dead", "exact", "trials", "target_stderr", "seed",
           "version")
-BASE_COLUMNS = ("id", "game", "hands", "board", "dead", "method", "exact", "samples", "seed")
+BASE_COLUMNS = ("id", "game", "hands", "board", "dead", "method", "exact", "samples", "seed",
+                "version")
 PLAYER_COLUMNS = ("hand", "equity", "win", "tie", "scoop", "hi", "lo", "stderr")
 JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")     # query files read as JSON Lines
 OUT_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".json")
@@ -222,7 +223,7 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else show_value(value)
 
 
-def _normalise(query: Mapping, index: int, seed: int) -> dict:
+def _normalise(query: Mapping, index: int, seed: int, version: int | None = None) -> dict:
     """A query with every field in its final type (errors carry no query name)."""
     if isinstance(query, _Unreadable):
         raise EvaluatorError(query.reason, None)
@@ -272,7 +273,9 @@ def _normalise(query: Mapping, index: int, seed: int) -> dict:
         state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)
         out["seed"] = int(state[0] >> np.uint64(1))
     from ..engine.spots import resolve_version
-    out["version"] = resolve_version(out["version"])     # the Monte Carlo stream
+    # the Monte Carlo stream: the query's, else the batch's
+    asked = cast("int | None", out["version"])          # a whole number, or None, above
+    out["version"] = resolve_version(version if asked is None else asked)
     return out
 
 
@@ -322,7 +325,7 @@ def whole_number(name: str, value) -> int:
 
 
 def validate(records: list[tuple[int | None, object]], seed: int,
-              record: bool) -> list[dict]:
+              record: bool, version: int | None = None) -> list[dict]:
     """Every query checked and normalised before any is computed.
 
     A bad query raises (all the problems in one error, the first
@@ -347,10 +350,11 @@ def validate(records: list[tuple[int | None, object]], seed: int,
                                  EvaluatorError("duplicate id", ident)))
                 continue
         try:
-            item = _normalise(query, index, seed)      # type: ignore[arg-type]  # it checks
+            item = _normalise(query, index, seed, version)  # type: ignore[arg-type]  # it checks
             check_query(item["game"], item["hands"], item["board"], item["dead"],
                         exact=item["exact"], trials=item["trials"],
-                        target_stderr=item["target_stderr"], seed=item["seed"])
+                        target_stderr=item["target_stderr"], seed=item["seed"],
+                        version=item["version"])
         except (EvaluatorError, ArgumentTypeError) as bad:
             if not record:
                 problems.append((f"{name}: {bad}", bad))

@@ -59,7 +59,8 @@ def result_row(result: EquityResult, id: object, hands: list[str]) -> dict:
     row = {"id": id, "game": result.game, "hands": " vs ".join(hands),
            "board": result.board, "dead": result.dead, "method": result.method,
            "exact": result.exact, "samples": result.samples,
-           "seed": None if result.exact else result.seed}
+           "seed": None if result.exact else result.seed,
+           "version": None if result.exact else result.version}
     for p, player in enumerate(result.players, start=1):
         for name in PLAYER_COLUMNS:
             value = getattr(player, name)
@@ -257,7 +258,8 @@ def bad_result(row: Mapping, item: dict) -> str | None:
         names.append("stderr")
     players = range(1, len(item["hands"]) + 1)
     wanted = [*BASE_COLUMNS, *(f"p{p}_{name}" for p in players for name in names)]
-    missing = [name for name in wanted if name not in row]
+    # (no version: a row written before there were two streams, dealt by the first)
+    missing = [name for name in wanted if name not in row and name != "version"]
     if missing:
         return f"no {missing[0]}"
     extra = [name for name in row if name not in wanted and name != "error"]
@@ -271,6 +273,11 @@ def bad_result(row: Mapping, item: dict) -> str | None:
     if (seed is not None if exact else (not isinstance(seed, int) or isinstance(seed, bool)
                                         or seed < 0)):
         return f"seed {show_value(seed)}" + (" on an exact result" if exact else "")
+    from ..engine.spots import STREAM_VERSIONS
+    version = row.get("version", None if exact else 1)
+    if (version is not None if exact else version not in STREAM_VERSIONS
+            or isinstance(version, bool)):
+        return f"version {show_value(version)}" + (" on an exact result" if exact else "")
     total = 0.0
     for p in players:
         figures = {}

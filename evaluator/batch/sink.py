@@ -157,6 +157,16 @@ class Sink:
             raise EvaluatorError(f"cannot resume {path}: line {line} was sampled with seed "
                                  f"{seed}, this batch gives that query seed {item['seed']} "
                                  "(another batch seed?)", str(path))
+        if seed not in (None, "") and "error" not in item:
+            # the stream that dealt it: rows written before there were two have no column
+            version = row.get("version")
+            version = 1 if version in (None, "") else version
+            if str(version) != str(item["version"]):
+                raise EvaluatorError(
+                    f"cannot resume {path}: line {line} was sampled in Monte Carlo stream "
+                    f"version {version}, this batch gives that query version "
+                    f"{item['version']}; ask for version {version} to finish it",
+                    str(path))
         try:
             typed = self._typed(row, item) if self.csv else row
         except ValueError as error:
@@ -188,16 +198,18 @@ class Sink:
             if name == "id":
                 row[name] = item["id"]
             elif text == "":
-                if name in ("board", "dead") or (name == "seed" and not cells.get("error")):
-                    row[name] = "" if name != "seed" else None
+                if name in ("board", "dead") or (name in ("seed", "version")
+                                                 and not cells.get("error")):
+                    row[name] = "" if name in ("board", "dead") else None
             elif name == "exact":
                 if text not in ("True", "False"):
                     raise ValueError(f"exact {show_value(text)}, not True or False")
                 row[name] = text == "True"
-            elif name in ("samples", "seed"):
+            elif name in ("samples", "seed", "version"):
                 try:
                     # samples: deals, or their total weight (a float) with weighted ranges
-                    row[name] = int(text) if name == "seed" or text.isdigit() else float(text)
+                    row[name] = (int(text) if name != "samples" or text.isdigit()
+                                 else float(text))
                 except ValueError:
                     raise ValueError(f"{name} {show_value(text)}, not a number") from None
             elif name in BASE_COLUMNS or name == "error" or name.endswith("_hand"):

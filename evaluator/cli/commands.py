@@ -178,7 +178,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         rows = batch_equity(queries, scheduler=args.scheduler, threads=args.threads,
                             progress=not args.no_progress, seed=args.seed,
                             out=args.out or sys.stdout, resume=args.resume,
-                            on_error=args.on_error)
+                            on_error=args.on_error, version=args.stream_version)
     except WriteFailed as failed:           # a full disk, ...: the rows kept, and how to go on
         print(f"evaluator: error: {words(str(failed))}", file=sys.stderr)
         return 1

@@ -93,7 +93,7 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("batch", help="run many equity queries", formatter_class=raw,
                        description="Equity queries from a CSV or JSON Lines file (fields: "
                                    "game, hands, board, dead, exact, trials, target_stderr, "
-                                   "seed, id), locally or on a Dask cluster.",
+                                   "seed, version, id), locally or on a Dask cluster.",
                        epilog=BATCH_HELP)
     p.add_argument("file", help="queries: .csv or .jsonl, or - to read them from stdin "
                                 "(JSON Lines if the first character is {, else CSV)")
@@ -105,6 +105,9 @@ def parser() -> argparse.ArgumentParser:
                                  "lines on stdout)")
     p.add_argument("--threads", type=whole, help="local threads (default: all cores)")
     p.add_argument("--seed", type=whole, default=0, help="seeds queries without their own")
+    p.add_argument("--stream-version", type=whole, metavar="N",
+                   help="the Monte Carlo stream of queries without their own version: 2 "
+                        "(default), or 1 for the answers of release 0.1.0")
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted --out file, computing only missing rows")
     p.add_argument("--on-error", choices=("stop", "record"), default="stop",

@@ -250,7 +250,7 @@ def check_trials_time(g: Game, trials: int | None, threads: int | None) -> None:
 
 def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | None = None,
                 trials: int | None = None, target_stderr: float | None = None,
-                seed: int | None = None) -> None:
+                seed: int | None = None, version: int | None = None) -> None:
     """Check an equity query without computing it: raise the error ``equity`` would
     raise for its game, hands, ranges, board, dead cards and options.
 
@@ -262,6 +262,7 @@ def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | Non
     dead_ids = parse_cards(dead, what="the dead cards")
     check_spot(g, parsed, board_ids, dead_ids)
     check_options(exact, trials, target_stderr, seed)
+    resolve_version(version)
     out = np.concatenate([board_ids, dead_ids])
     for i, rng in enumerate(ranges, start=1):
         if rng is not None and not len(rng.live(out)):
@@ -271,8 +272,9 @@ def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | Non
 
 # The Monte Carlo streams: what a seed deals.  2 (this release's): heads-up ranges of equal
 # weights draw a deal's combos from the fraction the deal before left of its board's step
-# (one generator step a deal where there were two).  1: the streams of release 0.1.0, kept
-# under ``version=1`` for one release.  Every other sampler deals the same in both.
+# (one generator step a deal where there were two), where the combos' and the board's
+# outcomes fit in ``markers.CARRIED_BITS`` bits.  1: the streams of release 0.1.0, kept under
+# ``version=1`` for one release.  Every other deal is the same in both.
 STREAM_VERSION = 2
 STREAM_VERSIONS = (1, 2)
 

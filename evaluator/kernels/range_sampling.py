@@ -105,7 +105,7 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_draw, take
       where there were two, and the combos no longer wait on a step of their own: 1.09x
       pre-flop (111 -> 121 M deals/s, QQ+,AKs against a random hand, Zen 4) and 1.08x on a
       flop, with other deals.  The caller picks it only where the board's and the combos'
-      counts multiply to at most 2**``CARRIED_BITS`` (``carries_combos``), so that each
+      counts multiply to at most 2**``CARRIED_BITS`` (``markers.combo_marker``), so that each
       outcome's probability stays within 2**-18 of its share, as the first stream's worst
       case does (a range of 22,100 combos in 32 bits).
     The caller makes sure that most draws fit (``engine.ranged.RangeSampler`` measures
