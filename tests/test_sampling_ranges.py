@@ -298,13 +298,19 @@ def test_heads_up_range_answers_are_unchanged():
         ("short_deck", ("AA,KK", "random"), "", "", 200_000):
             [[0, 140144, 3604], [0, 56252, 3604]],
         ("pineapple", ("QQ+,AKs", "random"), "", "", 100_000): [[0, 79400, 738], [0, 19862, 738]]}
+    assert_heads_up_counts(recorded, version=1)
+
+
+def assert_heads_up_counts(recorded, version=None):
+    """Each recorded spot's counts for seed 7 on one thread and on two, in the stream
+    ``version`` (None: the default, which the result then names)."""
     for (name, hands, board, dead, trials), hi_full in recorded.items():
         for threads in (1, 2):
             result = equity(name, list(hands), board, dead, trials=trials, seed=7,
-                            threads=threads, version=1)
+                            threads=threads, version=version)
             assert "deals from the ranges" in result.method
             assert result.counts["hi_full"] == hi_full, (name, hands, threads)
-            assert result.version == 1
+            assert result.version == (version or 2) and result.seed == 7
 
 
 def test_heads_up_second_stream_answers():
@@ -330,13 +336,7 @@ def test_heads_up_second_stream_answers():
             [[0, 120272, 3190], [0, 76538, 3190]],
         ("holdem", ("random", "random"), "", "", 200_000): [[0, 95953, 8022], [0, 96025, 8022]],
         ("the", ("random", "random"), "", "", 100_000): [[0, 49310, 1105], [0, 49585, 1105]]}
-    for (name, hands, board, dead, trials), hi_full in recorded.items():
-        for threads in (1, 2):
-            result = equity(name, list(hands), board, dead, trials=trials, seed=7,
-                            threads=threads)
-            assert "deals from the ranges" in result.method
-            assert result.counts["hi_full"] == hi_full, (name, hands, threads)
-            assert result.version == 2 and result.seed == 7
+    assert_heads_up_counts(recorded)
 
 
 def test_which_draw_the_heads_up_sampler_compiles():
