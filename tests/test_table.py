@@ -370,6 +370,10 @@ def test_equity_from_what_a_player_sees():
     assert view["hands"][1] == "random" and len(view["board"]) == 6     # the flop, as text
     direct = equity("holdem", view["hands"], view["board"], exact=True)
     assert h.equity(0, trials=None) == direct.players[0].equity
+    for version in (1, 2):                  # the seed and stream, as equity() takes them
+        sampled = equity("holdem", view["hands"], view["board"], trials=20_000, seed=4,
+                         version=version)
+        assert h.equity(0, trials=20_000, seed=4, version=version) == sampled.players[0].equity
 
 
 def test_simulator_reports_results():

@@ -230,8 +230,10 @@ class Table:
     def _visible(self, seat: int) -> dict[str, Any]:
         raise NotImplementedError
 
-    def equity(self, seat: int, *, trials: int | None = 100_000, seed: int = 0) -> float:
-        """The seat's equity in the pot from what it can see (unknown cards are random).
+    def equity(self, seat: int, *, trials: int | None = 100_000, seed: int = 0,
+               version: int | None = None) -> float:
+        """The seat's equity in the pot from what it can see (unknown cards are random),
+        sampled with ``seed`` in Monte Carlo stream ``version`` (``equity``'s).
 
         Asked of a seat that has folded or packed, or once the hand is over, it raises
         ``IllegalAction`` saying so (and who is still in), rather than an equity of a
@@ -250,7 +252,7 @@ class Table:
         rules = getattr(self, "rules", None)         # a game made with options keeps them
         game = rules if rules is not None and view["game"] == rules.name else view["game"]
         result = equity(game, view["hands"], view["board"], view["dead"],
-                        trials=trials, seed=seed)
+                        trials=trials, seed=seed, version=version)
         return result.players[0].equity
 
     def _need_turn(self) -> int:
