@@ -242,6 +242,8 @@ def test_cli_equity_json_matches_api():
     done = run_cli("equity", "holdem", "AsKs", "QhQd", "--board", "2c7d9h", "--trials", "5000",
                    "--seed", "3", "--csv")
     assert done.returncode == 0 and done.stdout.count("\n") == 3
+    header, first, _ = done.stdout.splitlines()
+    assert header.endswith(",method,seed,version") and first.endswith(",3,2")
     done = run_cli("equity", "holdem", "AsKs", "QhQd")
     assert done.returncode == 0 and "46.21%" in done.stdout
 

@@ -51,8 +51,9 @@ def _options(args: argparse.Namespace) -> dict:
     return options
 
 
+# (the seed and the stream last: a sampled answer is reproducible from its own row)
 CSV_FIELDS = ("board", "hand", "equity", "win", "tie", "scoop", "hi", "lo", "stderr",
-              "exact", "samples", "method")
+              "exact", "samples", "method", "seed", "version")
 
 
 def _csv_rows(results) -> str:
@@ -63,7 +64,8 @@ def _csv_rows(results) -> str:
         for p in r.players:
             writer.writerow([r.board, p.hand, p.equity, p.win, p.tie,
                              *("" if v is None else v for v in (p.scoop, p.hi, p.lo, p.stderr)),
-                             r.exact, r.samples, r.method])
+                             r.exact, r.samples, r.method,
+                             *("" if r.exact or v is None else v for v in (r.seed, r.version))])
     return out.getvalue()
 
 
