@@ -82,6 +82,19 @@ class ArgumentTypeError(TypeError):
         self.token = token
 
 
+def number_text(number: int, commas: bool = False) -> str:
+    """An integer as a message shows it: its digits (``commas``: in groups of three), or
+    how many digits it has where there are too many to print (Python refuses to write an
+    int of more than 4,300 digits, and a message of thousands helps no one)."""
+    size = abs(number)
+    if size.bit_length() > 200:
+        # 10**k <= size < 10**(k + 1) for this k or the next: no decimal conversion
+        k = int((size.bit_length() - 1) * 0.30102999566398120)
+        digits = k + 1 + (size >= 10 ** (k + 1))
+        return f"a{' negative' if number < 0 else ''} {digits:,}-digit number"
+    return f"{number:,}" if commas else str(number)
+
+
 def check_type(value: object, kinds: type | tuple[type, ...], argument: str,
                expected: str) -> None:
     """Raise ``ArgumentTypeError`` unless ``value`` is one of ``kinds`` (bool is never an int)."""
@@ -90,8 +103,9 @@ def check_type(value: object, kinds: type | tuple[type, ...], argument: str,
     else:
         ok = isinstance(value, kinds)
     if not ok:
+        shown = number_text(value) if type(value) is int else repr(value)
         raise ArgumentTypeError(f"{argument} must be {expected}, got {type(value).__name__} "
-                                f"{value!r}"[:300], value)
+                                f"{shown}"[:300], value)
 
 
 def integer(value: object, argument: str, low: int | None = None, high: int | None = None,
@@ -109,7 +123,8 @@ def integer(value: object, argument: str, low: int | None = None, high: int | No
     if (low is not None and number < low) or (high is not None and number > high):
         if bounds is None:
             bounds = f"at least {low}" if high is None else f"{low} to {high}"
-        raise EvaluatorError(f"{argument} must be {bounds}, got {number}", number)
+        raise EvaluatorError(f"{argument} must be {bounds}, got {number_text(number)}",
+                             number)
     return number
 
 

@@ -256,3 +256,17 @@ def test_a_cluster_that_fails_as_a_whole_is_a_query_failed_error(cluster):
     with pytest.raises(QueryFailed, match="^query 1 failed: the cluster failed: ") as failed:
         batch_equity(QUERIES, scheduler=client, progress=False)
     assert failed.value.kept == 0
+
+
+def test_numpy_integers_are_whole_numbers_in_a_query():
+    """A query built from a caller's arrays: NumPy integers are the numbers they hold (a
+    sweep found ``trials``, ``seed`` and ``version`` of type int64 refused as "not a
+    number")."""
+    import numpy as np
+    query = {"hands": "QQ+,AKs vs random", "trials": np.int64(20_000), "seed": np.uint32(7),
+             "version": np.int8(1)}
+    row = batch_equity([query], progress=False)[0]
+    direct = equity("holdem", ["QQ+,AKs", "random"], trials=20_000, seed=7, version=1)
+    assert row["p1_equity"] == direct.players[0].equity and row["version"] == 1
+    with pytest.raises(EvaluatorError, match="trials must be a number, got np.True_"):
+        batch_equity([{**query, "trials": np.bool_(True)}], progress=False)

@@ -195,9 +195,9 @@ def test_resume_refuses_rows_dealt_in_another_monte_carlo_stream(tmp_path, name)
     first = batch_equity(MIXED[:4], out=out, progress=False, version=1)
     assert [r["version"] for r in first] == [None, None, 1, None]   # exact rows: none
     before = out.read_bytes()
-    with pytest.raises(EvaluatorError, match="line .* was sampled in Monte Carlo stream "
-                                             "version 1, this batch gives that query "
-                                             "version 2; ask for version 1"):
+    with pytest.raises(EvaluatorError, match=r"line \d \(query 3\) was sampled in Monte Carlo "
+                                             "stream version 1, and this batch deals that "
+                                             "query in version 2: give it version 1"):
         batch_equity(MIXED[:4], out=out, resume=True, progress=False)
     assert out.read_bytes() == before
     again = batch_equity(MIXED[:6], out=out, resume=True, progress=False, version=1)
@@ -220,6 +220,24 @@ def test_rows_written_before_there_were_two_streams_resume_in_the_first(tmp_path
         batch_equity(MIXED[:4], out=out, resume=True, progress=False)
     assert len(batch_equity(MIXED[:4], out=out, resume=True, progress=False,
                             version=1)) == 4
+    # a stored version that no stream has, its digest made again: a damaged row
+    rows[2]["version"] = 3
+    del rows[2]["digest"]
+    rows[2]["digest"] = row_digest(rows[2])
+    out.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    with pytest.raises(EvaluatorError, match=r"line 3 \(query 3\) has version 3; a batch "
+                                             "writes no such row"):
+        batch_equity(MIXED[:4], out=out, resume=True, progress=False, version=1)
+    # a CSV file of release 0.1.0 has no version column: said so
+    table = tmp_path / "r.csv"
+    batch_equity(MIXED[:4], out=table, progress=False, version=1)
+    lines = list(csv.reader(table.read_text().splitlines()))
+    at = lines[0].index("version")
+    with table.open("w", newline="") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(
+            line[:at] + line[at + 1:] for line in lines)
+    with pytest.raises(EvaluatorError, match="no version column .*release 0.1.0"):
+        batch_equity(MIXED[:4], out=table, resume=True, progress=False, version=1)
 
 
 # the queries of MIXED and an Omaha one, a game that can change without changing the columns

@@ -54,6 +54,9 @@ def test_equity_takes_the_first_monte_carlo_stream_on_request():
         assert api["version"] == version
     assert "seed 7, stream version 1" in ok(*query, "--stream-version", "1").stdout
     assert "stream version" not in ok(*query).stdout
+    keeps = ok("discard", "pineapple", "AsKsQd", "JhTh", "--trials", "2000", "--seed", "3",
+               "--stream-version", "1").stdout
+    assert "Monte Carlo, 2,000 boards, seed 3, stream version 1" in keeps
 
 
 def test_equity_by_street_json():
@@ -245,6 +248,8 @@ def test_plot_grid_refuses_conflicting_and_stray_arguments(tmp_path):
             (("grid", "--board", "2c7d9h"), "--board needs --against or --range"),
             (("grid", "--dead", "2c"), "--dead needs --against or --range"),
             (("grid", "--range", "AKs", "--seed", "1"), "--seed is for plot streets"),
+            (("grid", "--range", "AKs", "--stream-version", "1"),
+             "--stream-version is for plot streets"),
             (("grid", "--range", "AA", "--dead", "AsAhAd"),
              "the range 'AA' has no live combos once the board and dead cards are out"),
             (("grid", "--range", "AA", "--board", "AsAh2c", "--dead", "Ad"), "no live combos"),

@@ -428,3 +428,16 @@ def test_generic_range_sampling_answers_are_unchanged():
                             threads=threads)
             assert "deals from the ranges" in result.method
             assert result.counts["hi_full"] == hi_full, (name, hands, threads)
+
+
+@pytest.mark.parametrize("option, says", [
+    ("version", "version must be 1 or 2 (the Monte Carlo stream), got a 5,001-digit number"),
+    ("trials", "trials a 5,001-digit number is more than 1e+15"),
+    ("threads", "threads must be between 1 and 1024, got a 5,001-digit number"),
+])
+def test_an_integer_too_long_to_print_is_refused_by_its_length(option, says):
+    """Python refuses to write an int of more than 4,300 digits: the message says how many
+    it has instead of failing to say it."""
+    with pytest.raises(EvaluatorError) as refused:
+        equity("holdem", ["QQ+,AKs", "random"], **{option: 10 ** 5000})
+    assert str(refused.value).startswith(says)

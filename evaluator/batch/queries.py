@@ -281,7 +281,8 @@ def _normalise(query: Mapping, index: int, seed: int, version: int | None = None
 
 def _number(name: str, value) -> float:
     """A query's number field (a JSON number, or the text of a CSV cell) as a float."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, str, np.integer, np.floating)):
         raise EvaluatorError(f"{name} must be a number, got {show_value(value)}", value)
     try:
         return float(value)
@@ -295,8 +296,8 @@ def whole_number(name: str, value) -> int:
     Integer text is read exactly (a seed may pass 2**53); other text and floats
     must hold a whole number, so ``1e6`` is a million and ``2.5`` is refused.
     """
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)               # a NumPy integer too, from a caller's array
     if isinstance(value, str):
         try:
             return int(value.strip())

@@ -98,6 +98,12 @@ class Sink:
                     raise EvaluatorError(f"cannot resume {path}: it has no {DIGEST} column "
                                          "(written by an older version): start it afresh "
                                          "(without resuming)", str(path))
+                if records[0][1] == [name for name in self.header if name != "version"]:
+                    raise EvaluatorError(
+                        f"cannot resume {path}: it has no version column (written by "
+                        "release 0.1.0, before rows recorded their Monte Carlo stream): start "
+                        "it afresh (without resuming), with version 1 for the same answers",
+                        str(path))
                 raise EvaluatorError(f"cannot resume {path}: its columns are not this "
                                      "batch's (another batch, or other options?)", str(path))
             for number, fields in records[1:]:
@@ -157,16 +163,6 @@ class Sink:
             raise EvaluatorError(f"cannot resume {path}: line {line} was sampled with seed "
                                  f"{seed}, this batch gives that query seed {item['seed']} "
                                  "(another batch seed?)", str(path))
-        if seed not in (None, "") and "error" not in item:
-            # the stream that dealt it: rows written before there were two have no column
-            version = row.get("version")
-            version = 1 if version in (None, "") else version
-            if str(version) != str(item["version"]):
-                raise EvaluatorError(
-                    f"cannot resume {path}: line {line} was sampled in Monte Carlo stream "
-                    f"version {version}, this batch gives that query version "
-                    f"{item['version']}; ask for version {version} to finish it",
-                    str(path))
         try:
             typed = self._typed(row, item) if self.csv else row
         except ValueError as error:
@@ -188,6 +184,17 @@ class Sink:
         bad = bad_result(typed, item)
         if bad is not None:
             raise damaged(bad)
+        # the stream that dealt it (checked above: 1 or 2 where sampled; rows written before
+        # there were two streams have no version, and were dealt by the first)
+        if typed.get("seed") is not None and "error" not in item:
+            version = typed.get("version") or 1
+            if version != item["version"]:
+                raise EvaluatorError(
+                    f"cannot resume {path}: line {line} (query {mine[0]}) was sampled in "
+                    f"Monte Carlo stream version {version}, and this batch deals that query "
+                    f"in version {item['version']}: give it version {version} (its own "
+                    f"version field, or the batch's version={version} / --stream-version "
+                    f"{version} where it has none) to finish the file", str(path))
         self.rows.append(typed)
 
     def _typed(self, cells: dict[str, str], item: dict) -> dict:

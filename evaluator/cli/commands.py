@@ -73,16 +73,23 @@ HILO_CAPTION = ("scoop: takes the whole pot alone; tie: shares some part of it; 
                 "high/low: share of the pot won from each half")
 
 
+def _method(result) -> str:
+    """How a result was reached, as a table's caption says it: the method, and where it was
+    sampled its seed and (other than the default) its Monte Carlo stream."""
+    from ..engine.spots import STREAM_VERSION
+    said = result.method
+    if not result.exact and result.seed is not None:
+        said += f", seed {result.seed}"
+    if result.version not in (None, STREAM_VERSION):
+        said += f", stream version {result.version}"
+    return said
+
+
 def _equity_table(result, title: str | None = None):
     """One result as a table; hi-lo games show scoop, tie, high and low (win = scoop)."""
     from rich.table import Table
     hilo = result.players[0].hi is not None
-    caption = result.method + ("" if result.exact or result.seed is None
-                               else f", seed {result.seed}")
-    from ..engine.spots import STREAM_VERSION
-    if result.version not in (None, STREAM_VERSION):
-        caption += f", stream version {result.version}"
-    caption += f"\n{HILO_CAPTION}" if hilo else ""
+    caption = _method(result) + (f"\n{HILO_CAPTION}" if hilo else "")
     table = Table(title=title, title_justify="left", caption=caption,
                   caption_justify="left")
     table.add_column("hand")
@@ -142,7 +149,7 @@ def cmd_discard(args: argparse.Namespace) -> int:
         return 0
     from rich.table import Table
     table = Table(title=f"{args.game}: keeps for {args.hero}, best first", title_justify="left",
-                  caption=keeps[0][2].method, caption_justify="left")
+                  caption=_method(keeps[0][2]), caption_justify="left")
     for name in ("keep", "discard"):
         table.add_column(name)
     for name in ("equity", "win", "tie"):
@@ -326,8 +333,9 @@ def _check_plot(args: argparse.Namespace) -> None:
             raise EvaluatorError("--against and --range cannot be combined: --against colours "
                                  "by equity against a range, --range by a range's "
                                  "composition", "--range")
-        if args.seed is not None:
-            raise EvaluatorError("--seed is for plot streets; plot grid is exact", args.seed)
+        for flag, value in (("--seed", args.seed), ("--stream-version", args.stream_version)):
+            if value is not None:
+                raise EvaluatorError(f"{flag} is for plot streets; plot grid is exact", value)
         if args.against is None and args.range is None and (args.board or args.dead):
             flag = "--board" if args.board else "--dead"
             raise EvaluatorError(f"{flag} needs --against or --range: the grid against a "
@@ -374,7 +382,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
         if not args.game or len(args.hands) < 2:
             raise EvaluatorError("plot streets needs a game and two or more hands", "hands")
         results = equity_by_street(args.game, args.hands, args.board, args.dead,
-                                   seed=args.seed)
+                                   seed=args.seed, version=args.stream_version)
         plots.streets(results, args.out)
     print(f"image written to {args.out}", file=sys.stderr)
     return 0

@@ -169,6 +169,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--board", default="", help="board (grid: the flop/turn/river)")
     p.add_argument("--dead", default="", help="cards out of the deck")
     p.add_argument("--seed", type=whole, help="seed where a street is sampled")
+    p.add_argument("--stream-version", type=whole, metavar="N",
+                   help="the Monte Carlo stream where a street is sampled: 2 (default), or 1 "
+                        "for the answers of release 0.1.0")
     p.add_argument("--out", required=True, help="image file: .png, .svg or .pdf")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=cmd_plot)

@@ -20,6 +20,7 @@ from ..errors import (
     HandError,
     RangeError,
     integer,
+    number_text,
     optional_integer,
 )
 from ..families import family
@@ -197,7 +198,8 @@ def check_options(exact, trials, target_stderr, seed) -> bool:
     trials = optional_integer(trials, "trials", 1, expected="a positive integer",
                               bounds="a positive integer")
     if trials is not None and trials > MAX_TRIALS:
-        raise EvaluatorError(f"trials {trials:,} is more than {MAX_TRIALS:.0e}, which would take "
+        raise EvaluatorError(f"trials {number_text(trials, True)} is more than {MAX_TRIALS:.0e}, "
+                             "which would take "
                              "months at 100 M deals a second; ask for exact=True or fewer",
                              trials)
     if exact is not None and not isinstance(exact, (bool, np.bool_)):
@@ -241,7 +243,7 @@ def check_trials_time(g: Game, trials: int | None, threads: int | None) -> None:
         took = (f"{seconds / 60:,.0f} minutes" if seconds < 7200
                 else f"{seconds / 3600:,.0f} hours")
         raise EvaluatorError(
-            f"trials {trials:,} would take at least {took} on {cores} "
+            f"trials {number_text(trials, True)} would take at least {took} on {cores} "
             f"{'core' if cores == 1 else 'cores'} ({g.name} samples at most about "
             f"{family(g).sample_rate / 1e6:,.0f} M deals a second a core); ask for "
             f"at most {int(TRIALS_SECONDS * family(g).sample_rate * cores):,}, a "
