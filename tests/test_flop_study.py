@@ -253,3 +253,18 @@ def test_the_vectors_are_refused_where_they_do_not_apply():
     for hands, game in ((["AA", "KK", "QQ"], "holdem"), (["AA", "KK"], "omaha")):
         with pytest.raises(EvaluatorError, match="vectors=True takes two hands"):
             flop_study(hands, game, progress=False, vectors=True)
+
+
+def test_a_sampled_flop_study_takes_the_stream_version():
+    """``version`` as ``equity``'s: each flop's row is the query's answer in that stream,
+    and a stream that does not exist is refused even where the study would be exact."""
+    from evaluator import EvaluatorError
+    for version in (1, 2):
+        study = flop_study(["QQ+,AKs", "random"], trials=3000, seed=2, threads=1,
+                           progress=False, version=version)
+        row = study.rows[0]
+        direct = equity("holdem", ["QQ+,AKs", "random"], row["flop"], trials=3000,
+                        seed=row["seed"], version=version)
+        assert row["p1_equity"] == direct.players[0].equity and row["version"] == version
+    with pytest.raises(EvaluatorError, match="version must be 1 or 2"):
+        flop_study(["AsKs", "QhQd"], progress=False, version=3)

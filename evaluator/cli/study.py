@@ -66,7 +66,8 @@ def _study_flops(args: argparse.Namespace) -> int:
     try:
         study = flop_study(args.hands, args.game, dead=args.dead, trials=args.trials,
                            seed=args.seed, scheduler=args.scheduler, threads=args.threads,
-                           progress=not args.no_progress, out=rows_file, resume=args.resume)
+                           progress=not args.no_progress, out=rows_file, resume=args.resume,
+                           version=args.stream_version)
     except BatchInterrupted as stop:
         if rows_file is None:
             print("evaluator: interrupted; nothing was written (give --out to keep the "
@@ -277,6 +278,9 @@ def add_study_parser(sub, parser_class, raw, whole) -> None:
     common(q, "write the rows")
     q.add_argument("--trials", type=whole, help="Monte Carlo deals per flop")
     q.add_argument("--seed", type=whole, help="seed of the sampled flops")
+    q.add_argument("--stream-version", type=whole, metavar="N",
+                   help="the Monte Carlo stream of the sampled flops: 2 (default), or 1 for "
+                        "the answers of release 0.1.0")
     q.add_argument("--scheduler", help="Dask scheduler address (the cluster extra)")
     q.add_argument("--threads", type=whole, help="threads (default: all cores)")
     q.add_argument("--resume", action="store_true",

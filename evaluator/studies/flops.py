@@ -33,7 +33,7 @@ import numpy as np
 from .._suits import stabilizer
 from ..batch import batch_equity
 from ..cards import format_cards, parse_cards
-from ..engine.spots import check_options, check_trials_time, parse_hands
+from ..engine.spots import check_options, check_trials_time, parse_hands, resolve_version
 from ..errors import EvaluatorError, HandError, RangeError
 from ..export import RowsExport, write_rows
 from ..games import Game
@@ -359,12 +359,13 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
                exact: bool | None = True, trials: int | None = None, seed: int | None = None,
                scheduler=None, threads: int | None = None, progress: bool = True,
                out: str | Path | None = None, resume: bool = False,
-               vectors: bool | None = None) -> FlopStudy:
+               vectors: bool | None = None, version: int | None = None) -> FlopStudy:
     """Every flop of a spot, one row per suit class (see the module doc).
 
     ``exact`` and ``trials`` are those of ``equity`` for each flop (give ``trials`` for
     Omaha ranges, where exact is too slow: then ``exact`` is not asked for); ``seed``
-    seeds the batch, which gives each flop its own stream; ``scheduler``, ``threads``,
+    seeds the batch, which gives each flop its own stream, in Monte Carlo stream
+    ``version`` (``equity``'s); ``scheduler``, ``threads``,
     ``progress``, ``out`` and ``resume`` are those of ``batch_equity`` (``out`` streams the
     per-flop batch rows; ``FlopStudy.write`` writes the study's rows).  ``vectors``:
     True takes the vectors (two hands or ranges of hold'em or short deck, exact, no
@@ -398,6 +399,7 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
     if trials is not None and exact is True:          # the default: trials ask for sampling
         exact = None
     sampled = trials is not None or exact is False
+    resolve_version(version)                # refused on every path, the exact sweep's too
     as_ranges: list[Range | None] = [
         None if rnd else Range([h], g) if r is None else r
         for h, r, rnd in zip(parsed, ranges, randoms)]
@@ -431,7 +433,8 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
     # out: its queries are recorded, not raised, and any other failure is raised
     rows: list[dict[str, Any]] = batch_equity(
         queries, scheduler=scheduler, threads=threads, progress=progress,
-        seed=0 if seed is None else seed, out=out, resume=resume, on_error="record")
+        seed=0 if seed is None else seed, out=out, resume=resume, on_error="record",
+        version=version)
     kept = []
     for cls, row in zip(classes, rows):
         error = row.get("error")
