@@ -18,6 +18,7 @@ import numpy as np
 from ..errors import (
     ArgumentTypeError,
     EvaluatorError,
+    number_text,
     optional_integer,
 )
 
@@ -210,11 +211,13 @@ _REPR.maxstring = _REPR.maxother = 80
 def show_value(value: object) -> str:
     """A value as a message shows it: short whatever its size, and whatever its nesting
     (``repr`` of a list nested 100,000 deep raises ``RecursionError``)."""
+    if type(value) is int:                      # its digits, or how many (errors.number_text)
+        return number_text(value)[:300]
     try:
         if isinstance(value, (str, int, float)) or value is None:
             return repr(value)[:300]
         return _REPR.repr(value)
-    except (ValueError, RecursionError):       # an int of more than 4,300 digits
+    except (ValueError, RecursionError):       # an int subclass of more than 4,300 digits
         return f"a {type(value).__name__}"
 
 
