@@ -15,8 +15,8 @@ from typing import cast
 import numpy as np
 
 __all__ = ["short_text", "EvaluatorError", "CardError", "GameError", "HandError", "RangeError",
-           "TableError", "IllegalAction", "HistoryError", "QueryFailed", "ArgumentTypeError",
-           "BatchInterrupted", "Interrupted", "check_type", "integer",
+           "NoDeal", "TableError", "IllegalAction", "HistoryError", "QueryFailed",
+           "ArgumentTypeError", "BatchInterrupted", "Interrupted", "check_type", "integer",
            "optional_integer"]
 
 
@@ -42,6 +42,13 @@ class HandError(EvaluatorError):
 
 class RangeError(EvaluatorError):
     """Range text that cannot be read, or a range left with no combo."""
+
+
+class NoDeal(RangeError):
+    """No deal fits the spot: a range with no live combo once the known cards are out, or
+    hands every combination of which shares a card.  Studies that look at many boards
+    catch this one (that board leaves nothing to deal) and nothing else: any other
+    refusal of a board stops the study with its reason."""
 
 
 class TableError(EvaluatorError):

@@ -26,7 +26,7 @@ from .combo_order import (
     deck_combos,
 )
 from .engine.spots import check_distinct
-from .errors import CardError, EvaluatorError, RangeError, check_type
+from .errors import CardError, EvaluatorError, NoDeal, RangeError, check_type
 from .errors import short_text as _short
 from .families import family
 from .games import Game
@@ -169,6 +169,28 @@ def _scaled(w: np.ndarray) -> tuple[np.ndarray, float]:
         return _readonly(np.ldexp(w, -e)), float(np.ldexp(1.0, e))
 
 
+def exact_share(reach: np.ndarray, passes: int) -> float:
+    """The share of the live weight under which the sweep sums a combo pair by pair
+    (``kernels.sweep.clear_weights``'s ``close_share``): 0 where every weight is a whole
+    multiple of one power of two and ``passes`` sweeps' sums of them stay below
+    ``2**53`` units, so that every running sum, and every difference of them, is exact
+    (a range's weights of 1 or 0.5); ``CLOSE`` otherwise, where differences of running
+    sums can cancel the digits of a combo clear of little weight."""
+    from .kernels.sweep import CLOSE
+    w = reach[reach > 0]
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = float(w.sum()) if len(w) else 0.0
+    if not len(w) or not math.isfinite(total) or not np.isfinite(w).all():
+        return CLOSE
+    # w = M * 2**(e - 53) with M a 53-bit whole number: its trailing zeros are the
+    # fraction bits it does not need
+    m, e = np.frexp(w)
+    whole = np.ldexp(m, 53).astype(np.int64)
+    zeros = np.log2(whole & -whole).astype(np.int64)
+    bits = max(0, int((53 - e - zeros).max()))
+    return 0.0 if math.log2(total * (2 * passes + 2)) + bits < 53 else CLOSE
+
+
 RUNOUT_CHUNK = 64
 """Runouts per work item of ``combo_equity`` (a turn is one item; a flop 19)."""
 OMAHA_CHUNK = 8
@@ -248,10 +270,15 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
     h = NO_HERO if hero is None else _readonly(hero)
     totals = NO_TOTALS if hero is None else np.zeros((len(s.runouts), 2))
     left = len(g.deck) - len(s.board) - len(s.dead)
+    need = 2 * g.hole + 5 - len(s.board)
+    if left < need:
+        raise NoDeal(f"no deal is left: two {g.name} hands and the rest of the board need "
+                     f"{need} cards, and {left} are live once the board and dead cards "
+                     "are out", left)
     # a hand and an opponent clear of it leave the same runouts, whichever they are
     factor = float(math.comb(left - 2 * g.hole, 5 - len(s.board)))
-    num, den = np.empty(n), np.empty(n)
-    eq = np.empty(n) if ratios else NO_EQ
+    num, den = np.zeros(n), np.zeros(n)
+    eq = np.full(n, np.nan) if ratios else NO_EQ
     for _ in range(2):
         status = _run(g, s, reach, factor, num, den, eq, h, totals, threads)
         if status != k.OUT_OF_SCALE:
@@ -263,13 +290,14 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
         raise RangeError("against has no combo with a positive weight", _short(str(against)))
     if status == k.TOO_CONCENTRATED:
         raise RangeError(
-            f"against's weight is too concentrated for {g.name} combo vectors: more than "
-            "64 hands are clear of less than 1/1000 of it, and each would be summed pair "
-            "by pair; spread the weights, or ask equity() for the hands you need",
-            _short(str(against)))
+            f"against's weights are too concentrated for {g.name} combo vectors: so many "
+            "hands are clear of less than 1/1000 of its weight that summing each pair by "
+            "pair would take minutes; weights that are whole multiples of one power of "
+            "two (1, 0.5, 0.25 ...) are summed exactly and never refused, or ask equity() "
+            "for the hands you need", _short(str(against)))
     if status == k.NO_LIVE_WEIGHT or not den.any():
-        raise RangeError("against has no live combo with weight once the board and dead "
-                         "cards are out", _short(str(against)))
+        raise NoDeal("against has no live combo with weight once the board and dead "
+                      "cards are out", _short(str(against)))
     if hero is not None:
         totals[:, 0] *= 0.5
     return eq, num, den, unit, totals
@@ -283,20 +311,21 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
     count) and finished here."""
     from .kernels import omaha_sweep, sweep
     t = _tables.high(g.values)
+    close = exact_share(reach, len(s.runouts))
     if _two_cards(g):
         lay = layout(g.deck)
 
         def call(runouts: np.ndarray, f: float, part: np.ndarray, met: np.ndarray,
                  e: np.ndarray, tot: np.ndarray) -> int:
             return sweep.runout_sweep(*lay, s.board, s.out_bits, runouts, reach, f, part,
-                                      met, e, hero, tot, *t)
+                                      met, e, hero, tot, close, *t)
     else:
         cards, bits = combos(g), combo_bits(g.deck, g.hole)
 
         def call(runouts: np.ndarray, f: float, part: np.ndarray, met: np.ndarray,
                  e: np.ndarray, tot: np.ndarray) -> int:
             return omaha_sweep.runout_sweep(cards, bits, s.board, s.out_bits, runouts,
-                                            reach, f, part, met, e, *t)
+                                            reach, f, part, met, e, close, *t)
     runouts = s.runouts
     chunk = RUNOUT_CHUNK if _two_cards(g) else OMAHA_CHUNK
     if len(runouts) <= chunk:
@@ -336,8 +365,8 @@ def runout_totals(hero: RangeLike, against: RangeLike | np.ndarray, board: Cards
     _, _, _, unit, totals = _sweep(against, board, g, dead, threads, h.vector(),
                                    "runout_totals", False)
     if not totals[:, 1].any():
-        raise RangeError(f"no deal fits {_short(h.text)!r} against {_short(str(against))!r} "
-                         "on this board", h.text)
+        raise NoDeal(f"no deal fits {_short(h.text)!r} against {_short(str(against))!r} "
+                      "on this board", h.text)
     return s.runouts, totals, unit
 
 
@@ -405,34 +434,48 @@ def showdown_values(board: CardsLike, reach: np.ndarray, *, game: str | Game = "
             check_type(reach, (list, tuple), "reach", "an (N,) or (k, N) array")
         reach = np.ascontiguousarray(check_vector(np.asarray(reach), n, "reach", g, rows=True))
     rows = _readonly(reach.reshape(-1, n))
-    values = np.empty(rows.shape)
+    if not len(rows):
+        return np.zeros(reach.shape)
     t = _tables.high(g.values)
-    block = k.SHOWDOWN_BLOCK * 4
     if _two_cards(g):
         lay = layout(g.deck)
+        block = k.SHOWDOWN_BLOCK * 4
 
-        def work(span: tuple[int, int]) -> int:
-            return k.river_showdown(*lay, s.board, s.out_bits, rows[span[0]:span[1]],
-                                    values[span[0]:span[1]], *t)
+        def kernel(part: np.ndarray, out: np.ndarray, close: float) -> int:
+            return k.river_showdown(*lay, s.board, s.out_bits, part, out, close, *t)
     else:
         from .kernels.omaha_sweep import river_showdown
         cards, bits = combos(g), combo_bits(g.deck, g.hole)
         block = 1
 
+        def kernel(part: np.ndarray, out: np.ndarray, close: float) -> int:
+            return river_showdown(cards, bits, s.board, s.out_bits, part, out, close, *t)
+
+    def one_pass(part: np.ndarray) -> tuple[int, np.ndarray]:
+        out = np.empty(part.shape)
+        close = exact_share(part, 1)
+        spans = [(a, min(a + block, len(part))) for a in range(0, len(part), block)]
+
         def work(span: tuple[int, int]) -> int:
-            return river_showdown(cards, bits, s.board, s.out_bits, rows[span[0]:span[1]],
-                                  values[span[0]:span[1]], *t)
-    spans = [(a, min(a + block, len(rows))) for a in range(0, len(rows), block)]
-    if len(spans) == 1:
-        status = work(spans[0])
-    else:
-        status = max(map_items(work, spans, resolve_threads(threads, len(spans) << 16)))
+            return kernel(part[span[0]:span[1]], out[span[0]:span[1]], close)
+        if len(spans) == 1:
+            return work(spans[0]), out
+        return max(map_items(work, spans, resolve_threads(threads, len(spans) << 16))), out
+    bands = _bands(rows)
+    status, values = one_pass(bands[0])
+    for band in bands[1:]:          # the smaller weights' values, added in
+        if status != k.OK:
+            break
+        status, more = one_pass(band)
+        values += more
     if status == k.BAD_WEIGHT:
         check_vector(reach, n, "reach", g, rows=True)   # raises, naming the entry
     if status == k.TOO_CONCENTRATED:
-        raise RangeError(f"a reach vector's weight is too concentrated for {g.name} "
-                         "showdown values: more than 64 hands are clear of less than "
-                         "1/1000 of it", "reach")
+        raise RangeError(f"a reach vector's weights are too concentrated for {g.name} "
+                         "showdown values: so many hands are clear of less than 1/1000 of "
+                         "its weight that summing each pair by pair would take minutes; "
+                         "weights that are whole multiples of one power of two are summed "
+                         "exactly and never refused", "reach")
     if status == k.OUT_OF_SCALE:
         # each row scaled by a power of two (exactly) to below 1, and back
         e = np.frexp(rows.max(axis=1))[1][:, None]
@@ -440,6 +483,34 @@ def showdown_values(board: CardsLike, reach: np.ndarray, *, game: str | Game = "
                                  threads=threads)
         values = np.ldexp(scaled.reshape(rows.shape), e)
     return values.reshape(reach.shape)
+
+
+BAND_BITS = 26
+"""Binary orders of magnitude of weight a band of ``showdown_values`` spans."""
+MAX_BANDS = 8
+
+
+def _bands(rows: np.ndarray) -> list[np.ndarray]:
+    """``rows`` (k, N) split into bands of weight, largest first, that add up to it:
+    each row's weights within ``BAND_BITS`` binary orders of its largest, the next
+    ``BAND_BITS`` below, and so on (the last band takes the rest).  A value is the
+    beaten weight less the losing weight, and a sweep keeps it to about 2**-52 of the
+    weight it sums: so a weight far below the rest (1e-20 beside 1), which decides the
+    sign of a combo that ties or is blocked from the rest, is summed in a band of its
+    own.  Weights that sum exactly (``exact_share``) stay in one band."""
+    if exact_share(rows, 1) == 0.0:
+        return [rows]
+    top = np.frexp(rows.max(axis=1))[1][:, None]
+    with np.errstate(divide="ignore"):
+        exponent = np.frexp(rows)[1]
+    band = np.minimum((top - exponent) // BAND_BITS, MAX_BANDS - 1)
+    band[rows == 0] = -1
+    out = []
+    for b in range(int(band.max()) + 1):
+        part = np.where(band == b, rows, 0.0)
+        if part.any():
+            out.append(_readonly(part))
+    return out or [rows]
 
 
 # --- every flop at once --------------------------------------------------------------------

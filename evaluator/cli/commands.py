@@ -14,7 +14,7 @@ from pathlib import Path
 from .._terminal import IMAGE_SUFFIXES
 from .._terminal import console as _console
 from .._terminal import short as _short
-from ..errors import EvaluatorError, RangeError
+from ..errors import EvaluatorError, NoDeal
 from .args import check_out, pct
 
 # --- eval ---------------------------------------------------------------------
@@ -281,8 +281,8 @@ def cmd_range(args: argparse.Namespace) -> int:
     if args.dead:
         r = r.live(args.dead)
         if not len(r):
-            raise RangeError(f"the range {_short(r.text)!r} has no live combos once the dead "
-                             "cards are out", r.text)
+            raise NoDeal(f"the range {_short(r.text)!r} has no live combos once the dead "
+                          "cards are out", r.text)
     if args.format == "vector":           # the weights over the game's combo order
         weights = r.vector().tolist()
         if args.json:
@@ -368,8 +368,8 @@ def cmd_plot(args: argparse.Namespace) -> int:
                                   parse_cards(args.dead, what="the dead cards")])
             live = rng.live(out) if len(out) else rng
             if not len(live):
-                raise RangeError(f"the range {_short(rng.text)!r} has no live combos once the "
-                                 "board and dead cards are out", rng.text)
+                raise NoDeal(f"the range {_short(rng.text)!r} has no live combos once the "
+                              "board and dead cards are out", rng.text)
             plots.grid(live.classes(), args.out,
                        title=f"range {_short(args.range)}: share of each class", label="share")
         else:

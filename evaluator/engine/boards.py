@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _tables
 from .._parallel import even_spans, map_items
-from ..errors import RangeError
+from ..errors import NoDeal, RangeError
 from ..games import Game
 from ..progress import item_done, planned
 from ..ranges import card_masks
@@ -47,8 +47,8 @@ def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
             raise RangeError("the weights are too far apart to be represented: every pair of "
                              "combos that fits weighs less than 1e-308 of the largest",
                              ", ".join(names))
-        raise RangeError("no deal fits the ranges: every combination of them shares a card",
-                         ", ".join(names))
+        raise NoDeal("no deal fits the ranges: every combination of them shares a card",
+                      ", ".join(names))
     weighted = scale != 1
     counts = Counts(2, weighted=weighted)
     values = out if not weighted else out / float(scale * scale) if scale else out
@@ -185,8 +185,8 @@ def three_way_by_boards(g: Game, names, rows, weights, board_ids, dead_ids, need
         # weights below the smallest float, which the listed tuples rescale
         if some_deal_fits(combos):
             return None
-        raise RangeError("no deal fits the ranges: every combination of them shares a card",
-                         ", ".join(names))
+        raise NoDeal("no deal fits the ranges: every combination of them shares a card",
+                      ", ".join(names))
     if not scale and total[0] / unit < FULL_PRECISION:
         return None                      # a subnormal deal weight: a few bits of precision
     weighted = scale != 1

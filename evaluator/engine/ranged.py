@@ -16,7 +16,7 @@ import numpy as np
 from .. import _tables
 from .._parallel import even_spans, map_items, resolve_threads
 from ..cards import format_cards
-from ..errors import EvaluatorError, RangeError
+from ..errors import EvaluatorError, NoDeal, RangeError
 from ..families import family
 from ..games import Game
 from ..kernels.markers import (  # NumPy only: no Numba import
@@ -78,8 +78,8 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         names.append(rng.text if ranges[i - 1] is not None or missing else format_cards(cards))
         alive = rng.live(out)
         if not len(alive):
-            raise RangeError(f"the range of hand {i} ({rng.text!r}) has no live combos once "
-                             "the board and dead cards are out", rng.text)
+            raise NoDeal(f"the range of hand {i} ({rng.text!r}) has no live combos once "
+                          "the board and dead cards are out", rng.text)
         top = float(alive.weights.max())
         scale *= top
         rows.append(alive.combos)
@@ -134,8 +134,8 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             rows, weights, masks, RANGE_TUPLE_LIMIT if exact is None else None)
         scale *= shift
         if tuples is not None and not len(tuples):
-            raise RangeError("no deal fits the ranges: every combination of them shares a "
-                             "card", names)
+            raise NoDeal("no deal fits the ranges: every combination of them shares a "
+                          "card", names)
     if tuples is not None:
         reps, classes = canonical_classes(tuples, players, group)
         per_class = class_seconds(g, need, left)
@@ -207,8 +207,8 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         if others:
             keep = (card_masks(rows[p]) & np.uint64(others)) == 0
             if not keep.any():
-                raise RangeError(f"the range of hand {p + 1} ({names[p]!r}) has no live combos "
-                                 "beside the other hands' cards", names[p])
+                raise NoDeal(f"the range of hand {p + 1} ({names[p]!r}) has no live combos "
+                              "beside the other hands' cards", names[p])
             if not keep.all():
                 rows[p], weights[p] = rows[p][keep], weights[p][keep]
     sampler = RangeSampler([rows[p] for p in ranged], [weights[p] for p in ranged],
@@ -330,8 +330,8 @@ class RangeSampler:
         tuples, tuple_weights, _ = combo_tuples(rows, weights, masks, self.TUPLE_LIMIT)
         if tuples is not None:
             if not len(tuples):
-                raise RangeError("no deal fits the ranges: every combination of them shares a "
-                                 "card", ", ".join(names))
+                raise NoDeal("no deal fits the ranges: every combination of them shares a "
+                              "card", ", ".join(names))
             self.tuples = True
             self._set([tuples], [tuple_weights], [card_masks(tuples)])
             return
@@ -484,8 +484,8 @@ def check_dealable(combo_masks, starts, taken, names, budget: int = 100_000) -> 
         part = combo_masks[starts[p]:starts[p + 1]]
         live = part[(part & np.uint64(taken)) == 0]
         if not len(live):
-            raise RangeError(f"the range of hand {p + 1} ({names[p]!r}) has no live combos",
-                             names[p])
+            raise NoDeal(f"the range of hand {p + 1} ({names[p]!r}) has no live combos",
+                          names[p])
         masks.append(live)
     steps = 0
 
@@ -504,5 +504,5 @@ def check_dealable(combo_masks, starts, taken, names, budget: int = 100_000) -> 
         return False
 
     if not search(0, int(taken)):
-        raise RangeError("no deal fits the ranges: every combination of them shares a card",
-                         ", ".join(names))
+        raise NoDeal("no deal fits the ranges: every combination of them shares a card",
+                      ", ".join(names))

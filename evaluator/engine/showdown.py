@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .._parallel import even_spans, map_items
-from ..errors import RangeError
+from ..errors import NoDeal, RangeError
 from ..families import family
 from ..games import Game
 from ..listing import card_masks
@@ -55,8 +55,8 @@ def hole_showdown(g: Game, names: list[str], rows: list[np.ndarray],
         masks = card_masks(rows[p])
         keep = (masks & known_mask) == 0
         if not keep.any():
-            raise RangeError(f"the range of hand {p + 1} ({names[p]!r}) has no live combos "
-                             "beside the known hands", names[p])
+            raise NoDeal(f"the range of hand {p + 1} ({names[p]!r}) has no live combos "
+                          "beside the known hands", names[p])
         sides.append((masks[keep], values[p][keep], weights[p][keep]))
     (a_masks, a_values, a_weights), (b_masks, b_values, b_weights) = sides
     ints, scale = integer_weights([a_weights, b_weights], len(a_masks) * len(b_masks))
@@ -104,8 +104,8 @@ def hole_showdown(g: Game, names: list[str], rows: list[np.ndarray],
             raise RangeError("the weights are too far apart to be represented: every pair of "
                              "combos that fits weighs less than 1e-308 of the largest",
                              ", ".join(names))
-        raise RangeError("no deal fits the ranges: every combination of them shares a card",
-                         ", ".join(names))
+        raise NoDeal("no deal fits the ranges: every combination of them shares a card",
+                      ", ".join(names))
     if weighted and scale:                        # integer multiples of 1/scale each
         counts.hi_full = full / float(scale) ** 2
         total = total / float(scale) ** 2

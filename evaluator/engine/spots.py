@@ -18,6 +18,7 @@ from ..errors import (
     CardError,
     EvaluatorError,
     HandError,
+    NoDeal,
     RangeError,
     integer,
     number_text,
@@ -268,8 +269,8 @@ def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | Non
     out = np.concatenate([board_ids, dead_ids])
     for i, rng in enumerate(ranges, start=1):
         if rng is not None and not len(rng.live(out)):
-            raise RangeError(f"the range of hand {i} ({rng.text!r}) has no live combos once "
-                             "the board and dead cards are out", rng.text)
+            raise NoDeal(f"the range of hand {i} ({rng.text!r}) has no live combos once "
+                          "the board and dead cards are out", rng.text)
 
 
 # The Monte Carlo streams: what a seed deals.  2 (this release's): heads-up ranges of equal

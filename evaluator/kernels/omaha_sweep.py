@@ -26,7 +26,6 @@ from .._jit import kernel
 from .high import KEY_MASK, ONE, U64, hash_read
 from .sweep import (
     BAD_WEIGHT,
-    CLOSE,
     LARGEST,
     NO_LIVE_WEIGHT,
     NO_WEIGHT,
@@ -35,9 +34,9 @@ from .sweep import (
     TOO_CONCENTRATED,
 )
 
-CAREFUL_LIMIT = 64
-"""Hands summed pair by pair at most (each costs a pass over every live hand a runout);
-past it the weights are refused as too concentrated."""
+CAREFUL_WORK = 4_000_000_000
+"""Pairs summed one by one at most (careful hands x hands with weight x runouts, a few
+seconds); past it the weights are refused as too concentrated."""
 PAIRS = 1326
 TRIPLES = 22100
 RANK_BITS = 32           # listed hands: value number << 32 | hand number
@@ -233,7 +232,7 @@ def list_river(cards, combo_bits, full, out_bits, pair_rank, words, spare, count
 
 
 @kernel
-def clear_weights(cards, combo_bits, dead_bits, reach, met, careful):
+def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share):
     """As ``sweep.clear_weights`` for four-card hands: ``met[i]`` the weight of the hands
     clear of hand ``i`` and of the known cards; returns ``(status, careful hands)``."""
     N = cards.shape[0]
@@ -267,7 +266,7 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful):
         return OUT_OF_SCALE, 0
     if live == 0:
         return NO_LIVE_WEIGHT, 0
-    close = whole * CLOSE
+    close = whole * close_share
     n = 0
     for i in range(N):
         met[i] = 0.0
@@ -284,8 +283,6 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful):
             continue
         m = whole + subset_sums(a, b, c, d, ones, twos, threes) + w
         if m < close:
-            if n == CAREFUL_LIMIT:
-                return TOO_CONCENTRATED, 0
             m = 0.0
             for j in range(N):
                 if not (combo_bits[j] & (dead_bits | combo_bits[i])):
@@ -331,11 +328,29 @@ def sweep_river(cards, order, n, reach, num, ones, twos, threes):
 
 
 @kernel
-def pairwise_river(combo_bits, order, n, reach, careful, careful_num, position):
+def support(combo_bits, dead_bits, reach):
+    """How many hands clear of the known cards have weight."""
+    n = 0
+    for i in range(reach.shape[0]):
+        if reach[i] != 0.0 and not (combo_bits[i] & dead_bits):
+            n += 1
+    return n
+
+
+@kernel
+def pairwise_river(combo_bits, order, n, reach, careful, careful_num, position, heavy,
+                   signs):
     """For each hand of ``careful`` listed in ``order``: ``careful_num[k] += 2 x (won +
-    tied / 2)``, pair by pair.  ``position`` (N) is scratch."""
+    tied / 2)`` (``signs = False``), or the weight it beats less the weight it loses to
+    (``signs = True``), pair by pair over the listed hands with weight.  ``position``
+    (N) and ``heavy`` (N) are scratch."""
     for j in range(n):
         position[order[j] & LOW32] = j
+    h = 0
+    for j in range(n):
+        if reach[order[j] & LOW32] != 0.0:
+            heavy[h] = order[j]
+            h += 1
     for k in range(careful.shape[0]):
         i = careful[k]
         j = position[i]
@@ -344,34 +359,43 @@ def pairwise_river(combo_bits, order, n, reach, careful, careful_num, position):
         v = order[j] >> S32
         mine = combo_bits[i]
         share = 0.0
-        for t in range(n):
-            y = order[t]
+        for t in range(h):
+            y = heavy[t]
             other = y & LOW32
             if combo_bits[other] & mine:
                 continue
             u = y >> S32
             if u < v:
-                share += 2.0 * reach[other]
+                share += reach[other] if signs else 2.0 * reach[other]
             elif u == v:
-                share += reach[other]
+                if not signs:
+                    share += reach[other]
+            elif signs:
+                share -= reach[other]
         careful_num[k] += share
 
 
 @kernel
 def runout_sweep(cards, combo_bits, board, dead_bits, runouts, reach, factor, num, den, eq,
-                 card_keys, rank_offsets, rank_values, flush_values):
+                 close_share, card_keys, rank_offsets, rank_values, flush_values):
     """``sweep.runout_sweep`` for four-card Omaha: ``num`` the wins (ties half), ``den``
     the deals (``factor`` times the clear weight; ``factor = 0`` for a part of the
     runouts leaves twice the wins, unclamped, and the clear weight), ``eq`` their ratio
-    where it is (N,).  Returns ``clear_weights``'s status."""
+    where it is (N,).  Returns ``clear_weights``'s status, or ``TOO_CONCENTRATED`` where
+    its careful hands would cost more than ``CAREFUL_WORK`` pairs."""
     N = cards.shape[0]
     careful = np.empty(N, np.int64)
-    status, n_careful = clear_weights(cards, combo_bits, dead_bits, reach, den, careful)
+    status, n_careful = clear_weights(cards, combo_bits, dead_bits, reach, den, careful,
+                                      close_share)
     if status != OK:
         return status
+    if n_careful and n_careful * support(combo_bits, dead_bits, reach) \
+            * runouts.shape[0] > CAREFUL_WORK:
+        return TOO_CONCENTRATED
     careful = careful[:n_careful]
     careful_num = np.zeros(n_careful, np.float64)
     position = np.full(N if n_careful else 0, -1, np.int64)
+    heavy = np.empty(N if n_careful else 0, np.uint64)
     num[:] = 0.0
     pair_rank = np.zeros(PAIRS, np.int64)
     words = np.empty(256, np.int64)
@@ -396,7 +420,8 @@ def runout_sweep(cards, combo_bits, board, dead_bits, runouts, reach, factor, nu
                        hand_rank, order, card_keys, rank_offsets, rank_values, flush_values)
         sweep_river(cards, order, n, reach, num, ones, twos, threes)
         if n_careful:
-            pairwise_river(combo_bits, order, n, reach, careful, careful_num, position)
+            pairwise_river(combo_bits, order, n, reach, careful, careful_num, position, heavy,
+                           False)
     for k in range(n_careful):
         num[careful[k]] = careful_num[k]
     if factor > 0:
@@ -411,8 +436,8 @@ def runout_sweep(cards, combo_bits, board, dead_bits, runouts, reach, factor, nu
 
 
 @kernel
-def river_showdown(cards, combo_bits, board, dead_bits, reach, out, card_keys, rank_offsets,
-                   rank_values, flush_values):
+def river_showdown(cards, combo_bits, board, dead_bits, reach, out, close_share, card_keys,
+                   rank_offsets, rank_values, flush_values):
     """``sweep.river_showdown`` for four-card Omaha, one reach vector (row of ``reach``)
     at a time: twice the wins plus the ties, less the clear weight."""
     N = cards.shape[0]
@@ -427,25 +452,29 @@ def river_showdown(cards, combo_bits, board, dead_bits, reach, out, card_keys, r
     threes = np.zeros(TRIPLES, np.float64)
     careful = np.empty(N, np.int64)
     met = np.empty(N, np.float64)
+    position = np.full(N, -1, np.int64)
+    heavy = np.empty(N, np.uint64)
     n = list_river(cards, combo_bits, board, dead_bits, pair_rank, words, spare, count,
                    hand_rank, order, card_keys, rank_offsets, rank_values, flush_values)
     for r in range(reach.shape[0]):
         weights = reach[r]
         row = out[r]
-        status, n_careful = clear_weights(cards, combo_bits, dead_bits, weights, met, careful)
+        status, n_careful = clear_weights(cards, combo_bits, dead_bits, weights, met, careful,
+                                          close_share)
         row[:] = 0.0
         if status == NO_WEIGHT or status == NO_LIVE_WEIGHT:
             continue
         if status != OK:
             return status
+        if n_careful and n_careful * support(combo_bits, dead_bits, weights) > CAREFUL_WORK:
+            return TOO_CONCENTRATED
         sweep_river(cards, order, n, weights, row, ones, twos, threes)
-        if n_careful:
-            exact = np.zeros(n_careful, np.float64)
-            position = np.full(N, -1, np.int64)
-            pairwise_river(combo_bits, order, n, weights, careful[:n_careful], exact,
-                           position)
-            for k in range(n_careful):
-                row[careful[k]] = exact[k]
         for i in range(N):
             row[i] = row[i] - met[i] if not (combo_bits[i] & dead_bits) else 0.0
+        if n_careful:
+            exact = np.zeros(n_careful, np.float64)
+            pairwise_river(combo_bits, order, n, weights, careful[:n_careful], exact,
+                           position, heavy, True)
+            for k in range(n_careful):
+                row[careful[k]] = exact[k]
     return OK

@@ -275,14 +275,16 @@ LARGEST = 2.0 ** 1000
 
 
 @kernel
-def clear_weights(cards, combo_bits, dead_bits, reach, met, careful):
+def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share):
     """``met[i]``: the weight of the combos clear of combo ``i`` and of the known cards
     (``dead_bits``), 0 where ``i`` holds a known card or no combo clear of it has
-    weight.  Lists in ``careful`` the combos whose ``met`` is under ``CLOSE`` of the
-    whole live weight.  Returns ``(status, careful combos)``: ``BAD_WEIGHT`` for a
-    negative, nan or infinite weight, ``OUT_OF_SCALE`` when the largest is not between
-    ``SMALLEST`` and ``LARGEST`` (scale them first), ``NO_WEIGHT`` or
-    ``NO_LIVE_WEIGHT`` when nothing has weight, or nothing live."""
+    weight.  Lists in ``careful`` the combos whose ``met`` is under ``close_share`` of
+    the whole live weight (``CLOSE``; 0 where the weights sum exactly, ``exact_share``,
+    so that differences of running sums lose nothing and no combo is careful).
+    Returns ``(status, careful combos)``: ``BAD_WEIGHT`` for a negative, nan or
+    infinite weight, ``OUT_OF_SCALE`` when the largest is not between ``SMALLEST`` and
+    ``LARGEST`` (scale them first), ``NO_WEIGHT`` or ``NO_LIVE_WEIGHT`` when nothing
+    has weight, or nothing live."""
     N = cards.shape[0]
     whole = 0.0
     top = 0.0
@@ -309,7 +311,7 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful):
         return OUT_OF_SCALE, 0
     if live == 0:
         return NO_LIVE_WEIGHT, 0
-    close = whole * CLOSE
+    close = whole * close_share
     n = 0
     for i in range(N):
         met[i] = 0.0
@@ -336,7 +338,8 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful):
 @kernel
 def runout_sweep(cards, combo_bits, class_start, member_words, member_bits, member_suits,
                  class_ranks, low, board, dead_bits, runouts, reach, factor, num, den, eq,
-                 hero, totals, card_keys, rank_offsets, rank_values, flush_values):
+                 hero, totals, close_share, card_keys, rank_offsets, rank_values,
+                 flush_values):
     """Every combo against the weights ``reach`` (N,) over the ``runouts``: ``num[i]``
     the weight of the deals it wins (ties half), ``den[i]`` of all its deals, and where
     ``eq`` is (N,) (not empty), ``eq[i] = num[i] / den[i]``, nan where ``den[i]`` is 0.
@@ -345,7 +348,8 @@ def runout_sweep(cards, combo_bits, class_start, member_words, member_bits, memb
     ``factor = 0`` for a part of the runouts: ``num`` then holds twice the wins of
     those alone, unclamped, and ``den`` the ``met``.  With ``hero`` weights ((N,), or
     empty), also ``totals[r]``: each runout's hero-weighted twice the wins and the
-    deals.  Returns ``clear_weights``'s status (nothing is computed unless OK).
+    deals.  ``close_share`` is ``clear_weights``'s.  Returns ``clear_weights``'s status
+    (nothing is computed unless OK).
 
     board : uint8, the known board (3 to 5 cards)
     dead_bits : uint64, the card mask of the board and dead cards
@@ -355,7 +359,8 @@ def runout_sweep(cards, combo_bits, class_start, member_words, member_bits, memb
     N = cards.shape[0]
     C = class_ranks.shape[0]
     careful = np.empty(N, np.int64)
-    status, n_careful = clear_weights(cards, combo_bits, dead_bits, reach, den, careful)
+    status, n_careful = clear_weights(cards, combo_bits, dead_bits, reach, den, careful,
+                                      close_share)
     if status != OK:
         return status
     careful = careful[:n_careful]
@@ -470,8 +475,8 @@ def sweep_block(order, n, reach, out, below, whole, below_cards, all_cards):
 
 @kernel
 def river_showdown(cards, combo_bits, class_start, member_words, member_bits, member_suits,
-                   class_ranks, low, board, dead_bits, reach, out, card_keys, rank_offsets,
-                   rank_values, flush_values):
+                   class_ranks, low, board, dead_bits, reach, out, close_share, card_keys,
+                   rank_offsets, rank_values, flush_values):
     """``out[r, i]``: the weight combo ``i`` beats less the weight it loses to, on the
     river ``board``, against the weights ``reach[r]`` (``call_matrix @ reach[r]``), for
     each row ``r`` of ``reach`` (R, N); 0 for a combo holding a board or dead card.
@@ -482,7 +487,9 @@ def river_showdown(cards, combo_bits, class_start, member_words, member_bits, me
     its value (less itself) and ``M`` all the clear weight: it beats ``B``, loses
     ``M - E``, and ``B + E - M`` is the answer.  One vector is ``sweep_river`` less
     ``M``; more go ``SHOWDOWN_BLOCK`` at a time, side by side, so that every step of
-    the sweep runs over contiguous numbers."""
+    the sweep runs over contiguous numbers.  A combo clear of less than ``close_share``
+    of a row's live weight (``clear_weights``) has that row's value summed pair by pair:
+    ``B + E - M`` would cancel too many of its digits."""
     N = cards.shape[0]
     R = reach.shape[0]
     C = class_ranks.shape[0]
@@ -520,6 +527,7 @@ def river_showdown(cards, combo_bits, class_start, member_words, member_bits, me
             i = x & LOW16
             row[i] -= whole - cards_sum[(x >> S16) & BYTE] - cards_sum[(x >> S24) & BYTE] \
                 + weights[i]
+        careful_values(cards, combo_bits, dead_bits, order, n, reach, out, close_share)
         return OK
     K = SHOWDOWN_BLOCK
     block = np.zeros((N, K), np.float64)
@@ -542,7 +550,47 @@ def river_showdown(cards, combo_bits, class_start, member_words, member_bits, me
             for j in range(n):
                 i = order[j] & LOW16
                 row[i] = result[i, t]
+    careful_values(cards, combo_bits, dead_bits, order, n, reach, out, close_share)
     return OK
+
+
+@kernel
+def careful_values(cards, combo_bits, dead_bits, order, n, reach, out, close_share):
+    """``river_showdown``'s value of each row's careful combos (``clear_weights``),
+    summed pair by pair over the listing ``order``: the clear weight below, less the
+    clear weight above."""
+    N = cards.shape[0]
+    if close_share == 0.0:
+        return
+    met = np.empty(N, np.float64)
+    careful = np.empty(N, np.int64)
+    value = np.full(N, -1, np.int64)
+    for j in range(n):
+        value[order[j] & LOW16] = np.int64(order[j] >> S32)
+    for r in range(reach.shape[0]):
+        weights = reach[r]
+        status, m = clear_weights(cards, combo_bits, dead_bits, weights, met, careful,
+                                  close_share)
+        if status != OK:
+            continue
+        for k in range(m):
+            i = careful[k]
+            v = value[i]
+            if v < 0:
+                continue
+            mine = combo_bits[i]
+            share = 0.0
+            for j in range(n):
+                x = order[j]
+                other = x & LOW16
+                if combo_bits[other] & mine:
+                    continue
+                u = np.int64(x >> S32)
+                if u < v:
+                    share += weights[other]
+                elif u > v:
+                    share -= weights[other]
+            out[r, i] = share
 
 
 @kernel

@@ -45,7 +45,7 @@ import numpy as np
 
 from ..cards import CardsLike, format_cards, parse_cards
 from ..engine.spots import check_distinct, check_street
-from ..errors import HandError, RangeError
+from ..errors import HandError, NoDeal, RangeError
 from ..errors import short_text as _short
 from ..evaluate import evaluate, evaluate_batch
 from ..export import RowsExport
@@ -154,7 +154,7 @@ def range_breakdown(hands: RangeLike, board: CardsLike, game: str | Game = "hold
     check_distinct([("the board", board_ids), ("the dead cards", dead_ids)])
     r = Range(hands, g).live(np.concatenate([board_ids, dead_ids]))
     if not len(r):
-        raise RangeError(f"the range {r.text!r} has no live combos on this board", r.text)
+        raise NoDeal(f"the range {r.text!r} has no live combos on this board", r.text)
     combos, weights = r.combos, r.weights
     n, hole = combos.shape
     seconds = n * combo_seconds

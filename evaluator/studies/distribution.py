@@ -10,7 +10,7 @@ import numpy as np
 from .._parallel import map_items, resolve_threads
 from ..cards import CardsLike, format_cards, parse_cards
 from ..engine.spots import check_distinct, check_street
-from ..errors import ArgumentTypeError, RangeError
+from ..errors import ArgumentTypeError, NoDeal, RangeError
 from ..errors import short_text as _short
 from ..export import RowsExport
 from ..families import family
@@ -102,8 +102,8 @@ def _distribution_plan(hands: RangeLike, against: RangeLike, board: CardsLike,
     first, second = first.live(out), second.live(out)
     for r in (first, second):
         if not len(r):
-            raise RangeError(f"the range {_short(r.text)!r} has no live combos once the board "
-                             "and dead cards are out", r.text)
+            raise NoDeal(f"the range {_short(r.text)!r} has no live combos once the board "
+                          "and dead cards are out", r.text)
     if not (_fast_path(g) or _sweeps(g, board_ids)):
         # one equity() per combo, exact where the planner enumerates, else DEFAULT_TRIALS
         # sampled deals; either costs about in proportion to the other range's live combos
@@ -214,8 +214,8 @@ def equity_distribution(hands: RangeLike, against: RangeLike, board: CardsLike =
         num *= den                                    # equity x deals, as in the other path
     keep = den > 0                                    # a combo every other one blocks
     if not keep.any():
-        raise RangeError(f"no deal fits {_short(first.text)!r} against {_short(second.text)!r} "
-                         "on this board: every pair of combos shares a card", first.text)
+        raise NoDeal(f"no deal fits {_short(first.text)!r} against {_short(second.text)!r} "
+                      "on this board: every pair of combos shares a card", first.text)
     with np.errstate(invalid="ignore", divide="ignore"):
         eq = num[keep] / den[keep]
     weights = first.weights[keep] * deal_weight[keep]

@@ -34,7 +34,7 @@ from .._suits import stabilizer
 from ..batch import batch_equity
 from ..cards import format_cards, parse_cards
 from ..engine.spots import check_options, check_trials_time, parse_hands, resolve_version
-from ..errors import EvaluatorError, HandError, RangeError
+from ..errors import EvaluatorError, HandError, NoDeal
 from ..export import RowsExport, write_rows
 from ..games import Game
 from ..games import game as _game
@@ -45,6 +45,7 @@ __all__ = ["FlopStudy", "flop_study", "texture"]
 
 RANKS = "23456789TJQKA"
 # the messages of a flop that no deal fits (the flop study leaves such flops out)
+# (the text of a row written before NoDeal had a name of its own)
 _NO_DEAL = ("no deal fits", "no live combos", "every combination of them shares a card")
 
 
@@ -296,8 +297,8 @@ def _swept_rows(g: Game, texts: list[str], parsed: list[np.ndarray],
                            **{key: v for key, v in row.items()
                               if key not in ("id", "game", "hands", "board", "dead")}})
     if not study_rows:
-        raise RangeError("no deal fits the hands on any flop: they and the dead cards "
-                         "collide", " vs ".join(texts))
+        raise NoDeal("no deal fits the hands on any flop: they and the dead cards "
+                      "collide", " vs ".join(texts))
     return FlopStudy(g.name, texts, study_rows, True), batch_rows
 
 
@@ -323,7 +324,7 @@ def _check_study_time(g: Game, texts: list[str], queries: list[dict[str, Any]],
         try:
             equity(g, texts, probe["board"], dead, exact=exact, trials=trials, seed=0,
                    threads=1)
-        except EvaluatorError:
+        except NoDeal:
             return                             # this flop fits no deal: the batch says so
         seconds = min(seconds, time.perf_counter() - start)
     total = seconds * len(queries) / workers
@@ -440,11 +441,11 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
         error = row.get("error")
         if not error:
             kept.append((cls, row))
-        elif not any(why in error for why in _NO_DEAL):
+        elif not (error.startswith("NoDeal:") or any(why in error for why in _NO_DEAL)):
             raise EvaluatorError(f"the flop {row['board']} failed: {error}", row["board"])
     if not kept:
-        raise RangeError("no deal fits the hands on any flop: they and the dead cards "
-                         "collide", " vs ".join(texts))
+        raise NoDeal("no deal fits the hands on any flop: they and the dead cards "
+                      "collide", " vs ".join(texts))
     classes = [c for c, _ in kept]
     rows = [r for _, r in kept]
     sampled = any(not r["exact"] for r in rows)

@@ -22,7 +22,7 @@ from ..cards import CardsLike, format_cards, parse_cards
 from ..classes import CLASS_INDEX, CLASS_NAMES, class_combos
 from ..engine.exact import deal_counts
 from ..engine.spots import check_street
-from ..errors import ArgumentTypeError, CardError, HandError, RangeError
+from ..errors import ArgumentTypeError, CardError, HandError, NoDeal, RangeError
 from ..families import family, multiset_tables, rank_multisets
 from ..games import Game
 from ..games import game as _game
@@ -189,8 +189,8 @@ def hand_vs_range(against: RangeLike, board: CardsLike = "", dead: CardsLike = "
     dead_ids = parse_cards(dead, what="the dead cards")
     live = rng.live(np.concatenate([board_ids, dead_ids]))
     if not len(live):
-        raise RangeError(f"the range {rng.text!r} has no live combos once the board and dead "
-                         "cards are out", rng.text)
+        raise NoDeal(f"the range {rng.text!r} has no live combos once the board and dead "
+                      "cards are out", rng.text)
     rng = live
     combos, cls = _all_combos()
     a, b, won, deals = heads_up(g, combos, np.ascontiguousarray(rng.combos), board_ids,

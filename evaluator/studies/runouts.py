@@ -23,7 +23,7 @@ import numpy as np
 
 from ..cards import CardsLike, format_cards, parse_cards
 from ..engine.spots import check_distinct, parse_hands
-from ..errors import EvaluatorError, HandError, RangeError
+from ..errors import EvaluatorError, HandError, NoDeal
 from ..errors import short_text as _short
 from ..export import RowsExport
 from ..families import family
@@ -36,8 +36,6 @@ __all__ = ["RunoutStudy", "runout_study", "RANKS", "SUITS"]
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
-# the messages of a card that no deal fits (the study leaves such cards out)
-_NO_DEAL = ("no deal fits", "no live combos", "every combination of them shares a card")
 
 
 @dataclass
@@ -162,8 +160,8 @@ def runout_study(hands: Sequence[object], board: CardsLike, *, game: str | Game 
         held = np.concatenate([*parsed, dead_ids]).astype(np.uint8)
         rows = _asked(g, texts, board_ids, held, dead_ids, threads, progress)
     if not rows:
-        raise RangeError("no deal fits the hands on any card: they, the board and the dead "
-                         "cards collide", " vs ".join(texts))
+        raise NoDeal("no deal fits the hands on any card: they, the board and the dead "
+                      "cards collide", " vs ".join(texts))
     return RunoutStudy(g.name, format_cards(board_ids, sep=""), texts, rows)
 
 
@@ -199,8 +197,8 @@ def _card_by_card(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray
         try:
             num, den, unit = combo_sums(against, np.append(board, card).astype(np.uint8),
                                         game=g, dead=dead, threads=threads)
-        except RangeError:
-            return None                             # the range is dead on this card
+        except NoDeal:
+            return None       # the range is dead on this card; any other refusal stops
         deals = float(hero @ den)
         if deals <= 0:
             return None
@@ -219,17 +217,15 @@ def _asked(g: Game, texts: list[str], board: np.ndarray, held: np.ndarray,
         try:
             r = equity(g, texts, np.append(board, card).astype(np.uint8), dead,
                        exact=True, threads=threads)
-        except (RangeError, HandError) as error:
-            if not any(why in str(error) for why in _NO_DEAL):
-                raise
-            return None
+        except NoDeal:
+            return None       # no deal fits this card; any other refusal stops the study
         except EvaluatorError as error:
             if "exact=True would enumerate" not in str(error):
                 raise
             raise EvaluatorError(
                 f"a runout study is exact, and {' vs '.join(texts)!r} is too big to "
-                f"enumerate on each card ({str(error).split(',')[0]}); narrow the "
-                "ranges", " vs ".join(texts)) from None
+                f"enumerate on each card; narrow the ranges (the first card: {error})",
+                " vs ".join(texts)) from None
         if r.samples <= 0:
             return None
         return _row(card, float(r.samples), [p.equity for p in r.players])
