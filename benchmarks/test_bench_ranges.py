@@ -99,18 +99,18 @@ def test_plo_range_monte_carlo(benchmark, hands):
 
 def test_flop_study_two_threads(benchmark):
     from evaluator import flop_study
-    benchmark.pedantic(flop_study, args=(["QQ+,AKs", "random"],),
+    benchmark.pedantic(flop_study, args=("holdem", ["QQ+,AKs", "random"]),
                        kwargs={"threads": 2, "progress": False}, rounds=1, warmup_rounds=0)
 
 
 def test_equity_distribution_on_a_flop(benchmark):
     from evaluator import equity_distribution
-    benchmark.pedantic(equity_distribution, args=("random", "QQ+,AKs", "2c7d9h"),
+    benchmark.pedantic(equity_distribution, args=("holdem", "random", "QQ+,AKs", "2c7d9h"),
                        kwargs={"progress": False}, rounds=3, warmup_rounds=1)
 
 
 def test_breakdown_of_random_on_a_flop(benchmark):
     """Target: at most 50 ms."""
     from evaluator import range_breakdown
-    benchmark.pedantic(range_breakdown, args=("random", "Ah7d2c"), rounds=10,
+    benchmark.pedantic(range_breakdown, args=("holdem", "random", "Ah7d2c"), rounds=10,
                        warmup_rounds=1)

@@ -21,7 +21,7 @@ def random_vector():
 @pytest.mark.parametrize("board", [RIVER, TURN, FLOP], ids=["river", "turn", "flop"])
 def test_combo_equity(benchmark, random_vector, board):
     """Every hold'em combo's exact equity against a random hand."""
-    eq = benchmark.pedantic(ev.combo_equity, args=(random_vector, board),
+    eq = benchmark.pedantic(ev.combo_equity, args=("holdem", random_vector, board),
                             kwargs={"threads": 1}, rounds=ROUNDS[len(board)],
                             warmup_rounds=3)
     known = len(board) // 2
@@ -31,23 +31,23 @@ def test_combo_equity(benchmark, random_vector, board):
 def test_showdown_values_64(benchmark):
     """64 reach vectors at once on a river (divide the median by 64 for one)."""
     reach = np.random.default_rng(1).random((64, 1326))
-    values = benchmark(ev.showdown_values, RIVER, reach, threads=1)
+    values = benchmark(ev.showdown_values, "holdem", reach, RIVER, threads=1)
     benchmark.extra_info["us per vector"] = round(benchmark.stats.stats.median / 64 * 1e6, 2) \
         if benchmark.stats else None
     assert values.shape == (64, 1326)
 
 
 def test_showdown_values_one(benchmark, random_vector):
-    benchmark(ev.showdown_values, RIVER, random_vector, threads=1)
+    benchmark(ev.showdown_values, "holdem", random_vector, RIVER, threads=1)
 
 
 def test_call_matrix(benchmark):
-    m = benchmark(ev.call_matrix, RIVER)
+    m = benchmark(ev.call_matrix, "holdem", RIVER)
     assert m.shape == (1326, 1326)
 
 
 def test_distribution_random_against_random_river(benchmark):
-    dist = benchmark(ev.equity_distribution, "random", "random", RIVER, threads=1,
+    dist = benchmark(ev.equity_distribution, "holdem", "random", "random", RIVER, threads=1,
                      progress=False)
     assert len(dist.combos) == 1081
 
@@ -80,14 +80,14 @@ def test_omaha_river_combo_equity(benchmark):
 
 
 def test_runout_study_on_a_flop(benchmark):
-    study = benchmark(ev.runout_study, ["QQ+,AKs", "22+,A2s+,KTo+"], FLOP, threads=1,
-                      progress=False)
+    study = benchmark(ev.runout_study, "holdem", ["QQ+,AKs", "22+,A2s+,KTo+"], FLOP,
+                      threads=1)
     assert len(study.rows) == 49
 
 
 def test_flop_study_two_threads(benchmark):
     """QQ+,AKs against random on every flop, exact, on two threads (the vectors)."""
-    study = benchmark.pedantic(ev.flop_study, args=(["QQ+,AKs", "random"],),
+    study = benchmark.pedantic(ev.flop_study, args=("holdem", ["QQ+,AKs", "random"]),
                                kwargs={"threads": 2, "progress": False}, rounds=3,
                                warmup_rounds=1)
     assert len(study.rows) == 1755

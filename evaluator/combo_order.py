@@ -7,9 +7,9 @@ A hand's cards, low first, ``c1 < c2 < ... < ck``, numbered by their position
 solvers such as postflop-solver use with these card ids.  The short deck: the
 same over its 36 cards (630 combos).  Omaha: 4-card colex (270,725).
 
->>> combos().shape
+>>> combos("holdem").shape
 (1326, 2)
->>> int(combo_index("AsAh")[0])
+>>> int(combo_index("holdem", "AsAh")[0])
 1325
 
 ``Range.vector()`` and ``Range.from_vector()`` turn ranges into weight vectors
@@ -23,6 +23,7 @@ from functools import cache
 
 import numpy as np
 
+from ._calling import old_form
 from .cards import parse_cards
 from .errors import ArgumentTypeError, CardError, EvaluatorError, check_type
 from .games import Game
@@ -61,7 +62,12 @@ def deck_combos(deck: tuple[int, ...], hole: int) -> np.ndarray:
     return out
 
 
-def combos(game: str | Game = "holdem") -> np.ndarray:
+def _old_combos(game="holdem"):
+    """The 0.1.0 form of ``combos`` (hold'em by default), kept for one release."""
+
+
+@old_form(_old_combos, "combos() with no game", "combos(game)")
+def combos(game: str | Game) -> np.ndarray:
     """Every hand of ``game`` in its canonical order: ``uint8 (N, hole)``, read-only.
 
     Row ``i`` is combo ``i`` (see the module's docstring); its cards ascend.
@@ -79,7 +85,12 @@ def _positions(g: Game, ids: np.ndarray, what: str) -> np.ndarray:
     return ids.astype(np.int64) - low
 
 
-def combo_index(hands: object, game: str | Game = "holdem") -> np.ndarray:
+def _old_combo_index(hands, game="holdem"):
+    """The 0.1.0 form of ``combo_index``, kept for one release."""
+
+
+@old_form(_old_combo_index, "combo_index(hands, game)", "combo_index(game, hands)")
+def combo_index(game: str | Game, hands: object) -> np.ndarray:
     """The canonical indices (``int64``) of ``hands``: one hand as text (``"AsKd"``) or
     card ids, several as a list of those or an ``(n, hole)`` array of card ids.
 

@@ -11,14 +11,15 @@ from __future__ import annotations
 import csv
 import json
 import os
+import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from .errors import EvaluatorError
 
-__all__ = ["ROW_SUFFIXES", "RowsExport", "check_output", "check_rows_path", "rows_frame",
-           "write_rows"]
+__all__ = ["ROW_SUFFIXES", "RowsExport", "check_output", "check_fresh", "check_rows_path",
+           "parquet_table", "rows_frame", "write_rows"]
 
 ROW_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".json", ".parquet")
 
@@ -42,12 +43,42 @@ def check_output(path: str | Path, suffixes: Iterable[str], option: str = "out")
     parent = path.parent
     if not parent.is_dir():
         raise EvaluatorError(f"{option} {shown!r}: no such folder {str(parent)!r}", shown)
-    if path.exists() and not os.access(path, os.W_OK):
-        raise EvaluatorError(f"{option} {shown!r}: the file is not writable", shown)
-    if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
-        raise EvaluatorError(f"{option} {shown!r}: cannot create files in {str(parent)!r}",
-                             shown)
+    # tried, not asked of the permission bits: root passes those, and a read-only
+    # file system or a full quota says no only when a file is opened
+    try:
+        if path.exists():
+            with path.open("ab"):           # opened for writing, left as it was
+                pass
+        else:
+            fd, probe = tempfile.mkstemp(prefix=".evaluator-", dir=parent)
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as error:
+        where = "the file is not writable" if path.exists() else \
+            f"cannot create files in {str(parent)!r}"
+        raise EvaluatorError(f"{option} {shown!r}: {where} ({error.strerror or error})",
+                             shown) from None
     return path
+
+
+def check_fresh(path: str | Path, option: str = "out", *, resume: bool = False,
+                overwrite: bool = False, resumable: bool = True,
+                words: tuple[str, str] = ("resume=True", "overwrite=True")) -> None:
+    """Refuse, before any work, to write over a file that holds something when the call
+    asked neither to ``resume`` it nor to ``overwrite`` it: a finished or interrupted
+    run's rows are never lost to a command run again.  ``words`` name the two switches
+    in the caller's terms (``--resume``, ``--overwrite`` on the command line);
+    ``resumable`` says whether the output can be resumed at all."""
+    if resume and overwrite:
+        raise EvaluatorError(f"{words[0]} and {words[1]} cannot be combined: one finishes "
+                             "the file, the other replaces it", option)
+    path = Path(path)
+    if resume or overwrite or not path.is_file() or path.stat().st_size == 0:
+        return
+    how = (f"{words[0]} finishes it, {words[1]} replaces it" if resumable
+           else f"{words[1]} replaces it")
+    raise EvaluatorError(f"{option} {str(path)!r} exists ({how}); nothing was written",
+                         str(path))
 
 
 def check_rows_path(path: str | Path, option: str = "path") -> Path:
@@ -69,6 +100,15 @@ def _pyarrow(shown: str):
     return pa, pq
 
 
+def parquet_table(rows: Sequence[dict]):
+    """The rows as a pyarrow table with a column for every key of every row, in the order
+    first seen (``Table.from_pylist`` takes the first row's keys alone, and would drop a
+    later row's ``error`` or ``stderr``); a row without one holds null there."""
+    pa, _ = _pyarrow("parquet")
+    header = list(dict.fromkeys(key for row in rows for key in row))
+    return pa.Table.from_pylist([{key: row.get(key) for key in header} for row in rows])
+
+
 def _plain(value: Any) -> Any:
     """A cell as JSON and CSV take it (NumPy scalars become Python numbers)."""
     item = getattr(value, "item", None)
@@ -83,8 +123,8 @@ def write_rows(rows: Sequence[dict], path: str | Path) -> Path:
     suffix = path.suffix.lower()
     rows = [{k: _plain(v) for k, v in row.items()} for row in rows]
     if suffix == ".parquet":
-        pa, pq = _pyarrow(str(path))
-        pq.write_table(pa.Table.from_pylist(rows), path)
+        _, pq = _pyarrow(str(path))
+        pq.write_table(parquet_table(rows), path)
     elif suffix == ".csv":
         with path.open("w", newline="", encoding="utf-8") as f:
             header = list(dict.fromkeys(key for row in rows for key in row))

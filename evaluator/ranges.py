@@ -562,7 +562,7 @@ class Range:
             from .combo_order import combo_index, combos
             cached = np.zeros(len(combos(self.game)))
             if len(self):
-                cached[combo_index(self.combos, self.game)] = self.weights
+                cached[combo_index(self.game, self.combos)] = self.weights
             cached.flags.writeable = False
             self._vector_cache = cached
         return cached

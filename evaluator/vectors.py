@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _tables
+from ._calling import old_form
 from .cards import CardsLike, parse_cards
 from .combo_order import (
     check_vector,
@@ -213,9 +214,14 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return view
 
 
-def combo_equity(against: RangeLike | np.ndarray, board: CardsLike, *,
-                 game: str | Game = "holdem", dead: CardsLike = "",
-                 threads: int | None = None) -> np.ndarray:
+def _old_combo_equity(against, board, *, game="holdem", dead="", threads=None):
+    """The 0.1.0 form of ``combo_equity``, kept for one release."""
+
+
+@old_form(_old_combo_equity, "combo_equity(against, board, game=...)",
+          "combo_equity(game, against, board, ...)")
+def combo_equity(game: str | Game, against: RangeLike | np.ndarray, board: CardsLike,
+                 dead: CardsLike = "", *, threads: int | None = None) -> np.ndarray:
     """The exact equity of every hand of ``game`` against the range ``against``.
 
     ``against`` is range text, a ``Range`` or an ``(N,)`` weight vector in the
@@ -232,10 +238,10 @@ def combo_equity(against: RangeLike | np.ndarray, board: CardsLike, *,
     bit on any number of threads.
 
     >>> from evaluator import combo_index
-    >>> eq = combo_equity("QQ+,AKs", "2c7d9hKsAd")
-    >>> round(float(eq[combo_index("KhKc")[0]]), 4)       # loses to the three aces left
+    >>> eq = combo_equity("holdem", "QQ+,AKs", "2c7d9hKsAd")
+    >>> round(float(eq[combo_index("holdem", "KhKc")[0]]), 4)   # loses to the three aces
     0.6667
-    >>> combo_equity("QQ+", "2c7d")
+    >>> combo_equity("holdem", "QQ+", "2c7d")
     Traceback (most recent call last):
     ...
     evaluator.errors.CardError: combo_equity needs a board of 3 or 4 or 5 cards, got 2
@@ -243,9 +249,9 @@ def combo_equity(against: RangeLike | np.ndarray, board: CardsLike, *,
     return _sweep(against, board, game, dead, threads, None, "combo_equity", True)[0]
 
 
-def combo_sums(against: RangeLike | np.ndarray, board: CardsLike, *,
-               game: str | Game = "holdem", dead: CardsLike = "",
-               threads: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+def combo_sums(game: str | Game, against: RangeLike | np.ndarray, board: CardsLike,
+               dead: CardsLike = "", *, threads: int | None = None
+               ) -> tuple[np.ndarray, np.ndarray, float]:
     """``combo_equity``'s sums: for every combo, the weight of the deals it wins (ties
     half) and of all its deals, over every runout, in a unit of ``against``'s weights
     (returned third: times it, they are in its own weights; 1 unless the weights are
@@ -347,9 +353,9 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
     return status
 
 
-def runout_totals(hero: RangeLike, against: RangeLike | np.ndarray, board: CardsLike, *,
-                  game: str | Game = "holdem", dead: CardsLike = "",
-                  threads: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+def runout_totals(game: str | Game, hero: RangeLike, against: RangeLike | np.ndarray,
+                  board: CardsLike, dead: CardsLike = "", *, threads: int | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, float]:
     """``(runouts, totals, unit)``: every runout of ``board`` to the river (uint8 (R, k),
     the cards it adds) and, for each, the weight of the deals ``hero`` wins against
     ``against`` (ties half) and of all its deals, ``(R, 2)``; times ``unit`` they are in
@@ -386,17 +392,21 @@ def _with_card(deck: tuple[int, ...], hole: int) -> np.ndarray:
     return out
 
 
-def call_matrix(board: CardsLike, *, game: str | Game = "holdem", dead: CardsLike = ""
-                ) -> np.ndarray:
+def _old_call_matrix(board, *, game="holdem", dead=""):
+    """The 0.1.0 form of ``call_matrix``, kept for one release."""
+
+
+@old_form(_old_call_matrix, "call_matrix(board, game=...)", "call_matrix(game, board, ...)")
+def call_matrix(game: str | Game, board: CardsLike, dead: CardsLike = "") -> np.ndarray:
     """``int8 (N, N)`` on a river: +1 where the row hand beats the column hand, -1 where
     it loses, 0 for a tie, a shared card, or a hand holding a board or dead card.
 
     >>> from evaluator import combo_index
-    >>> m = call_matrix("2c7d9hKsAd")
-    >>> int(m[combo_index("AhAc")[0], combo_index("KhKc")[0]])
+    >>> m = call_matrix("holdem", "2c7d9hKsAd")
+    >>> int(m[combo_index("holdem", "AhAc")[0], combo_index("holdem", "KhKc")[0]])
     1
     """
-    from .kernels.sweep import call_signs
+    from .kernels.showdown import call_signs
     g = _sweep_game(game, "call_matrix")
     if not _two_cards(g):
         n = len(combos(g))
@@ -411,19 +421,27 @@ def call_matrix(board: CardsLike, *, game: str | Game = "holdem", dead: CardsLik
     return out
 
 
-def showdown_values(board: CardsLike, reach: np.ndarray, *, game: str | Game = "holdem",
-                    dead: CardsLike = "", threads: int | None = None) -> np.ndarray:
+def _old_showdown_values(board, reach, *, game="holdem", dead="", threads=None):
+    """The 0.1.0 form of ``showdown_values``, kept for one release."""
+
+
+@old_form(_old_showdown_values, "showdown_values(board, reach, game=...)",
+          "showdown_values(game, reach, board, ...)")
+def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
+                    dead: CardsLike = "", *, threads: int | None = None) -> np.ndarray:
     """``call_matrix(board) @ r`` for a reach vector ``r`` (``(N,)``), or for each row of
     a ``(k, N)`` array, in the shape given; by the sort and sweep, never building the
     matrix, so many vectors cost little more than one.  Entries are in the reach's
     units: the weight each combo beats less the weight it loses to.
 
     >>> from evaluator import Range, combo_index
-    >>> v = showdown_values("2c7d9hKsAd", Range("KK").vector())
-    >>> float(v[combo_index("AhAc")[0]]), float(v[combo_index("QhQc")[0]])
+    >>> v = showdown_values("holdem", Range("KK").vector(), "2c7d9hKsAd")
+    >>> i = combo_index("holdem", ["AhAc", "QhQc"])
+    >>> float(v[i[0]]), float(v[i[1]])
     (3.0, -3.0)
     """
     from ._parallel import map_items, resolve_threads
+    from .kernels import showdown
     from .kernels import sweep as k
     g = _sweep_game(game, "showdown_values")
     s = _river(g, board, dead, "showdown_values")
@@ -439,10 +457,10 @@ def showdown_values(board: CardsLike, reach: np.ndarray, *, game: str | Game = "
     t = _tables.high(g.values)
     if _two_cards(g):
         lay = layout(g.deck)
-        block = k.SHOWDOWN_BLOCK * 4
+        block = showdown.SHOWDOWN_BLOCK * 4
 
         def kernel(part: np.ndarray, out: np.ndarray, close: float) -> int:
-            return k.river_showdown(*lay, s.board, s.out_bits, part, out, close, *t)
+            return showdown.river_showdown(*lay, s.board, s.out_bits, part, out, close, *t)
     else:
         from .kernels.omaha_sweep import river_showdown
         cards, bits = combos(g), combo_bits(g.deck, g.hole)
@@ -479,8 +497,7 @@ def showdown_values(board: CardsLike, reach: np.ndarray, *, game: str | Game = "
     if status == k.OUT_OF_SCALE:
         # each row scaled by a power of two (exactly) to below 1, and back
         e = np.frexp(rows.max(axis=1))[1][:, None]
-        scaled = showdown_values(board, np.ldexp(rows, -e), game=g, dead=dead,
-                                 threads=threads)
+        scaled = showdown_values(g, np.ldexp(rows, -e), board, dead, threads=threads)
         values = np.ldexp(scaled.reshape(rows.shape), e)
     return values.reshape(reach.shape)
 

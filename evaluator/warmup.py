@@ -147,17 +147,17 @@ def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
         narrow = _narrow(g)[1]
         for street in sorted({first, 5}):
             steps.append((f"{name} combo vectors on {street} cards",
-                          partial(vectors.combo_equity, narrow, cards[:2 * street], game=g,
+                          partial(vectors.combo_equity, g, narrow, cards[:2 * street],
                                   threads=1)))
         reach = Range(narrow, g).vector()
         for rows in (reach, np.stack([reach, reach])):
             steps.append((f"{name} showdown values", partial(
-                vectors.showdown_values, cards, rows, game=g, threads=1)))
+                vectors.showdown_values, g, rows, cards, threads=1)))
         if g.hole != 2:
             continue
-        steps.append((f"{name} call matrix", partial(vectors.call_matrix, cards, game=g)))
+        steps.append((f"{name} call matrix", partial(vectors.call_matrix, g, cards)))
         steps.append((f"{name} runout totals", partial(
-            vectors.runout_totals, _KNOWN[2][0], narrow, cards[:8], game=g, threads=1)))
+            vectors.runout_totals, g, _KNOWN[2][0], narrow, cards[:8], threads=1)))
         flops = np.array([parse_cards(cards[:6])], np.uint8)
         steps.append((f"{name} every flop", partial(
             vectors.flop_totals, reach, reach, flops, np.array([[0, 1, 2, 3]]), game=g,

@@ -98,7 +98,7 @@ def test_bad_batches(queries, error, match):
 
 
 def test_hand_vs_range_study():
-    shares = hand_vs_range("QQ+,AKs", board="2c7d9hTs", progress=False)
+    shares = hand_vs_range("holdem", "QQ+,AKs", "2c7d9hTs", progress=False)
     assert len(shares) == 169
     direct = equity("holdem", ["T9s", "QQ+,AKs"], "2c7d9hTs")
     assert shares["T9s"] == pytest.approx(direct.players[0].equity, abs=1e-12)

@@ -573,8 +573,8 @@ def test_a_failure_while_running_keeps_the_rows_before_it(tmp_path):
         batch_equity(queries, out=out, threads=2, progress=False)
     assert e.value.kept == 11 and len(out.read_text().splitlines()) == 1 + 11
     file = write_jsonl(tmp_path / "q.jsonl", queries)
-    line = one_line_error(run_cli("batch", str(file), "--out", str(out), "--no-progress"),
-                          code=1)
+    line = one_line_error(run_cli("batch", str(file), "--out", str(out), "--no-progress",
+                                  "--overwrite"), code=1)
     assert "query 12 failed" in line and "the 11 rows before it are in" in line
     assert "--resume" in line and "--on-error record" in line
     # the failure recorded, the batch goes on from where it stopped
@@ -838,7 +838,7 @@ def test_the_api_refuses_an_address_that_is_not_a_scheduler_quickly_and_quietly(
     out.write_text("an earlier batch's rows\n")
     start = time.monotonic()
     with pytest.raises(EvaluatorError, match="cannot reach the Dask scheduler"):
-        batch_equity(MIXED[:1], scheduler=address, out=out, progress=False)
+        batch_equity(MIXED[:1], scheduler=address, out=out, overwrite=True, progress=False)
     assert time.monotonic() - start < 5
     assert out.read_text() == "an earlier batch's rows\n"
     script = ("import evaluator\n"

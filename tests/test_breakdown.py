@@ -17,7 +17,7 @@ import reference
 def test_every_class_against_the_reference_on_random_boards(seed):
     rng = random.Random(seed)
     board = rng.sample(range(52), rng.choice([3, 3, 4, 5]))
-    b = range_breakdown("random", board)
+    b = range_breakdown("holdem", "random", board)
     for row in b.rows:
         if row["kind"] == "category":
             continue
@@ -41,7 +41,7 @@ def test_every_class_against_the_reference_on_random_boards(seed):
 
 
 def test_shares_sum_to_one_and_weights_count():
-    b = range_breakdown("QQ+:0.5,AKs,T9s", "Ts9h2s")
+    b = range_breakdown("holdem", "QQ+:0.5,AKs,T9s", "Ts9h2s")
     for kind in ("category", "made"):
         assert sum(r["share"] for r in b.rows if r["kind"] == kind) == pytest.approx(1.0)
     categories = {r["class"] for r in b.rows if r["kind"] == "category"}
@@ -52,10 +52,10 @@ def test_shares_sum_to_one_and_weights_count():
 
 
 def test_omaha_breakdown_and_errors():
-    b = range_breakdown("AA$ds", "Ts9h2s", game="omaha")
+    b = range_breakdown("omaha", "AA$ds", "Ts9h2s")
     assert sum(r["share"] for r in b.rows if r["kind"] == "made") == pytest.approx(1.0)
     assert any(r["class"] == "nut flush draw" for r in b.rows)
     with pytest.raises(Exception, match="breakdown is for hold'em and Omaha"):
-        range_breakdown("AsKsQs", "2c7d9h", game="teen_patti")
+        range_breakdown("teen_patti", "AsKsQs", "2c7d9h")
     with pytest.raises(Exception, match="no class"):
         b.combos("royal")

@@ -97,7 +97,7 @@ def test_the_takes_an_empty_board():
 
 def test_hand_vs_range_with_a_blocked_range_is_an_error():
     with pytest.raises(RangeError, match="'AsAh' has no live combos"):
-        hand_vs_range("AsAh", board="AsKdQc", progress=False)
+        hand_vs_range("holdem", "AsAh", "AsKdQc", progress=False)
 
 
 def test_preflop_matrix_names_an_unknown_class():
@@ -280,7 +280,7 @@ def test_a_short_call_is_not_queued_behind_a_long_one():
 
 
 def test_hand_vs_range_on_the_river():
-    values = hand_vs_range("QQ+", board="2c3d4h5s9c", progress=False)
+    values = hand_vs_range("holdem", "QQ+", "2c3d4h5s9c", progress=False)
     assert values["A6s"] == 1.0          # the six-high straight beats the aces' wheel
     # against the 13 combos left: AA's wheel beats the 12 kings and queens and ties the last
     # AA; QQ loses to all but the last QQ, which it ties

@@ -16,7 +16,8 @@ import evaluator
 PACKAGE = Path(evaluator.__file__).parent
 LAYERS = {
     "base": ["errors", "cards", "games", "names", "_layout", "_cache_dirs", "_jit", "_tables",
-             "_parallel", "_suits", "progress", "export", "_compile_note", "_sigint"],
+             "_parallel", "_suits", "progress", "export", "_compile_note", "_sigint",
+             "_calling"],
     "kernels": ["kernels"],
     "families": ["families"],
     "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "listing",

@@ -226,7 +226,7 @@ def test_review_findings_stay_fixed():
     assert replay(t.history()).rules.values == "short_trips"          # the option is kept
     assert HoldemTable(["a", "b"], game="short_deck", button_blind=5).small_bet == 5
     with pytest.raises(HandError, match="for hold'em"):
-        hand_vs_range("QQ", game="short_deck")                        # not dealt from 52
+        hand_vs_range("short_deck", "QQ")                        # not dealt from 52
     assert Range("AA:0.5,22", "short_deck").weights.max() == 1.0      # scaled in the deck
     assert len(Range([np.array([0, 1])])) == 1
     with pytest.raises(RangeError, match="matches no hand"):

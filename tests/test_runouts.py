@@ -27,7 +27,7 @@ from evaluator.studies.runouts import runout_study
                  marks=pytest.mark.slow),
 ])
 def test_the_rows_add_up_to_the_equity_on_the_board(game, hands, board, dead):
-    study = runout_study(hands, board, game=game, dead=dead, progress=False)
+    study = runout_study(game, hands, board, dead, progress=False)
     whole = ev.equity(game, hands, board, dead, exact=True)
     assert study.equity() == pytest.approx([p.equity for p in whole.players], abs=1e-12)
     # a complete board is dealt once for each of its cards still to come
@@ -45,7 +45,7 @@ def test_the_rows_add_up_to_the_equity_on_the_board(game, hands, board, dead):
 ])
 @pytest.mark.slow
 def test_each_row_is_the_equity_once_its_card_has_fallen(game, hands, board):
-    study = runout_study(hands, board, game=game, progress=False)
+    study = runout_study(game, hands, board, progress=False)
     for row in study.rows[::11]:
         after = ev.equity(game, hands, board + row["card"], exact=True)
         assert [row[f"p{p}_equity"] for p in range(1, len(hands) + 1)] == pytest.approx(
@@ -54,7 +54,7 @@ def test_each_row_is_the_equity_once_its_card_has_fallen(game, hands, board):
 
 
 def test_unweighted_rows_count_whole_deals_and_add_up_exactly():
-    study = runout_study(["AsKs", "QQ"], "2c7d9h", progress=False)
+    study = runout_study("holdem", ["AsKs", "QQ"], "2c7d9h", progress=False)
     whole = ev.equity("holdem", ["AsKs", "QQ"], "2c7d9h", exact=True)
     assert all(r["weight"] == int(r["weight"]) for r in study.rows)
     # each row's pot won is a multiple of 1/2 deal: summed as fractions, the exact equity
@@ -64,7 +64,7 @@ def test_unweighted_rows_count_whole_deals_and_add_up_exactly():
 
 
 def test_groups_by_rank_and_suit():
-    study = runout_study(["QQ+,AKs", "22+"], "2c7d9h", progress=False)
+    study = runout_study("holdem", ["QQ+,AKs", "22+"], "2c7d9h", progress=False)
     ranks, suits = study.by_rank(), study.by_suit()
     assert [r["rank"] for r in ranks] == list("AKQJT98765432")
     assert [s["suit"] for s in suits] == list("cdhs")
@@ -78,7 +78,7 @@ def test_groups_by_rank_and_suit():
 
 
 def test_write_read_back_and_notebook(tmp_path):
-    study = runout_study(["AsKs", "QhQd"], "2c7d9h", progress=False)
+    study = runout_study("holdem", ["AsKs", "QhQd"], "2c7d9h", progress=False)
     study.write(tmp_path / "r.json")
     assert json.loads((tmp_path / "r.json").read_text()) == study.rows
     study.write(tmp_path / "r.csv")
@@ -93,17 +93,17 @@ def test_write_read_back_and_notebook(tmp_path):
 
 
 @pytest.mark.parametrize("call, error, match", [
-    (lambda: runout_study(["AA", "KK"], "Ah7d"), EvaluatorError, "3 or 4 cards, got 2"),
-    (lambda: runout_study(["AA", "KK"], "Ah7d2c9sTs"), EvaluatorError, "got 5"),
-    (lambda: runout_study(["AA"], "Ah7d2c"), HandError, "two or more"),
-    (lambda: runout_study("AA,KK", "Ah7d2c"), HandError, "a list"),
-    (lambda: runout_study(["AsKs", "QhQd"], "As7d2c"), CardError, "duplicate card 'As'"),
-    (lambda: runout_study(["AA", "KK"], "Ah7d2c", dead="7d"), CardError, "duplicate"),
-    (lambda: runout_study(["AKQ", "234"], "", game="teen_patti"), EvaluatorError,
+    (lambda: runout_study("holdem", ["AA", "KK"], "Ah7d"), EvaluatorError, "3 or 4 cards, got 2"),
+    (lambda: runout_study("holdem", ["AA", "KK"], "Ah7d2c9sTs"), EvaluatorError, "got 5"),
+    (lambda: runout_study("holdem", ["AA"], "Ah7d2c"), HandError, "two or more"),
+    (lambda: runout_study("holdem", "AA,KK", "Ah7d2c"), HandError, "a list"),
+    (lambda: runout_study("holdem", ["AsKs", "QhQd"], "As7d2c"), CardError, "duplicate card 'As'"),
+    (lambda: runout_study("holdem", ["AA", "KK"], "Ah7d2c", "7d"), CardError, "duplicate"),
+    (lambda: runout_study("teen_patti", ["AKQ", "234"], ""), EvaluatorError,
      "no board"),
-    (lambda: runout_study(["AsAh", "AdAc"], "KsKh2c", dead=""), None, None),
-    (lambda: runout_study(["AsAh", "AsAd"], "KsKh2c"), CardError, "duplicate card 'As'"),
-    (lambda: runout_study(["AA", "KK"], "5c7d8h", game="short_deck"), CardError,
+    (lambda: runout_study("holdem", ["AsAh", "AdAc"], "KsKh2c", ""), None, None),
+    (lambda: runout_study("holdem", ["AsAh", "AsAd"], "KsKh2c"), CardError, "duplicate card 'As'"),
+    (lambda: runout_study("short_deck", ["AA", "KK"], "5c7d8h"), CardError,
      "not in the short_deck deck"),
 ])
 def test_bad_calls_are_refused_before_any_work(call, error, match):
@@ -116,7 +116,7 @@ def test_bad_calls_are_refused_before_any_work(call, error, match):
 
 def test_a_range_with_no_live_combo_is_refused():
     with pytest.raises(RangeError, match="no live combo"):
-        runout_study(["AsAh", "KK"], "AdAcKc", dead="KsKh", progress=False)
+        runout_study("holdem", ["AsAh", "KK"], "AdAcKc", "KsKh", progress=False)
 
 
 @pytest.mark.slow
@@ -142,7 +142,7 @@ def test_the_vectors_and_the_engine_agree_card_for_card():
     from evaluator.studies import runouts
     g = ev.game("holdem")
     board = parse_cards("2c7d9h")
-    swept = runout_study(["QQ+,AKs:0.5", "22+"], board, progress=False)
+    swept = runout_study("holdem", ["QQ+,AKs:0.5", "22+"], board, progress=False)
     asked = runouts._asked(g, ["QQ+,AKs:0.5", "22+"], board, np.empty(0, np.uint8),
                            np.empty(0, np.uint8), None, False)
     assert [r["card"] for r in swept.rows] == [r["card"] for r in asked]

@@ -22,7 +22,7 @@ from evaluator.studies.flops import flop_study
     ["AKs:0.3,QQ", "JJ+:0.5,AK"],
 ])
 def test_weighted_flop_study_equals_equity(hands):
-    study = flop_study(hands, progress=False)
+    study = flop_study("holdem", hands, progress=False)
     whole = ev.equity("holdem", hands)
     for got, want in zip(study.equity(), whole.players):
         assert got == pytest.approx(want.equity, abs=1e-12)
@@ -30,7 +30,7 @@ def test_weighted_flop_study_equals_equity(hands):
 
 def test_unweighted_flop_study_fractions_equal_equity():
     hands = ["AA,KK", "QQ,AKs"]
-    study = flop_study(hands, progress=False)
+    study = flop_study("holdem", hands, progress=False)
     assert study.fractions() == ev.equity("holdem", hands).fractions
 
 
@@ -55,7 +55,7 @@ def test_a_flop_where_only_low_weight_combos_live_counts_them_at_their_weight():
 @pytest.mark.longest
 def test_weighted_omaha_flop_study_equals_equity():
     hands = ["AsAhKsKh,AdAcKdKc:0.5,AsAcKsKc:0.25", "QsQhJsJh,QdQcTdTc"]
-    study = flop_study(hands, "omaha", progress=False)
+    study = flop_study("omaha", hands, progress=False)
     whole = ev.equity("omaha", hands)
     for got, want in zip(study.equity(), whole.players):
         assert got == pytest.approx(want.equity, abs=1e-12)
@@ -81,15 +81,14 @@ def quickly(call, *args, **kwargs):
 
 
 def test_a_sampled_flop_study_too_wide_to_weigh_is_refused_before_any_flop():
-    why = quickly(flop_study, ["AA", "KK"], "omaha", trials=200, progress=False)
+    why = quickly(flop_study, "omaha", ["AA", "KK"], trials=200)
     assert "too wide to weigh" in why and "'random'" in why
 
 
 @pytest.mark.slow
 def test_random_is_never_listed_by_a_sampled_flop_study():
     # 6-card Omaha's 'random' (18 M hands) is counted, not listed: the study runs
-    study = flop_study(["AsAhKsKh2c3d", "random"], "omaha6", trials=200, seed=1,
-                       dead="", progress=False)
+    study = flop_study("omaha6", ["AsAhKsKh2c3d", "random"], trials=200, seed=1, dead="")
     assert not study.exact and len(study.rows) > 100
     assert 0.4 < study.equity()[0] < 0.9
 
@@ -97,18 +96,18 @@ def test_random_is_never_listed_by_a_sampled_flop_study():
 @pytest.mark.parametrize("game, board", [("teen_patti", "2c"), ("the", "2c7d9hTsJs"),
                                          ("holdem", "2c7d"), ("omaha", "2c7d9hTsJsQs")])
 def test_a_distribution_board_that_is_not_a_street_is_refused(game, board):
-    why = quickly(equity_distribution, "random", "random", board, game=game)
+    why = quickly(equity_distribution, game, "random", "random", board)
     assert "not a street" in why
 
 
 def test_an_unbounded_distribution_is_refused_with_an_estimate():
-    why = quickly(equity_distribution, "AA", "15%", "2c7d9hTsJs", game="omaha6")
+    why = quickly(equity_distribution, "omaha6", "AA", "15%", "2c7d9hTsJs")
     assert "would take about" in why and "narrow" in why
 
 
 @pytest.mark.parametrize("game, hands", [("omaha6", "15%"), ("omaha5", "random")])
 def test_an_unbounded_breakdown_is_refused_with_an_estimate(game, hands):
-    why = quickly(range_breakdown, hands, "2c7d9h", game)
+    why = quickly(range_breakdown, game, hands, "2c7d9h")
     assert "would take about" in why
 
 
@@ -159,8 +158,8 @@ def test_every_study_is_written_and_read_back(suffix, tmp_path, capsys):
         pytest.importorskip("pyarrow")
     read = {".csv": pd.read_csv, ".jsonl": lambda p: pd.read_json(p, lines=True),
             ".json": pd.read_json, ".parquet": pd.read_parquet}[suffix]
-    d = equity_distribution("QQ+,AKs", "JJ,TT", "2c7d9h")
-    b = range_breakdown("QQ+,AKs,T9s", "Ah7d2c")
+    d = equity_distribution("holdem", "QQ+,AKs", "JJ,TT", "2c7d9h")
+    b = range_breakdown("holdem", "QQ+,AKs,T9s", "Ah7d2c")
     for study, key in ((d, "equity"), (b, "share")):
         path = study.write(tmp_path / f"s{suffix}")
         back = read(path)
@@ -172,7 +171,8 @@ def test_every_study_is_written_and_read_back(suffix, tmp_path, capsys):
     for args in (["study", "distribution", "QQ+,AKs", "JJ,TT", "--board", "2c7d9h"],
                  ["study", "breakdown", "QQ+,AKs,T9s", "--board", "Ah7d2c"]):
         out = tmp_path / f"cli{suffix}"
-        code, _, err = run_cli([*args, "--out", str(out), "--no-progress"], capsys)
+        code, _, err = run_cli([*args, "--out", str(out), "--no-progress", "--overwrite"],
+                               capsys)
         assert code == 0 and "written to" in err
         assert len(read(out)) > 0
 
@@ -224,7 +224,7 @@ def test_seeds_are_exact_integers_or_refused():
 @pytest.mark.parametrize("call", [
     lambda: ev.equity("holdem", ["AsKs", "QhQd"], trials=10 ** 12),
     lambda: ev.equity("omaha", ["AsAhKsKh", "random"], trials=10 ** 11),
-    lambda: flop_study(["AA", "KK"], trials=10 ** 9, progress=False),
+    lambda: flop_study("holdem", ["AA", "KK"], trials=10 ** 9, progress=False),
 ])
 def test_trials_past_ten_minutes_at_the_fastest_rate_are_refused_at_once(call):
     start = time.monotonic()
@@ -300,10 +300,10 @@ def test_a_flop_study_of_one_hand_says_what_the_study_needs(capsys):
 @pytest.mark.slow
 def test_weighted_studies_with_dead_cards_equal_equity():
     hands, dead = ["AA:0.5,KK", "QQ,JJ:0.2"], "KcQd"
-    study = flop_study(hands, dead=dead, progress=False)
+    study = flop_study("holdem", hands, dead=dead, progress=False)
     whole = ev.equity("holdem", hands, dead=dead)
     assert study.equity()[0] == pytest.approx(whole.players[0].equity, abs=1e-12)
-    d = equity_distribution("AA:0.5,KK", "QQ,JJ:0.2", "2c7d9h", dead=dead)
+    d = equity_distribution("holdem", "AA:0.5,KK", "QQ,JJ:0.2", "2c7d9h", dead)
     on_flop = ev.equity("holdem", hands, "2c7d9h", dead=dead)
     assert d.mean == pytest.approx(on_flop.players[0].equity, abs=1e-12)
 
@@ -311,8 +311,8 @@ def test_weighted_studies_with_dead_cards_equal_equity():
 def test_studies_name_each_hand_high_card_first_as_the_rest_of_the_output_does():
     from evaluator.studies import equity_distribution
     from evaluator.studies.breakdown import range_breakdown
-    d = equity_distribution("AKs", "QQ", "2c7d9h", progress=False)
+    d = equity_distribution("holdem", "AKs", "QQ", "2c7d9h", progress=False)
     assert sorted(row["hand"] for row in d.rows) == ["AcKc", "AdKd", "AhKh", "AsKs"]
-    b = range_breakdown("AKs", "2c7d9h", progress=False)
+    b = range_breakdown("holdem", "AKs", "2c7d9h", progress=False)
     named = [b.combos(row["class"]) for row in b.rows if row["combos"]]
     assert {h for hands in named for h in hands} == {"AcKc", "AdKd", "AhKh", "AsKs"}

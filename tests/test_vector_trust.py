@@ -22,7 +22,7 @@ def test_an_omaha_runout_study_keeps_every_card_of_a_blocking_range():
     the vectors refused it as too concentrated, and the study read that as no weight,
     keeping 7 of 48 cards and 0.01% where equity() gives 4.14%."""
     hands = ["QQJJ", "AA**,KsQsJsTs"]
-    study = ev.runout_study(hands, OMAHA_TURN, game="omaha", progress=False)
+    study = ev.runout_study("omaha", hands, OMAHA_TURN, progress=False)
     assert len(study.rows) == 48
     want = ev.equity("omaha", hands, OMAHA_TURN, exact=True)
     assert study.equity()[0] == pytest.approx(want.players[0].equity, rel=1e-12)
@@ -34,7 +34,7 @@ def test_an_omaha_runout_study_keeps_every_card_of_a_blocking_range():
 
 def test_weights_that_do_not_sum_exactly_are_still_answered_on_omaha():
     hands = ["QQJJ", "AA**:0.3,KsQsJsTs:0.7"]
-    study = ev.runout_study(hands, OMAHA_TURN, game="omaha", progress=False)
+    study = ev.runout_study("omaha", hands, OMAHA_TURN, progress=False)
     want = ev.equity("omaha", hands, OMAHA_TURN, exact=True)
     assert len(study.rows) == 48
     assert study.equity()[0] == pytest.approx(want.players[0].equity, rel=1e-9)
@@ -46,22 +46,22 @@ def test_a_refusal_on_one_card_stops_the_runout_study(monkeypatch):
     import evaluator.vectors as vectors
     real = vectors.combo_sums
 
-    def refuse_one(against, board, **kw):
+    def refuse_one(game, against, board, *args, **kw):
         if parse_cards(board).tolist()[-1] == parse_cards("Ks")[0]:
             raise RangeError("against's weights are too concentrated (test)", "x")
-        return real(against, board, **kw)
+        return real(game, against, board, *args, **kw)
     monkeypatch.setattr(vectors, "combo_sums", refuse_one)
     with pytest.raises(RangeError, match="too concentrated"):
-        ev.runout_study(["QQJJ", "AA**"], OMAHA_TURN, game="omaha", progress=False)
+        ev.runout_study("omaha", ["QQJJ", "AA**"], OMAHA_TURN, progress=False)
 
 
 def test_a_blocking_omaha_range_gets_combo_vectors_on_a_river():
     board = OMAHA_TURN + "9s"
-    eq = ev.combo_equity("AA**,KsQsJsTs", board, game="omaha")
+    eq = ev.combo_equity("omaha", "AA**,KsQsJsTs", board)
     # the last holds the three aces left: clear of KsQsJsTs alone
     for hand in ("QhQcJdJc", "AhAsKdKc", "6s7s8s9h", "AhAsAc2d"):
         r = ev.equity("omaha", [hand, "AA**,KsQsJsTs"], board, exact=True)
-        got = eq[ev.combo_index(hand, "omaha")[0]]
+        got = eq[ev.combo_index("omaha", hand)[0]]
         assert got == pytest.approx(r.players[0].equity, rel=1e-12), hand
 
 
@@ -71,9 +71,9 @@ def test_a_spot_no_deal_fits_is_refused_not_left_unwritten(dead):
     uninitialised memory (4.7e-310, 1.0 for a dead combo) and the distribution said
     'mean 0.00%'; with three left, 'n must be a non-negative integer'."""
     with pytest.raises((NoDeal, CardError), match="no deal is left|no runout is left"):
-        ev.combo_equity("random", "2c7d9h", dead=dead)
+        ev.combo_equity("holdem", "random", "2c7d9h", dead)
     with pytest.raises((NoDeal, CardError), match="no deal|no runout|no live combo"):
-        ev.equity_distribution("random", "random", "2c7d9h", dead=dead, progress=False)
+        ev.equity_distribution("holdem", "random", "random", "2c7d9h", dead, progress=False)
 
 
 def test_showdown_values_keep_each_combos_sign_under_a_concentrated_reach():
@@ -81,21 +81,21 @@ def test_showdown_values_keep_each_combos_sign_under_a_concentrated_reach():
     it) have values of 1e-18, which differences of sums of 1 lost: 63 signs wrong."""
     board = "2c7d9hKsQd"
     reach = np.full(1326, 1e-20)
-    reach[ev.combo_index("AhAd")[0]] = 1.0
-    want = ev.call_matrix(board).astype(np.float64) @ reach
-    got = ev.showdown_values(board, reach)
+    reach[ev.combo_index("holdem", "AhAd")[0]] = 1.0
+    want = ev.call_matrix("holdem", board).astype(np.float64) @ reach
+    got = ev.showdown_values("holdem", reach, board)
     assert (np.sign(got) == np.sign(want)).all()
     np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-300)
     # the same rows side by side (the blocked sweep)
     many = np.tile(reach, (40, 1))
     many[1] = ev.Range("QQ+").vector()
-    got = ev.showdown_values(board, many)
+    got = ev.showdown_values("holdem", many, board)
     np.testing.assert_allclose(got[0], want, rtol=1e-9, atol=1e-300)
     assert (np.sign(got[39]) == np.sign(want)).all()
 
 
 def test_showdown_values_of_no_rows_is_no_rows():
-    out = ev.showdown_values("2c7d9hKsQd", np.ones((0, 1326)))
+    out = ev.showdown_values("holdem", np.ones((0, 1326)), "2c7d9hKsQd")
     assert out.shape == (0, 1326)
 
 
@@ -111,6 +111,6 @@ def test_exact_share_knows_which_weights_sum_exactly():
 
 
 def test_whole_weights_and_their_exact_sums_agree():
-    num, den, unit = combo_sums("AA**,KsQsJsTs", OMAHA_TURN + "9s", game="omaha")
+    num, den, unit = combo_sums("omaha", "AA**,KsQsJsTs", OMAHA_TURN + "9s")
     assert unit == 1.0
     assert np.array_equal(den, np.round(den)) and np.array_equal(2 * num, np.round(2 * num))

@@ -40,16 +40,17 @@ def test_the_order_is_colex_of_card_ids(game, deck, hole):
     got = ev.combos(game)
     assert got.dtype == np.uint8 and not got.flags.writeable
     assert np.array_equal(got, want)
-    assert np.array_equal(ev.combo_index(got, game), np.arange(len(want)))
+    assert np.array_equal(ev.combo_index(game, got), np.arange(len(want)))
 
 
 def test_the_named_corners_of_the_holdem_order():
-    assert ev.combo_index(["2d2c", "2c2d", "2h2c", "3c2c", "AsAh"]).tolist() == [0, 0, 1, 6, 1325]
+    got = ev.combo_index("holdem", ["2d2c", "2c2d", "2h2c", "3c2c", "AsAh"])
+    assert got.tolist() == [0, 0, 1, 6, 1325]
     lo, hi = parse_cards("4h9s").tolist()
-    assert int(ev.combo_index("9s4h")[0]) == hi * (hi - 1) // 2 + lo
-    assert len(ev.combos("short_deck")) == 630 and ev.combo_index("7d6c", "short_deck")[0] == 10
+    assert int(ev.combo_index("holdem", "9s4h")[0]) == hi * (hi - 1) // 2 + lo
+    assert len(ev.combos("short_deck")) == 630 and ev.combo_index("short_deck", "7d6c")[0] == 10
     assert len(ev.combos("omaha")) == math.comb(52, 4)
-    assert int(ev.combo_index("AsAhAdAc", "omaha")[0]) == math.comb(52, 4) - 1
+    assert int(ev.combo_index("omaha", "AsAhAdAc")[0]) == math.comb(52, 4) - 1
 
 
 @pytest.mark.parametrize("hands, game, match", [
@@ -63,9 +64,9 @@ def test_the_named_corners_of_the_holdem_order():
 ])
 def test_bad_hands_are_named(hands, game, match):
     with pytest.raises((CardError, EvaluatorError), match=match):
-        ev.combo_index(hands, game)
+        ev.combo_index(game, hands)
     with pytest.raises(ArgumentTypeError, match="integer array"):
-        ev.combo_index(np.zeros((1, 2)), "holdem")
+        ev.combo_index("holdem", np.zeros((1, 2)))
 
 
 def test_six_card_omaha_is_refused_at_once():
@@ -121,7 +122,7 @@ def test_river_combo_equity_is_the_brute_force_for_every_combo(board):
     b = parse_cards(board).tolist()
     want = ref.pairwise_combo_equity(HOLDEM.tolist(), w, b, [], range(52),
                                      lambda h, full: ref.best_strength(list(h) + full))
-    got = ev.combo_equity(w, board)
+    got = ev.combo_equity("holdem", w, board)
     assert got.shape == (1326,) and np.array_equal(np.isnan(got), np.isnan(want))
     assert np.allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
 
@@ -134,7 +135,7 @@ def test_turn_combo_equity_is_the_brute_force_for_every_combo(board, dead):
     w = _random_weights(rng, 1326, 0.2)
     want = ref.pairwise_combo_equity(HOLDEM.tolist(), w, parse_cards(board).tolist(),
                                      parse_cards(dead).tolist(), range(52), _value)
-    got = ev.combo_equity(w, board, dead=dead)
+    got = ev.combo_equity("holdem", w, board, dead)
     assert np.allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
 
 
@@ -149,7 +150,7 @@ def test_flop_combo_equity_is_the_brute_force():
     heroes = [i for i, h in enumerate(HOLDEM.tolist()) if not set(h) & set(board + dead)]
     want = ref.pairwise_combo_equity(HOLDEM.tolist(), w, board, dead, range(52), _value,
                                      heroes=heroes)
-    got = ev.combo_equity(w, "Th7h2c", dead=dead)
+    got = ev.combo_equity("holdem", w, "Th7h2c", dead)
     assert np.isnan(np.delete(got, heroes)).all()
     assert np.allclose(got[heroes], want, rtol=0, atol=1e-12, equal_nan=True)
 
@@ -163,7 +164,7 @@ def test_short_deck_combo_equity_is_the_brute_force():
         b = parse_cards(board).tolist()
         want = ref.pairwise_combo_equity(cards.tolist(), w, b, [], range(16, 52),
                                          _short_value)
-        got = ev.combo_equity(w, board, game="short_deck")
+        got = ev.combo_equity("short_deck", w, board)
         assert np.allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
 
 
@@ -176,7 +177,7 @@ def test_the_weighted_mean_is_range_against_range_equity(hands, board, dead):
     """Each combo weighed by its weight times its live opposing weight (the deals it is
     in): the mean is equity() of the two ranges, exactly enumerated."""
     mine, theirs = ev.Range(hands[0]), ev.Range(hands[1])
-    eq = ev.combo_equity(theirs, board, dead=dead)
+    eq = ev.combo_equity("holdem", theirs, board, dead)
     bits = np.array([sum(1 << int(c) for c in row) for row in HOLDEM.tolist()], object)
     known = sum(1 << int(c) for c in np.r_[parse_cards(board), parse_cards(dead)].tolist())
     v_mine, v_theirs = mine.vector(), theirs.vector()
@@ -192,14 +193,14 @@ def test_the_weighted_mean_is_range_against_range_equity(hands, board, dead):
 
 def test_the_answer_does_not_depend_on_threads_or_the_way_the_range_is_given():
     text = "QQ+,AKs:0.5,T9s"
-    one = ev.combo_equity(text, "Qh8d3c", threads=1)
-    assert np.array_equal(one, ev.combo_equity(text, "Qh8d3c", threads=2), equal_nan=True)
-    assert np.array_equal(one, ev.combo_equity(ev.Range(text), "Qh8d3c"), equal_nan=True)
+    one = ev.combo_equity("holdem", text, "Qh8d3c", threads=1)
+    assert np.array_equal(one, ev.combo_equity("holdem", text, "Qh8d3c", threads=2), equal_nan=True)
+    assert np.array_equal(one, ev.combo_equity("holdem", ev.Range(text), "Qh8d3c"), equal_nan=True)
     v = ev.Range(text).vector()
     for scale in (2.0 ** 900, 2.0 ** -1070, 2.0 ** 1020):   # powers of two: the same bits
-        assert np.array_equal(one, ev.combo_equity(v * scale, "Qh8d3c"), equal_nan=True)
+        assert np.array_equal(one, ev.combo_equity("holdem", v * scale, "Qh8d3c"), equal_nan=True)
     for scale in (1e300, 3.0, 1e-300):                      # within rounding
-        assert np.allclose(one, ev.combo_equity(v * scale, "Qh8d3c"), rtol=1e-14, atol=0,
+        assert np.allclose(one, ev.combo_equity("holdem", v * scale, "Qh8d3c"), rtol=1e-14, atol=0,
                            equal_nan=True)
 
 
@@ -208,32 +209,33 @@ def test_integer_weights_give_integer_counts():
     leave whole numbers of deals, half-integers for ties, exactly."""
     rng = np.random.default_rng(5)
     w = rng.integers(0, 4, 1326).astype(float)
-    num, den, unit = combo_sums(w, "Qh8d3c")
+    num, den, unit = combo_sums("holdem", w, "Qh8d3c")
     assert unit == 1.0
     assert np.array_equal(den, np.round(den)) and np.array_equal(2 * num, np.round(2 * num))
 
 
 def test_blocked_and_unopposed_hands_are_nan():
-    eq = ev.combo_equity("KdKc", "2c7d9hKsAd", dead="Qc")
-    holds_board = ev.combo_index("2c3c")[0]
-    holds_dead = ev.combo_index("Qc3h")[0]
-    blocked = ev.combo_index("Kd3h")[0]             # its only opponent shares its king
+    eq = ev.combo_equity("holdem", "KdKc", "2c7d9hKsAd", "Qc")
+    holds_board = ev.combo_index("holdem", "2c3c")[0]
+    holds_dead = ev.combo_index("holdem", "Qc3h")[0]
+    blocked = ev.combo_index("holdem", "Kd3h")[0]             # its only opponent shares its king
     assert np.isnan(eq[[holds_board, holds_dead, blocked]]).all()
-    assert eq[ev.combo_index("AsAh")[0]] == 1.0 and eq[ev.combo_index("Kh3h")[0]] == 0.0
+    i = ev.combo_index("holdem", ["AsAh", "Kh3h"])
+    assert eq[i[0]] == 1.0 and eq[i[1]] == 0.0
     assert np.count_nonzero(~np.isnan(eq)) == 1035 - 89     # clear of the 6 known cards and KdKc
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda: ev.combo_equity("AA", "2c7d"), "board of 3 or 4 or 5 cards, got 2"),
-    (lambda: ev.combo_equity("AA", "2c7d9h", dead="2c"), "duplicate card '2c'"),
-    (lambda: ev.combo_equity("AsAh", "As7d9h"), "no live combo"),
-    (lambda: ev.combo_equity(np.ones(1000), "2c7d9h"), r"shape \(1326,\)"),
-    (lambda: ev.combo_equity(np.full(1326, -1.0), "2c7d9h"), "non-negative"),
-    (lambda: ev.combo_equity(np.zeros(1326), "2c7d9h"), "no combo with a positive"),
-    (lambda: ev.combo_equity("AA", "2c7d9h", game="omaha8"), "omaha8 has no combo vectors"),
-    (lambda: ev.combo_equity("AA", "2c7d9h", game="pineapple"), "no combo vectors"),
-    (lambda: ev.combo_equity("AA", "2c7d9h", game=3), "game"),
-    (lambda: ev.combo_equity("AA", "5c7d9h", game="short_deck"), "not in the short_deck"),
+    (lambda: ev.combo_equity("holdem", "AA", "2c7d"), "board of 3 or 4 or 5 cards, got 2"),
+    (lambda: ev.combo_equity("holdem", "AA", "2c7d9h", "2c"), "duplicate card '2c'"),
+    (lambda: ev.combo_equity("holdem", "AsAh", "As7d9h"), "no live combo"),
+    (lambda: ev.combo_equity("holdem", np.ones(1000), "2c7d9h"), r"shape \(1326,\)"),
+    (lambda: ev.combo_equity("holdem", np.full(1326, -1.0), "2c7d9h"), "non-negative"),
+    (lambda: ev.combo_equity("holdem", np.zeros(1326), "2c7d9h"), "no combo with a positive"),
+    (lambda: ev.combo_equity("omaha8", "AA", "2c7d9h"), "omaha8 has no combo vectors"),
+    (lambda: ev.combo_equity("pineapple", "AA", "2c7d9h"), "no combo vectors"),
+    (lambda: ev.combo_equity(3, "AA", "2c7d9h"), "game"),
+    (lambda: ev.combo_equity("short_deck", "AA", "5c7d9h"), "not in the short_deck"),
 ])
 def test_bad_calls_are_one_line_errors(call, match):
     with pytest.raises((EvaluatorError, RangeError, CardError, ArgumentTypeError),
@@ -247,34 +249,34 @@ def test_the_call_matrix_is_the_brute_force():
     board, dead = "Kc9h6s3d2c", "Ah"
     want = np.array(ref.pairwise_call_matrix(HOLDEM.tolist(), parse_cards(board).tolist(),
                                              parse_cards(dead).tolist(), _value), np.int8)
-    got = ev.call_matrix(board, dead=dead)
+    got = ev.call_matrix("holdem", board, dead)
     assert got.dtype == np.int8 and np.array_equal(got, want)
     assert np.array_equal(got, -got.T)
 
 
 def test_showdown_values_are_the_call_matrix_times_the_reach():
     board = "JhTh4c4s9d"
-    matrix = ev.call_matrix(board).astype(np.float64)
+    matrix = ev.call_matrix("holdem", board).astype(np.float64)
     rng = np.random.default_rng(8)
     reach = rng.random((150, 1326)) * (rng.random((150, 1326)) < 0.5)
     reach[3] = 0.0                                  # an empty vector gives zeros
-    got = ev.showdown_values(board, reach)
+    got = ev.showdown_values("holdem", reach, board)
     assert got.shape == reach.shape
     assert np.allclose(got, reach @ matrix.T, rtol=0, atol=1e-10)
-    one = ev.showdown_values(board, reach[7])
+    one = ev.showdown_values("holdem", reach[7], board)
     assert one.shape == (1326,) and np.allclose(one, matrix @ reach[7], rtol=0, atol=1e-10)
-    big = ev.showdown_values(board, reach[7] * 1e300)
+    big = ev.showdown_values("holdem", reach[7] * 1e300, board)
     assert np.allclose(big / 1e300, one, rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda: ev.call_matrix("2c7d9hKs"), "needs a board of 5 cards, got 4"),
-    (lambda: ev.showdown_values("2c7d9h", np.ones(1326)), "needs a board of 5 cards"),
-    (lambda: ev.showdown_values("2c7d9hKsAd", np.ones((2, 3, 1326))), "shape"),
-    (lambda: ev.showdown_values("2c7d9hKsAd", np.ones(1327)), "shape"),
-    (lambda: ev.showdown_values("2c7d9hKsAd", np.full(1326, np.nan)), "got nan at 0"),
-    (lambda: ev.showdown_values("2c7d9hKsAd", "AA"), "reach"),
-    (lambda: ev.call_matrix("2c7d9hKsAd", game="omaha8"), "omaha8 has no combo vectors"),
+    (lambda: ev.call_matrix("holdem", "2c7d9hKs"), "needs a board of 5 cards, got 4"),
+    (lambda: ev.showdown_values("holdem", np.ones(1326), "2c7d9h"), "needs a board of 5 cards"),
+    (lambda: ev.showdown_values("holdem", np.ones((2, 3, 1326)), "2c7d9hKsAd"), "shape"),
+    (lambda: ev.showdown_values("holdem", np.ones(1327), "2c7d9hKsAd"), "shape"),
+    (lambda: ev.showdown_values("holdem", np.full(1326, np.nan), "2c7d9hKsAd"), "got nan at 0"),
+    (lambda: ev.showdown_values("holdem", "AA", "2c7d9hKsAd"), "reach"),
+    (lambda: ev.call_matrix("omaha8", "2c7d9hKsAd"), "omaha8 has no combo vectors"),
 ])
 def test_bad_river_calls_are_refused(call, match):
     with pytest.raises((EvaluatorError, CardError, ArgumentTypeError), match=match):
@@ -287,9 +289,9 @@ def test_bad_river_calls_are_refused(call, match):
     ("short_deck", ["AA,KK:0.4", "QQ+,AKs"], "6c7d8h"),
 ])
 def test_the_distribution_is_the_combo_equities(game, hands, board):
-    dist = ev.equity_distribution(*hands, board, game=game, progress=False)
-    every = ev.combo_equity(hands[1], board, game=game)
-    assert np.allclose(dist.equities, every[ev.combo_index(dist.combos, game)], rtol=1e-15, atol=0)
+    dist = ev.equity_distribution(game, *hands, board)
+    every = ev.combo_equity(game, hands[1], board)
+    assert np.allclose(dist.equities, every[ev.combo_index(game, dist.combos)], rtol=1e-15, atol=0)
     whole = ev.equity(game, hands, board).players[0].equity
     assert dist.mean == pytest.approx(whole, abs=1e-12)
 
@@ -329,7 +331,7 @@ def test_omaha_combo_equity_is_the_brute_force(board, live_cards):
     b, dead, live, w = _omaha_spot(board, live_cards, len(board) + live_cards)
     hands = OMAHA[live].tolist()
     want = ref.pairwise_combo_equity(hands, w[live], b, dead, range(52), _omaha_value)
-    got = ev.combo_equity(w, board, game="omaha", dead=dead)
+    got = ev.combo_equity("omaha", w, board, dead)
     assert np.isnan(np.delete(got, live)).all()
     assert np.allclose(got[live], want, rtol=0, atol=1e-12, equal_nan=True)
 
@@ -342,7 +344,7 @@ def test_omaha_showdown_values_are_the_call_matrix_times_the_reach():
     rng = np.random.default_rng(9)
     reach = np.zeros((3, len(OMAHA)))
     reach[:, live] = rng.random((3, len(live)))
-    got = ev.showdown_values(b, reach, game="omaha", dead=dead)
+    got = ev.showdown_values("omaha", reach, b, dead)
     assert np.allclose(got[:, live], reach[:, live] @ matrix.T, rtol=0, atol=1e-9)
     assert not np.delete(got, live, axis=1).any()
 
@@ -351,19 +353,19 @@ def test_omaha_showdown_values_are_the_call_matrix_times_the_reach():
                                             ("Kc8h8d3s", "RR$ds:0.5,AK**")])
 @pytest.mark.slow
 def test_omaha_entries_are_equity_of_the_hand_against_the_range(board, against):
-    eq = ev.combo_equity(against, board, game="omaha")
+    eq = ev.combo_equity("omaha", against, board)
     for hand in ("QsJs8d8c", "KdKc3h4h", "AsKs7h2d", "JhTh6c5c"):
         if set(parse_cards(hand).tolist()) & set(parse_cards(board).tolist()):
             continue
         want = ev.equity("omaha", [hand, against], board).players[0].equity
-        assert eq[ev.combo_index(hand, "omaha")[0]] == pytest.approx(want, abs=1e-12)
+        assert eq[ev.combo_index("omaha", hand)[0]] == pytest.approx(want, abs=1e-12)
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda: ev.combo_equity("AA", "Ah7d2c", game="omaha"), "board of 4 or 5 cards, got 3"),
-    (lambda: ev.call_matrix("Ah7d2c9sTs", game="omaha"), "270,725 x 270,725"),
-    (lambda: ev.combo_equity("AA", "Ah7d2c9s", game="omaha5"), "omaha5 has no combo vectors"),
-    (lambda: ev.combo_equity(np.ones(1326), "Ah7d2c9s", game="omaha"), r"shape \(270725,\)"),
+    (lambda: ev.combo_equity("omaha", "AA", "Ah7d2c"), "board of 4 or 5 cards, got 3"),
+    (lambda: ev.call_matrix("omaha", "Ah7d2c9sTs"), "270,725 x 270,725"),
+    (lambda: ev.combo_equity("omaha5", "AA", "Ah7d2c9s"), "omaha5 has no combo vectors"),
+    (lambda: ev.combo_equity("omaha", np.ones(1326), "Ah7d2c9s"), r"shape \(270725,\)"),
 ])
 def test_omaha_bad_calls_are_one_line_errors(call, match):
     with pytest.raises((EvaluatorError, CardError), match=match):

@@ -66,11 +66,11 @@ def every_study() -> None:
     from evaluator.studies import equity_distribution, hand_vs_range
     from evaluator.studies.breakdown import range_breakdown
     for board in ("2c7d9h", "2c7d9hTs", "2c7d9hTs4h"):
-        equity_distribution("QQ+,AKs", "JJ,TT:0.5", board, progress=False)
-        equity_distribution("AA**:$ds", "KK**", board, game="omaha", progress=False)
-        range_breakdown("QQ+,AKs,T9s", board, progress=False)
-        range_breakdown("AA**:$ds", board, "omaha", progress=False)
-        hand_vs_range("QQ+,AKs", board, progress=False)
+        equity_distribution("holdem", "QQ+,AKs", "JJ,TT:0.5", board, progress=False)
+        equity_distribution("omaha", "AA**:$ds", "KK**", board, progress=False)
+        range_breakdown("holdem", "QQ+,AKs,T9s", board, progress=False)
+        range_breakdown("omaha", "AA**:$ds", board, progress=False)
+        hand_vs_range("holdem", "QQ+,AKs", board, progress=False)
     every_vector()
 
 
@@ -86,12 +86,12 @@ def every_vector() -> None:
                                   ("short_deck", "TT+", ("Kc8h6d", "Kc8h6d7s")),
                                   ("omaha", "KK**:0.5", ("Kc8h3d2s", "Kc8h3d2s9s"))):
         for board in boards:
-            combo_equity(against, board, game=game)
+            combo_equity(game, against, board)
         river = boards[-1] if len(boards[-1]) == 10 else boards[-1] + "Ah"
         reach = evaluator.Range(against, game).vector()
-        showdown_values(river, reach, game=game)
-        showdown_values(river, np.stack([reach] * 3), game=game)
+        showdown_values(game, reach, river)
+        showdown_values(game, np.stack([reach] * 3), river)
         if game != "omaha":
-            call_matrix(river, game=game)
-            runout_study(["AA", against], boards[0], game=game, progress=False)
-    flop_study(["JJ+", "random"], progress=False, vectors=True)
+            call_matrix(game, river)
+            runout_study(game, ["AA", against], boards[0], progress=False)
+    flop_study("holdem", ["JJ+", "random"], progress=False, vectors=True)

@@ -24,6 +24,7 @@ computes only the missing ones, giving the file an uninterrupted run writes.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Generator, Iterable, Mapping
 from pathlib import Path
 from typing import IO
@@ -31,7 +32,7 @@ from typing import IO
 import numpy as np
 
 from ..errors import ArgumentTypeError, BatchInterrupted, EvaluatorError, QueryFailed
-from ..export import check_output
+from ..export import check_fresh, check_output
 from .cluster import close_client, make_client, on_cluster
 from .queries import (
     HELP,
@@ -44,8 +45,16 @@ from .queries import (
     stream_records,
     validate,
 )
-from .rows import columns, error_reason, error_row, result_row, run_query
-from .sink import Sink, WriteFailed, write_json, write_parquet
+from .rows import (
+    DIGEST,
+    columns,
+    error_reason,
+    error_row,
+    result_row,
+    row_digest,
+    run_query,
+)
+from .sink import Sink, WriteFailed, read_whole, write_json, write_parquet
 
 __all__ = ["batch_equity", "BatchRows", "read_queries", "check_output", "check_not_queries",
            "BatchInterrupted", "QueryFailed", "WriteFailed", "OUT_SUFFIXES", "HELP",
@@ -60,9 +69,9 @@ class BatchRows(list):
 
 
 def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None,
-                 threads: int | None = None, progress: bool = True, seed: int = 0,
+                 threads: int | None = None, progress: bool = False, seed: int = 0,
                  chunk_size: int | None = None, out: str | Path | IO[str] | None = None,
-                 resume: bool = False, on_error: str = "stop",
+                 resume: bool = False, overwrite: bool = False, on_error: str = "stop",
                  version: int | None = None) -> BatchRows:
     """Run many equity queries; one result row per query, in the input's order.
 
@@ -83,7 +92,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     threads : int, optional
         Local worker threads (default: every core).
     progress : bool
-        A progress bar on a terminal.
+        A progress bar on stderr (default off; the command line shows one).
     seed : int
         Seeds the queries that sample and give no seed of their own.
     version : int, optional
@@ -103,8 +112,12 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     resume : bool
         Continue the interrupted output ``out`` (for ``.json`` and
         ``.parquet``, its rows file): keep its complete rows (a partly
-        written last line is dropped), compute only the missing ones.  The
-        file ends as an uninterrupted run writes it.  Refused when its rows
+        written last line is dropped), compute only the missing ones (none
+        when it is finished).  The file ends as an uninterrupted run writes it.
+    overwrite : bool
+        Replace an existing ``out``.  Without ``resume`` or ``overwrite``, an
+        ``out`` that holds anything is refused before any work: a finished or
+        interrupted run's rows are never lost to a run that did not ask.  Refused when its rows
         are another batch's, a kept row's query has changed since (its game,
         cards, ``exact``, ``trials``, ``target_stderr``, seed or stream version; a
         sampled row without a ``version`` column was dealt by the first), or a kept
@@ -154,11 +167,12 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     if suffix in WHOLE_SUFFIXES:
         return _via_rows_file(queries, Path(out), scheduler=scheduler,   # type: ignore[arg-type]
                               threads=threads, progress=progress, seed=seed,
-                              chunk_size=chunk_size, resume=resume, on_error=on_error,
-                              version=version)
+                              chunk_size=chunk_size, resume=resume, overwrite=overwrite,
+                              on_error=on_error, version=version)
     if out is not None and not hasattr(out, "write"):
         path = check_output(out, OUT_SUFFIXES, "out")
         check_not_queries(queries, out, "out")
+        check_fresh(path, "out", resume=resume, overwrite=overwrite)
     if resume and path is None:
         raise EvaluatorError("resume=True needs out= (the file to continue)", "resume")
     from .._parallel import resolve_threads
@@ -206,6 +220,21 @@ def _via_rows_file(queries, out: Path, **options) -> BatchRows:
     check_not_queries(queries, out, "out")
     rows_file = out.with_name(out.name + ".rows.jsonl")
     check_output(rows_file, (".jsonl",), "the rows file of out")
+    resume, overwrite = options.pop("resume"), options.pop("overwrite")
+    check_fresh(out, "out", resume=resume, overwrite=overwrite)
+    check_fresh(rows_file, "the rows file of out", resume=resume, overwrite=overwrite)
+    if resume and not rows_file.exists() and out.is_file() and out.stat().st_size:
+        # a finished file (written whole, without digests): its rows go back to the rows
+        # file, and the batch keeps each whose query is unchanged
+        try:
+            finished = read_whole(out)
+        except (OSError, ValueError) as error:
+            raise EvaluatorError(f"cannot resume {out}: it cannot be read back ({error})",
+                                 str(out)) from None
+        rows_file.write_text("".join(json.dumps({**row, DIGEST: row_digest(row)}) + "\n"
+                                     for row in finished), encoding="utf-8")
+    # both files checked: the rows file is finished (resume) or written anew
+    options.update(resume=resume, overwrite=not resume)
     if suffix == ".parquet":
         try:
             import pyarrow  # noqa: F401 - checked before any work

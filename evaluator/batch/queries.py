@@ -7,7 +7,6 @@ import io
 import json
 import math
 import os
-import re
 import reprlib
 from collections.abc import Mapping
 from pathlib import Path
@@ -39,7 +38,6 @@ ON_ERROR = ("stop", "record")
 MAX_LISTED = 20                 # problems listed in one validation error
 FLUSH_EVERY = 0.2               # seconds a written row may wait for its flush while rows come
 FLUSH_ROWS = 1000               # or this many rows, whichever comes first
-_SPLIT = re.compile(r"\s+vs\.?\s+|\s*[|;]\s*", re.IGNORECASE)
 
 
 # the query files and examples ``evaluator batch --help`` shows (a test runs the samples)
@@ -243,7 +241,8 @@ def _normalise(query: Mapping, index: int, seed: int, version: int | None = None
                                 ident)
     hands = query.get("hands")
     if isinstance(hands, str):
-        hands = [h for h in _SPLIT.split(hands.strip()) if h]
+        from ..engine.spots import split_hands
+        hands = split_hands(hands)
     if not isinstance(hands, (list, tuple)) or len(hands) < 2:
         raise EvaluatorError(f"needs two or more hands, e.g. 'AsKs vs QQ+', got "
                              f"{show_value(hands)}", hands)

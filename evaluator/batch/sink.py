@@ -395,6 +395,22 @@ def write_json(rows: list[dict], path: Path) -> None:
 
 
 def write_parquet(rows: list[dict], path: Path) -> None:
-    import pyarrow as pa
     import pyarrow.parquet as pq
-    pq.write_table(pa.Table.from_pylist(rows), path)
+
+    from ..export import parquet_table
+    pq.write_table(parquet_table(rows), path)
+
+
+def read_whole(path: Path) -> list[dict]:
+    """The rows of a finished ``.json`` or ``.parquet`` output, as ``write_json`` and
+    ``write_parquet`` wrote them: Parquet gives every row every column, so the empty
+    cells a row never had are left out again (a result row always has its ``seed`` and
+    ``version``, None when exact; an error row only the query and its ``error``)."""
+    if path.suffix.lower() == ".parquet":
+        import pyarrow.parquet as pq
+        always = ("seed", "version")
+        return [{k: v for k, v in row.items()
+                 if v is not None or (k in always and row.get("error") is None)}
+                for row in pq.read_table(path).to_pylist()]
+    with path.open(encoding="utf-8") as handle:
+        return json.load(handle)

@@ -42,11 +42,15 @@ def flags(message: str, command: str | None) -> str:
     return message
 
 
-def check_out(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
-    """Refuse an output path that cannot be written, before any work."""
+def check_out(path: str | None, suffixes: tuple[str, ...], option: str, *,
+              overwrite: bool = False, resume: bool = False, resumable: bool = False) -> None:
+    """Refuse an output path that cannot be written, or a file there that the command
+    did not ask to replace (``--overwrite``) or finish (``--resume``), before any work."""
     if path is not None:
-        from ..batch import check_output
+        from ..export import check_fresh, check_output
         check_output(path, suffixes, option)
+        check_fresh(path, option, resume=resume, overwrite=overwrite, resumable=resumable,
+                    words=("--resume", "--overwrite"))
 
 
 def pct(x: float | None) -> str:

@@ -176,7 +176,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
             message = message.replace(api, flag)
         return message
 
-    check_out(args.out, (*OUT_SUFFIXES, ".parquet"), "--out")
+    check_out(args.out, (*OUT_SUFFIXES, ".parquet"), "--out", overwrite=args.overwrite,
+              resume=args.resume, resumable=True)
     if args.out and args.file != "-":
         from ..batch import check_not_queries
         check_not_queries(args.file, args.out, "--out")
@@ -187,7 +188,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
         rows = batch_equity(queries, scheduler=args.scheduler, threads=args.threads,
                             progress=not args.no_progress, seed=args.seed,
                             out=args.out or sys.stdout, resume=args.resume,
-                            on_error=args.on_error, version=args.stream_version)
+                            overwrite=args.overwrite, on_error=args.on_error,
+                            version=args.stream_version)
     except WriteFailed as failed:           # a full disk, ...: the rows kept, and how to go on
         print(f"evaluator: error: {words(str(failed))}", file=sys.stderr)
         return 1
@@ -221,7 +223,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
 def cmd_matrix(args: argparse.Namespace) -> int:
     from ..classes import CLASS_NAMES
     from ..studies import preflop_matrix
-    check_out(args.out, (".csv", ".json"), "--out")
+    check_out(args.out, (".csv", ".json"), "--out", overwrite=args.overwrite)
     m = preflop_matrix(args.game, recompute=args.recompute, threads=args.threads,
                        progress=not args.no_progress)
     if args.out:
@@ -348,12 +350,12 @@ def _check_plot(args: argparse.Namespace) -> None:
 
 def cmd_plot(args: argparse.Namespace) -> int:
     _check_plot(args)
-    check_out(args.out, IMAGE_SUFFIXES, "--out")
+    check_out(args.out, IMAGE_SUFFIXES, "--out", overwrite=args.overwrite)
     from .. import plots
     if args.kind == "grid":
         if args.against is not None:
             from ..studies import hand_vs_range
-            values = hand_vs_range(args.against, args.board, args.dead,
+            values = hand_vs_range("holdem", args.against, args.board, args.dead,
                                    progress=not args.no_progress)
             title = f"equity of each hand against {_short(args.against)}" + (
                 f" on {args.board}" if args.board else "")
@@ -391,9 +393,9 @@ def cmd_plot(args: argparse.Namespace) -> int:
 # --- bench, tables, warmup --------------------------------------------------------
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    check_out(args.json, (".json",), "--json")
-    check_out(args.markdown, (".md", ".markdown"), "--markdown")
-    check_out(args.chart, IMAGE_SUFFIXES, "--chart")
+    check_out(args.json, (".json",), "--json", overwrite=args.overwrite)
+    check_out(args.markdown, (".md", ".markdown"), "--markdown", overwrite=args.overwrite)
+    check_out(args.chart, IMAGE_SUFFIXES, "--chart", overwrite=args.overwrite)
     from ..bench import main as bench_main
     return bench_main(args)
 

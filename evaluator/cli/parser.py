@@ -110,6 +110,9 @@ def parser() -> argparse.ArgumentParser:
                         "(default), or 1 for the answers of release 0.1.0")
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted --out file, computing only missing rows")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace an existing --out file (without it, or --resume, an existing "
+                        "file is refused before any work)")
     p.add_argument("--on-error", choices=("stop", "record"), default="stop",
                    help="stop: a bad or failing query stops the batch (default); record: "
                         "write its error in an 'error' column and go on")
@@ -124,6 +127,7 @@ def parser() -> argparse.ArgumentParser:
                               "  evaluator matrix holdem --out matrix.csv --recompute")
     p.add_argument("game", help="holdem")
     p.add_argument("--out", help="write the matrix to .csv or .json")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     p.add_argument("--recompute", action="store_true", help="compute instead of reading")
     p.add_argument("--threads", type=whole, help="threads (default: all cores)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -173,6 +177,7 @@ def parser() -> argparse.ArgumentParser:
                    help="the Monte Carlo stream where a street is sampled: 2 (default), or 1 "
                         "for the answers of release 0.1.0")
     p.add_argument("--out", required=True, help="image file: .png, .svg or .pdf")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=cmd_plot)
 
@@ -191,6 +196,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", help="write the results as JSON to this file")
     p.add_argument("--chart", help="write a bar chart (.png/.svg)")
     p.add_argument("--markdown", help="write the table as Markdown to this file")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace existing --json, --chart or --markdown files")
     p.set_defaults(run=cmd_bench)
 
     p = sub.add_parser("tables", help="verify or rebuild the lookup tables")

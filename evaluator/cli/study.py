@@ -14,27 +14,32 @@ from pathlib import Path
 from ..errors import EvaluatorError
 from ..export import ROW_SUFFIXES, check_rows_path
 from ..games import GAMES
+from .args import check_out
 
 __all__ = ["add_study_parser", "MAX_BUCKETS"]
 
 MAX_BUCKETS = 1000          # equity bins of a distribution: 0.1% each at the finest
 
 
-def _check_plot(path: str | None) -> None:
+def _check_plot(path: str | None, overwrite: bool) -> None:
     """Refuse a ``--plot`` path, or a missing matplotlib, before the study runs."""
     if path is None:
         return
     from .._terminal import IMAGE_SUFFIXES
-    from ..batch import check_output
-    check_output(path, IMAGE_SUFFIXES, "--plot")
+    check_out(path, IMAGE_SUFFIXES, "--plot", overwrite=overwrite)
     from ..plots import pyplot
     pyplot()                                      # the plot extra: refused now if missing
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
+    """Every output path of a study checked before any work: writable, and not a file
+    that holds something unless ``--overwrite`` (or, for flops, ``--resume``) asks."""
+    resume = getattr(args, "resume", False)
     if getattr(args, "out", None):
         check_rows_path(args.out, "--out")
-    _check_plot(getattr(args, "plot", None))
+        check_out(args.out, ROW_SUFFIXES, "--out", overwrite=args.overwrite, resume=resume,
+                  resumable=hasattr(args, "resume"))
+    _check_plot(getattr(args, "plot", None), args.overwrite)
 
 
 def _written(count: int, what: str, path: str) -> None:
@@ -52,7 +57,6 @@ def _study_flops(args: argparse.Namespace) -> int:
 
     from .._terminal import console as _console
     from .._terminal import short as _short
-    from ..batch import check_output
     from ..errors import BatchInterrupted
     from ..studies import flop_study
     _check_outputs(args)
@@ -60,14 +64,15 @@ def _study_flops(args: argparse.Namespace) -> int:
     if args.out:
         # the flops' rows stream here as they finish, so that --resume can continue them
         rows_file = Path(args.out + ".rows.jsonl")
-        check_output(rows_file, (".jsonl",), "the rows file of --out")
+        check_out(str(rows_file), (".jsonl",), "the rows file of --out",
+                  overwrite=args.overwrite, resume=args.resume, resumable=True)
     elif args.resume:
         raise EvaluatorError("--resume needs --out (the study to continue)", "--resume")
     try:
-        study = flop_study(args.hands, args.game, dead=args.dead, trials=args.trials,
+        study = flop_study(args.game, args.hands, dead=args.dead, trials=args.trials,
                            seed=args.seed, scheduler=args.scheduler, threads=args.threads,
                            progress=not args.no_progress, out=rows_file, resume=args.resume,
-                           version=args.stream_version)
+                           overwrite=args.overwrite, version=args.stream_version)
     except BatchInterrupted as stop:
         if rows_file is None:
             print("evaluator: interrupted; nothing was written (give --out to keep the "
@@ -79,7 +84,6 @@ def _study_flops(args: argparse.Namespace) -> int:
         return 130
     if args.out and rows_file is not None:
         study.write(args.out)
-        rows_file.unlink(missing_ok=True)
         _written(len(study.rows), "flop classes", args.out)
     if args.plot:
         from .. import plots
@@ -129,15 +133,15 @@ def _study_distribution(args: argparse.Namespace) -> int:
     else:
         check_distribution(args.hands[0], args.hands[1], args.board, game=args.game,
                            dead=args.dead)
-    d = equity_distribution(args.hands[0], args.hands[1], args.board, game=args.game,
-                            dead=args.dead, threads=args.threads, progress=not args.no_progress)
+    d = equity_distribution(args.game, args.hands[0], args.hands[1], args.board, args.dead,
+                            threads=args.threads, progress=not args.no_progress)
     if args.out:
         d.write(args.out)
         _written(len(d.combos), "combos", args.out)
     if args.plot:
         from .. import plots
-        other = equity_distribution(args.hands[1], args.hands[0], args.board, game=args.game,
-                                    dead=args.dead, threads=args.threads,
+        other = equity_distribution(args.game, args.hands[1], args.hands[0], args.board,
+                                    args.dead, threads=args.threads,
                                     progress=not args.no_progress)
         plots.distributions([(args.hands[0], d), (args.hands[1], other)], args.plot,
                             title=f"equity distribution on {d.board or 'no board'}")
@@ -168,7 +172,7 @@ def _study_breakdown(args: argparse.Namespace) -> int:
     from .._terminal import short as _short
     from ..studies import range_breakdown
     _check_outputs(args)
-    b = range_breakdown(args.hand, args.board, args.game, args.dead,
+    b = range_breakdown(args.game, args.hand, args.board, args.dead,
                         progress=not args.no_progress)
     if args.out:
         b.write(args.out)
@@ -202,8 +206,8 @@ def _study_runouts(args: argparse.Namespace) -> int:
     from .._terminal import short as _short
     from ..studies.runouts import RANKS, SUITS, runout_study
     _check_outputs(args)
-    study = runout_study(args.hands, args.board, game=args.game, dead=args.dead,
-                         threads=args.threads, progress=not args.no_progress)
+    study = runout_study(args.game, args.hands, args.board, args.dead, threads=args.threads,
+                         progress=not args.no_progress)
     if args.out:
         study.write(args.out)
         _written(len(study.rows), "cards", args.out)
@@ -262,6 +266,9 @@ def add_study_parser(sub, parser_class, raw, whole) -> None:
         q.add_argument("--out", help=f"{out_help} ({suffixes})")
         q.add_argument("--plot", help="also draw the study to .png, .svg or .pdf (the plot "
                                       "extra)")
+        q.add_argument("--overwrite", action="store_true",
+                       help="replace existing --out and --plot files (without it an existing "
+                            "file is refused before any work)")
         q.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
         q.add_argument("--json", action="store_true", help="print JSON")
 
@@ -284,8 +291,8 @@ def add_study_parser(sub, parser_class, raw, whole) -> None:
     q.add_argument("--scheduler", help="Dask scheduler address (the cluster extra)")
     q.add_argument("--threads", type=whole, help="threads (default: all cores)")
     q.add_argument("--resume", action="store_true",
-                   help="continue an interrupted --out study (its rows so far are in "
-                        "OUT.rows.jsonl)")
+                   help="continue an interrupted --out study (its flops' rows are kept in "
+                        "OUT.rows.jsonl, so that on a finished study nothing is computed)")
     q.set_defaults(run=_study_flops)
 
     q = kinds.add_parser("distribution", help="each combo's equity against a range",

@@ -23,6 +23,7 @@ from ..errors import (
     integer,
     number_text,
     optional_integer,
+    short_text,
 )
 from ..families import family
 from ..games import Game
@@ -51,12 +52,27 @@ def _all_cards(text: str) -> bool:
     return True
 
 
+HANDS_SPLIT = re.compile(r"\s+vs\.?\s+|\s*[|;]\s*", re.IGNORECASE)
+"""What separates the players' hands in one text: ``"AsKs vs QhQd"`` (also ``vs.``,
+``|`` and ``;``), as a batch file writes them."""
+
+
+def split_hands(text: str) -> list[str]:
+    """The players' hands of ``"AsKs vs QQ+,AKs"``: ``["AsKs", "QQ+,AKs"]``."""
+    return [h for h in HANDS_SPLIT.split(text.strip()) if h]
+
+
 def parse_hands(g: Game, hands) -> tuple[list[np.ndarray], list[int], list[Range | None]]:
     """Per hand: the known cards, the number of unknown cards (``?``, ``*``,
-    ``random``) and the range, for hands given as ranges (else None)."""
+    ``random``) and the range, for hands given as ranges (else None).  ``hands`` is a
+    list with one entry per player, or one text that separates them with ``vs``."""
     if isinstance(hands, str):
-        raise HandError("hands is a list with one entry per player, e.g. ['AsKs', 'QhQd']",
-                        hands)
+        text = hands
+        hands = split_hands(text)
+        if len(hands) < 2:
+            raise HandError(f"hands is a list with one entry per player (['AsKs', 'QhQd']) "
+                            f"or one text that separates them with ' vs ' ('AsKs vs QhQd'), "
+                            f"got {short_text(text)!r}", text)
     if not isinstance(hands, (list, tuple, np.ndarray)):
         raise ArgumentTypeError(f"hands must be a list with one entry per player, e.g. "
                                 f"['AsKs', 'QhQd'], got {type(hands).__name__}", hands)

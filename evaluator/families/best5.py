@@ -25,7 +25,7 @@ __all__ = ["Best5", "HOLDEM_MODULES"]
 # label ask Numba's cache about each); ``vector`` is not among them: its kernel compiles
 # only where the CPU has a vector path
 HOLDEM_MODULES = ("_intrinsics", "dealing", "high", "multisets", "ranges", "range_sampling",
-                  "three_way", "sampling", "walks", "sweep", "flop_sweep")
+                  "three_way", "sampling", "walks", "sweep", "showdown", "flop_sweep")
 
 
 class Best5(FusedBest5):

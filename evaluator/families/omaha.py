@@ -53,7 +53,7 @@ class Omaha(Family):
     name = "omaha"
     title = "exactly two hole cards and three board cards"
     kernel_modules = ("_intrinsics", "dealing", "high", "counting", "multisets", "omaha",
-                      "walks", "sweep", "omaha_sweep")
+                      "walks", "sweep", "showdown", "omaha_sweep")
     sample_rate = 4e7
     two_plus_three = True
     kill_pots = True

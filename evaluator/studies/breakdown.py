@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._calling import old_form
 from ..cards import CardsLike, format_cards, parse_cards
 from ..engine.spots import check_distinct, check_street
 from ..errors import HandError, NoDeal, RangeError
@@ -133,8 +134,14 @@ BREAKDOWN_SECONDS = 60.0
 BLOCK = 4096                        # combos classified at a time (and per progress step)
 
 
-def range_breakdown(hands: RangeLike, board: CardsLike, game: str | Game = "holdem",
-                    dead: CardsLike = "", *, progress: bool = True) -> RangeBreakdown:
+def _old_range_breakdown(hands, board, game="holdem", dead="", *, progress=False):
+    """The 0.1.0 form of ``range_breakdown``, kept for one release."""
+
+
+@old_form(_old_range_breakdown, "range_breakdown(hands, board, game)",
+          "range_breakdown(game, hands, board, ...)")
+def range_breakdown(game: str | Game, hands: RangeLike, board: CardsLike,
+                    dead: CardsLike = "", *, progress: bool = False) -> RangeBreakdown:
     """The weighted share of a range's live combos in each made-hand class and draw on
     a board of three to five cards (see the module doc for every definition).  A range
     whose breakdown is estimated past ``BREAKDOWN_SECONDS`` is refused before any work;

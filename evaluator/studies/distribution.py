@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._calling import old_form
 from .._parallel import map_items, resolve_threads
 from ..cards import CardsLike, format_cards, parse_cards
 from ..engine.spots import check_distinct, check_street
@@ -142,9 +143,16 @@ def check_distribution(hands: RangeLike, against: RangeLike, board: CardsLike = 
     _distribution_plan(hands, against, board, game, dead)
 
 
-def equity_distribution(hands: RangeLike, against: RangeLike, board: CardsLike = "", *,
-                        game: str | Game = "holdem", dead: CardsLike = "",
-                        threads: int | None = None, progress: bool = True
+def _old_equity_distribution(hands, against, board="", *, game="holdem", dead="",
+                             threads=None, progress=False):
+    """The 0.1.0 form of ``equity_distribution``, kept for one release."""
+
+
+@old_form(_old_equity_distribution, "equity_distribution(hands, against, board, game=...)",
+          "equity_distribution(game, hands, against, board, ...)")
+def equity_distribution(game: str | Game, hands: RangeLike, against: RangeLike,
+                        board: CardsLike = "", dead: CardsLike = "", *,
+                        threads: int | None = None, progress: bool = False
                         ) -> EquityDistribution:
     """Exact equity of every live combo of ``hands`` against the range ``against``.
 
@@ -169,9 +177,8 @@ def equity_distribution(hands: RangeLike, against: RangeLike, board: CardsLike =
         # units of the range's largest weight, and count each opposing combo once a runout
         from ..combo_order import combo_index
         from ..vectors import combo_sums
-        every_num, every_den, top = combo_sums(second, board_ids, game=g, dead=dead_ids,
-                                               threads=threads)
-        index = combo_index(combos, g)
+        every_num, every_den, top = combo_sums(g, second, board_ids, dead_ids, threads=threads)
+        index = combo_index(g, combos)
         num, den = every_num[index] * top, every_den[index] * top
         deal_weight = den
     elif _fast_path(g):

@@ -30,12 +30,14 @@ from typing import Any
 
 import numpy as np
 
+from .._calling import old_form
 from .._suits import stabilizer
 from ..batch import batch_equity
+from ..batch.rows import DIGEST, columns, row_digest
 from ..cards import format_cards, parse_cards
 from ..engine.spots import check_options, check_trials_time, parse_hands, resolve_version
 from ..errors import EvaluatorError, HandError, NoDeal
-from ..export import RowsExport, write_rows
+from ..export import ROW_SUFFIXES, RowsExport, check_fresh, check_output, write_rows
 from ..games import Game
 from ..games import game as _game
 from ..ranges import Range, card_masks
@@ -290,7 +292,7 @@ def _swept_rows(g: Game, texts: list[str], parsed: list[np.ndarray],
                   + (", weighted" if weighted else ""))
         board = parse_cards(format_cards(flop, sep=""))
         result = make_result(g, names, board, dead, counts, True, method, None)
-        row = result_row(result, k, texts)
+        row = result_row(result, k + 1, texts)      # the batch's ids: positions from 1
         batch_rows.append(row)
         study_rows.append({"flop": format_cards(flop, sep=""), "flops": size,
                            "weight": row["samples"] * size,
@@ -356,10 +358,27 @@ def _check_weighable(ranges: list[Range | None], texts: list[str]) -> None:
                 "study one against 'random' (counted, not listed)", pairs)
 
 
-def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: str = "",
+def _write_batch_rows(rows: list[dict[str, Any]], out: Path, g: Game, texts: list[str]
+                      ) -> None:
+    """The swept flops' rows written as ``batch_equity`` writes them (a CSV in the batch's
+    columns, each row ending in its digest), so that ``resume=True`` keeps them all."""
+    if out.suffix.lower() == ".csv":
+        header = columns([{"game": g.name, "hands": texts, "exact": True}])
+        rows = [{name: row.get(name) for name in header[:-1]} for row in rows]
+    write_rows([{**row, DIGEST: row_digest(row)} for row in rows], out)
+
+
+def _old_flop_study(hands, game="holdem", *, dead="", exact=True, trials=None, seed=None,
+                    scheduler=None, threads=None, progress=False, out=None, resume=False,
+                    overwrite=False, vectors=None, version=None):
+    """The 0.1.0 form of ``flop_study``, kept for one release."""
+
+
+@old_form(_old_flop_study, "flop_study(hands, game=...)", "flop_study(game, hands, ...)")
+def flop_study(game: str | Game, hands: Sequence[object], *, dead: str = "",
                exact: bool | None = True, trials: int | None = None, seed: int | None = None,
-               scheduler=None, threads: int | None = None, progress: bool = True,
-               out: str | Path | None = None, resume: bool = False,
+               scheduler=None, threads: int | None = None, progress: bool = False,
+               out: str | Path | None = None, resume: bool = False, overwrite: bool = False,
                vectors: bool | None = None, version: int | None = None) -> FlopStudy:
     """Every flop of a spot, one row per suit class (see the module doc).
 
@@ -367,9 +386,11 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
     Omaha ranges, where exact is too slow: then ``exact`` is not asked for); ``seed``
     seeds the batch, which gives each flop its own stream, in Monte Carlo stream
     ``version`` (``equity``'s); ``scheduler``, ``threads``,
-    ``progress``, ``out`` and ``resume`` are those of ``batch_equity`` (``out`` streams the
-    per-flop batch rows; ``FlopStudy.write`` writes the study's rows).  ``vectors``:
-    True takes the vectors (two hands or ranges of hold'em or short deck, exact, no
+    ``progress``, ``out``, ``resume`` and ``overwrite`` are those of ``batch_equity``
+    (``out`` streams the per-flop batch rows, so that ``resume=True`` computes only the
+    flops it lacks, none on a finished study; an existing ``out`` is refused unless
+    ``resume`` or ``overwrite`` is given; ``FlopStudy.write`` writes the study's rows).
+    ``vectors``: True takes the vectors (two hands or ranges of hold'em or short deck, exact, no
     scheduler; refused otherwise), False a query per flop, None (the default) whichever
     should be quicker; the rows are the same either way.
     """
@@ -377,6 +398,11 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
     if isinstance(hands, (str, Range)) or not isinstance(hands, Sequence):
         raise HandError("hands must be a list with one entry per player, like "
                         "['QQ+,AKs', 'random']", str(hands)[:40])
+    if resume and out is None:
+        raise EvaluatorError("resume=True needs out= (the rows file to continue)", "resume")
+    if out is not None:
+        check_output(out, ROW_SUFFIXES, "out")
+        check_fresh(out, "out", resume=resume, overwrite=overwrite)
     if 3 not in g.streets:
         raise HandError(f"{g.name} has no flop (its board sizes: "
                         f"{', '.join(map(str, g.streets))})", g.name)
@@ -416,13 +442,15 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
     if vectors and not can_sweep:
         raise EvaluatorError("vectors=True takes two hands or ranges of holdem or short_deck, "
                              "exact, without a scheduler", " vs ".join(texts))
-    if vectors or (vectors is None and can_sweep
-                   and _sweep_pays(g, parsed, ranges, randoms, len(perms))):
+    # resuming goes through the batch, which keeps every finished row and computes none
+    resuming = resume and Path(out).is_file()                 # type: ignore[arg-type]
+    if not resuming and (vectors or (vectors is None and can_sweep
+                                     and _sweep_pays(g, parsed, ranges, randoms, len(perms)))):
         swept = _swept_rows(g, texts, parsed, ranges, randoms, classes, perms, dead_ids,
                             threads, progress)
         if swept is not None:
-            if out is not None:
-                write_rows(swept[1], out)         # the per-flop rows, as the batch writes
+            if out is not None:                   # the per-flop rows, as the batch writes
+                _write_batch_rows(swept[1], Path(out), g, texts)
             return swept[0]
     queries = [{"game": g.name, "hands": texts, "board": format_cards(flop, sep=""),
                 "dead": dead_text, "exact": exact, "trials": trials} for flop, _ in classes]
@@ -434,8 +462,8 @@ def flop_study(hands: Sequence[object], game: str | Game = "holdem", *, dead: st
     # out: its queries are recorded, not raised, and any other failure is raised
     rows: list[dict[str, Any]] = batch_equity(
         queries, scheduler=scheduler, threads=threads, progress=progress,
-        seed=0 if seed is None else seed, out=out, resume=resume, on_error="record",
-        version=version)
+        seed=0 if seed is None else seed, out=out, resume=resume, overwrite=overwrite,
+        on_error="record", version=version)
     kept = []
     for cls, row in zip(classes, rows):
         error = row.get("error")

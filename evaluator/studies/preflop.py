@@ -16,6 +16,7 @@ from functools import cache
 import numpy as np
 
 from .. import _tables
+from .._calling import old_form
 from .._parallel import map_items, resolve_threads
 from .._suits import canonical_classes, stabilizer
 from ..cards import CardsLike, format_cards, parse_cards
@@ -144,7 +145,7 @@ def _all_combos() -> tuple[np.ndarray, np.ndarray]:
 
 
 def preflop_matrix(game: str | Game = "holdem", *, recompute: bool = False,
-                   threads: int | None = None, progress: bool = True) -> PreflopMatrix:
+                   threads: int | None = None, progress: bool = False) -> PreflopMatrix:
     """The exact 169 x 169 heads-up pre-flop matrix.
 
     The package ships it (``tables/preflop_holdem.npy``, written by
@@ -174,9 +175,16 @@ def _shipped_matrix() -> PreflopMatrix:
     return PreflopMatrix(_tables.load("preflop_holdem"))
 
 
-def hand_vs_range(against: RangeLike, board: CardsLike = "", dead: CardsLike = "", *,
-                  game: str | Game = "holdem",
-                  threads: int | None = None, progress: bool = True) -> dict[str, float]:
+def _old_hand_vs_range(against, board="", dead="", *, game="holdem", threads=None,
+                       progress=False):
+    """The 0.1.0 form of ``hand_vs_range``, kept for one release."""
+
+
+@old_form(_old_hand_vs_range, "hand_vs_range(against, board, ...)",
+          "hand_vs_range(game, against, board, ...)")
+def hand_vs_range(game: str | Game, against: RangeLike, board: CardsLike = "",
+                  dead: CardsLike = "", *, threads: int | None = None,
+                  progress: bool = False) -> dict[str, float]:
     """Exact equity of each of the 169 hold'em classes against a range.
 
     Returns {class name: equity} in grid order; a class with no combo that

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .._calling import old_form
 from ..cards import CardsLike, format_cards, parse_cards
 from ..engine.spots import check_distinct, parse_hands
 from ..errors import EvaluatorError, HandError, NoDeal
@@ -111,16 +112,22 @@ def _row(card: int, weight: float, equities: Sequence[float]) -> dict[str, Any]:
     return row
 
 
-def runout_study(hands: Sequence[object], board: CardsLike, *, game: str | Game = "holdem",
-                 dead: CardsLike = "", threads: int | None = None,
-                 progress: bool = True) -> RunoutStudy:
+def _old_runout_study(hands, board, *, game="holdem", dead="", threads=None, progress=False):
+    """The 0.1.0 form of ``runout_study``, kept for one release."""
+
+
+@old_form(_old_runout_study, "runout_study(hands, board, game=...)",
+          "runout_study(game, hands, board, ...)")
+def runout_study(game: str | Game, hands: Sequence[object], board: CardsLike,
+                 dead: CardsLike = "", *, threads: int | None = None,
+                 progress: bool = False) -> RunoutStudy:
     """Every card the next street can bring, with each player's exact equity after it
     (see the module doc).  ``hands`` holds two or more hands or ranges; ``board`` is a
     board one card short of a street of the game (a flop or a turn in hold'em).
 
     Examples
     --------
-    >>> study = runout_study(["QQ+,AKs", "22+"], "2c7d9h", progress=False)
+    >>> study = runout_study("holdem", ["QQ+,AKs", "22+"], "2c7d9h")
     >>> len(study.rows), study.rows[0]["card"]
     (49, '2d')
     >>> [round(e, 4) for e in study.equity()]
@@ -171,8 +178,7 @@ def _swept(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray,
     each card it holds (on a flop a runout's turn and river are each a turn)."""
     from ..vectors import runout_totals
     hero = Range(texts[0], g)
-    runouts, totals, unit = runout_totals(hero, texts[1], board, game=g, dead=dead,
-                                          threads=threads)
+    runouts, totals, unit = runout_totals(g, hero, texts[1], board, dead, threads=threads)
     won = np.zeros(52)
     deals = np.zeros(52)
     for j in range(runouts.shape[1]):
@@ -195,8 +201,8 @@ def _card_by_card(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray
 
     def row(card: int) -> dict[str, Any] | None:
         try:
-            num, den, unit = combo_sums(against, np.append(board, card).astype(np.uint8),
-                                        game=g, dead=dead, threads=threads)
+            num, den, unit = combo_sums(g, against, np.append(board, card).astype(np.uint8),
+                                        dead, threads=threads)
         except NoDeal:
             return None       # the range is dead on this card; any other refusal stops
         deals = float(hero @ den)
