@@ -19,7 +19,8 @@ from ..errors import (
     ArgumentTypeError,
     EvaluatorError,
     number_text,
-    optional_integer,
+    read_seed,
+    seed_of_text,
 )
 
 if TYPE_CHECKING:
@@ -270,8 +271,11 @@ def _normalise(query: Mapping, index: int, seed: int, version: int | None = None
         if value in (None, ""):
             out[name] = None
             continue
+        if name == "seed" and isinstance(value, str) and seed_of_text(value) is not None:
+            out[name] = seed_of_text(value)         # as a results file writes it: "0x..."
+            continue
         out[name] = whole_number(name, value) if kind is int else _number(name, value)
-    out["seed"] = optional_integer(out["seed"], "seed", 0, bounds="a non-negative integer")
+    out["seed"] = read_seed(out["seed"])
     if out["seed"] is None:
         state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)
         out["seed"] = int(state[0] >> np.uint64(1))

@@ -14,7 +14,7 @@ from pathlib import Path
 from .._terminal import IMAGE_SUFFIXES
 from .._terminal import console as _console
 from .._terminal import short as _short
-from ..errors import EvaluatorError, RangeError
+from ..errors import EvaluatorError, RangeError, seed_text
 from .args import check_out, pct
 
 # --- eval ---------------------------------------------------------------------
@@ -65,7 +65,10 @@ def _csv_rows(results) -> str:
             writer.writerow([r.board, p.hand, p.equity, p.win, p.tie,
                              *("" if v is None else v for v in (p.scoop, p.hi, p.lo, p.stderr)),
                              r.exact, r.samples, r.method,
-                             *("" if r.exact or v is None else v for v in (r.seed, r.version))])
+                             # the seed as text, "0x...": a spreadsheet or pandas reads a
+                             # number of 19 digits rounded, and so another seed
+                             "" if r.exact or r.seed is None else seed_text(r.seed),
+                             "" if r.exact or r.version is None else r.version])
     return out.getvalue()
 
 

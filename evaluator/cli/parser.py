@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from ..games import GAMES
-from .args import Parser, add_method, whole
+from .args import Parser, add_method, seed_flag, whole
 from .commands import (
     cmd_batch,
     cmd_bench,
@@ -104,7 +104,7 @@ def parser() -> argparse.ArgumentParser:
                                  "OUT.rows.jsonl and are written at the end (default: JSON "
                                  "lines on stdout)")
     p.add_argument("--threads", type=whole, help="local threads (default: all cores)")
-    p.add_argument("--seed", type=whole, default=0, help="seeds queries without their own")
+    p.add_argument("--seed", type=seed_flag, default=0, help="seeds queries without their own")
     p.add_argument("--stream-version", type=whole, metavar="N",
                    help="the Monte Carlo stream of queries without their own version: 2 "
                         "(default), or 1 for the answers of release 0.1.0")
@@ -168,7 +168,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--range", help="grid: colour by this range's composition")
     p.add_argument("--board", default="", help="board (grid: the flop/turn/river)")
     p.add_argument("--dead", default="", help="cards out of the deck")
-    p.add_argument("--seed", type=whole, help="seed where a street is sampled")
+    p.add_argument("--seed", type=seed_flag, help="seed where a street is sampled")
     p.add_argument("--stream-version", type=whole, metavar="N",
                    help="the Monte Carlo stream where a street is sampled: 2 (default), or 1 "
                         "for the answers of release 0.1.0")

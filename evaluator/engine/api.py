@@ -54,7 +54,7 @@ from .spots import (
 
 def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = None,
            trials: int | None = None, target_stderr: float | None = None,
-           seed: int | None = None, threads: int | None = None,
+           seed: int | str | None = None, threads: int | None = None,
            prefer_numpy: bool = False, progress: bool = False,
            version: int | None = None) -> EquityResult:
     """Each player's expected share of the pot.
@@ -75,8 +75,9 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         Monte Carlo deals (default 1,048,576 unless ``target_stderr`` stops first).
     target_stderr : float, optional
         Stop sampling once every player's standard error is below this.
-    seed : int, optional
-        Monte Carlo seed; the same seed gives the same answer for any thread count.
+    seed : int or str, optional
+        Monte Carlo seed; the same seed gives the same answer for any thread count.  Also
+        its text as a results file writes it, ``"0x"`` and hex digits (``"0x2a"`` is 42).
     version : int, optional
         The Monte Carlo stream a seed deals: 2, the default, or 1 for the seeded answers
         of release 0.1.0 (kept for one release).  They differ only for two ranges (or

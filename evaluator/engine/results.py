@@ -13,6 +13,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..cards import format_cards
+from ..errors import seed_text
 from ..games import Game
 
 
@@ -80,7 +81,10 @@ class EquityResult:
                 f"<table><tr>{head}</tr>{body}</table>")
 
     def to_dict(self) -> dict:
+        """The result as JSON takes it; the seed as results files write it (``0x`` and hex
+        digits, ``errors.seed_text``: text that no reader rounds to a float)."""
         out = asdict(self)
+        out["seed"] = seed_text(self.seed)
         fractions = self.fractions
         if fractions is not None:
             out["counts"]["equity_fractions"] = [str(f) for f in fractions]
