@@ -74,7 +74,8 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     trials : int, optional
         Monte Carlo deals (default 1,048,576 unless ``target_stderr`` stops first).
     target_stderr : float, optional
-        Stop sampling once every player's standard error is below this.
+        Stop sampling at the first check where every player's standard error is at most
+        this: after 4,096 deals, then each time the deals grow by a quarter.
     seed : int or str, optional
         Monte Carlo seed; the same seed gives the same answer for any thread count.  Also
         its text as a results file writes it, ``"0x"`` and hex digits (``"0x2a"`` is 42).
@@ -181,7 +182,7 @@ def _answer(game, hands, board, dead, exact, trials, target_stderr, seed, thread
             dealing.sample_boards(live, np.empty(0, np.uint8), hidden + need, cards, state)
             return tally_chunk(g, *complete_deals(g, parsed, unknown, board_ids, cards))
 
-        counts = sample_until(run, len(parsed), trials, target_stderr, threads)
+        counts = sample_until(run, len(parsed), trials, target_stderr, threads, version)
         method = f"Monte Carlo, {counts.boards:,} {'deals' if hidden else 'boards'}"
     names = [completion_text(h, u) if u else format_cards(h) for h, u in zip(parsed, unknown)]
     return make_result(g, names, board_ids, dead_ids, counts, bool(exact), method, used_seed)

@@ -276,7 +276,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             return part
         return tally_chunk(g, hands, boards)
 
-    counts = sample_until(run, players, trials, target_stderr, threads)
+    counts = sample_until(run, players, trials, target_stderr, threads, version)
     how = " (compatible combo tuples listed, dealt by weight)" if sampler.tuples else ""
     method = f"Monte Carlo, {counts.boards:,} deals from the ranges{how}"
     return make_result(g, names, board_ids, dead_ids, counts, False, method, used_seed)
