@@ -457,7 +457,11 @@ class Range:
                 yield hand.decode(), weight
 
     def __repr__(self) -> str:
-        return f"Range({self.text!r}, game={self.game.name!r})  # {len(self)} combos"
+        """The range's text (cut to its start when long: a range may be written in 100,000
+        characters), its game and its combos."""
+        text = repr(self.text) if len(self.text) <= 80 else (
+            f"{self.text[:60]!r}... ({len(self.text):,} characters)")
+        return f"Range({text}, game={self.game.name!r})  # {len(self):,} combos"
 
     def _repr_html_(self) -> str:
         """In a notebook: hold'em ranges as the 13 x 13 grid (each class's share of its

@@ -58,6 +58,16 @@ class BatchRows(list):
 
     resumed: int = 0
 
+    def __repr__(self) -> str:
+        """A line: how many rows, exact, sampled and failed (the rows themselves are the
+        list's items; ``pandas.DataFrame(rows)`` tables them)."""
+        failed = sum(1 for row in self if row.get("error"))
+        exact = sum(1 for row in self if row.get("exact") is True)
+        resumed = f", {self.resumed:,} read back from the file resumed" if self.resumed else ""
+        return (f"<BatchRows: {len(self):,} row{'s' * (len(self) != 1)} ({exact:,} exact, "
+                f"{len(self) - exact - failed:,} sampled, {failed:,} failed{resumed}); "
+                "a list of dicts>")
+
 
 def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None,
                  threads: int | None = None, progress: bool = True, seed: int = 0,

@@ -83,6 +83,15 @@ class RangeBreakdown(RowsExport):
         return [format_cards(sorted(c, reverse=True), sep="")      # high card first
                 for c in self.members[name].tolist()]
 
+    def _headline(self) -> str:
+        """The line ``repr`` gives (``export.rows_repr``): the combos and the largest made
+        class."""
+        combos = sum(r["combos"] for r in self.rows if r["kind"] == "category")
+        made = [r for r in self.rows if r["kind"] == "made"]
+        top = max(made, key=lambda r: r["share"], default=None)
+        return f"{combos:,} combos" + ("" if top is None else
+                                      f", most {top['class']} ({top['share']:.1%})")
+
     def _repr_html_(self) -> str:
         body = "".join(f"<tr><td>{r['class']}</td><td>{r['kind']}</td><td>{r['combos']}</td>"
                        f"<td>{r['share']:.1%}</td></tr>" for r in self.rows)
