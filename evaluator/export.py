@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from .errors import EvaluatorError
+from .errors import ArgumentTypeError, EvaluatorError
 
 __all__ = ["ROW_SUFFIXES", "RowsExport", "check_output", "check_rows_path", "rows_frame",
            "write_rows"]
@@ -31,6 +31,9 @@ def check_output(path: str | Path, suffixes: Iterable[str], option: str = "out")
     file's place, a file or folder that cannot be written, or an unknown suffix.
     """
     suffixes = tuple(suffixes)
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentTypeError(f"{option} must be a path, got {type(path).__name__} "
+                                f"{path!r}"[:300], path)
     path = Path(path)
     shown = str(path)
     if path.is_dir():

@@ -492,9 +492,9 @@ class Range:
     def live(self, dead: CardsLike) -> Range:
         """The combos that hold none of ``dead`` (card removal), with their weights as they
         were (not scaled again: weights seen on different boards stay comparable); may be
-        empty."""
-        dead_ids = parse_cards(dead, what="dead cards", allow_duplicates=True)
-        out_bits = np.uint64(sum(1 << int(c) for c in set(dead_ids.tolist())))
+        empty.  A card given twice is refused, naming it, as every ``dead=`` does."""
+        dead_ids = parse_cards(dead, what="the dead cards")
+        out_bits = np.uint64(sum(1 << int(c) for c in dead_ids.tolist()))
         keep = (self.masks() & out_bits) == 0
         if keep.all():
             return self                     # nothing removed: the same range, read-only

@@ -25,6 +25,7 @@ computes only the missing ones, giving the file an uninterrupted run writes.
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable, Mapping
+from os import PathLike
 from pathlib import Path
 from typing import IO
 
@@ -41,6 +42,7 @@ from .queries import (
     check_not_queries,
     file_records,
     read_queries,
+    show_value,
     stream_records,
     validate,
 )
@@ -149,7 +151,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         are whole in the file (a part of one is taken out), ready for
         ``resume=True``.
     """
-    if on_error not in ON_ERROR:
+    if not isinstance(on_error, str) or on_error not in ON_ERROR:
         raise EvaluatorError(f"on_error must be 'stop' or 'record', got {on_error!r}",
                              on_error)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
@@ -159,6 +161,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     if version is not None:
         from ..engine.spots import resolve_version
         resolve_version(version)            # the batch's own, refused before any query
+    _check_types(queries, out)
     path = None
     suffix = "" if out is None or hasattr(out, "write") else Path(out).suffix.lower()
     if suffix in WHOLE_SUFFIXES:
@@ -204,6 +207,18 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     rows = BatchRows(sink.rows)
     rows.resumed = sink.resumed
     return rows
+
+
+def _check_types(queries: object, out: object) -> None:
+    """Refuse ``queries`` or ``out`` of a type they never are, naming it (Python's own
+    "'NoneType' object is not iterable" named neither)."""
+    if out is not None and not hasattr(out, "write") and not isinstance(out, (str, PathLike)):
+        raise ArgumentTypeError(f"out must be a path or a text stream, got "
+                                f"{type(out).__name__} {show_value(out)}", out)
+    if not isinstance(queries, (str, PathLike, Iterable)) and not hasattr(queries, "read"):
+        raise ArgumentTypeError(f"queries must be a list of queries (mappings), a path to a "
+                                f"CSV or JSON Lines file, or a stream, got "
+                                f"{type(queries).__name__} {show_value(queries)}", queries)
 
 
 def _via_rows_file(queries, out: Path, **options) -> BatchRows:

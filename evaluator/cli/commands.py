@@ -179,7 +179,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             message = message.replace(api, flag)
         return message
 
-    check_out(args.out, (*OUT_SUFFIXES, ".parquet"), "--out")
+    check_out(args.out, OUT_SUFFIXES, "--out")
     if args.out and args.file != "-":
         from ..batch import check_not_queries
         check_not_queries(args.file, args.out, "--out")
@@ -282,7 +282,10 @@ def cmd_range(args: argparse.Namespace) -> int:
     from ..ranges import Range
     r = Range(args.text, args.game)
     if args.dead:
-        r = r.live(args.dead)
+        from ..cards import parse_cards
+        dead = parse_cards(args.dead, what="the dead cards")    # a card twice: refused
+        r.game.check_in_deck(dead.tolist(), "the dead cards")
+        r = r.live(dead)
         if not len(r):
             raise RangeError(f"the range {_short(r.text)!r} has no live combos once the dead "
                              "cards are out", r.text)
@@ -365,10 +368,14 @@ def cmd_plot(args: argparse.Namespace) -> int:
             import numpy as np
 
             from ..cards import parse_cards
+            from ..engine.spots import check_distinct
             from ..ranges import Range
             rng = Range(args.range)
-            out = np.concatenate([parse_cards(args.board, what="the board"),
-                                  parse_cards(args.dead, what="the dead cards")])
+            board_ids = parse_cards(args.board, what="the board")
+            dead_ids = parse_cards(args.dead, what="the dead cards")
+            # a card on the board and dead too: refused, as every other command does
+            check_distinct([("the board", board_ids), ("the dead cards", dead_ids)])
+            out = np.concatenate([board_ids, dead_ids])
             live = rng.live(out) if len(out) else rng
             if not len(live):
                 raise RangeError(f"the range {_short(rng.text)!r} has no live combos once the "

@@ -95,12 +95,14 @@ def parser() -> argparse.ArgumentParser:
                                    "game, hands, board, dead, exact, trials, target_stderr, "
                                    "seed, version, id), locally or on a Dask cluster.",
                        epilog=BATCH_HELP)
-    p.add_argument("file", help="queries: .csv or .jsonl, or - to read them from stdin "
-                                "(JSON Lines if the first character is {, else CSV)")
+    p.add_argument("file", help="queries: .csv, or JSON Lines (.jsonl, .ndjson, .json), or - "
+                                "to read them from stdin (JSON Lines if the first character "
+                                "is {, else CSV)")
     p.add_argument("--scheduler", help="Dask scheduler address, tcp://host:port (default: "
                                        "this machine)")
-    p.add_argument("--out", help="write results to .csv, .jsonl (JSON Lines), .json (one JSON "
-                                 "list) or .parquet; .json and .parquet stream the rows to "
+    p.add_argument("--out", help="write results to .csv, .jsonl or .ndjson (JSON Lines), "
+                                 ".json (one JSON list) or .parquet; .json and .parquet stream "
+                                 "the rows to "
                                  "OUT.rows.jsonl and are written at the end (default: JSON "
                                  "lines on stdout)")
     p.add_argument("--threads", type=whole, help="local threads (default: all cores)")

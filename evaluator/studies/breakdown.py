@@ -77,7 +77,7 @@ class RangeBreakdown(RowsExport):
 
     def combos(self, name: str) -> list[str]:
         """The combos of one class, as text."""
-        if name not in self.members:
+        if not isinstance(name, str) or name not in self.members:
             raise RangeError(f"no class {name!r} (classes: "
                              f"{', '.join(r['class'] for r in self.rows)})", name)
         return [format_cards(sorted(c, reverse=True), sep="")      # high card first
