@@ -62,7 +62,10 @@ def resolve_threads(threads: int | None, rows: int) -> int:
     if threads is None:
         threads = _cores()
     elif hasattr(threads, "__index__") and not isinstance(threads, (bool, float)):
-        threads = int(threads.__index__())           # any integer type, as range() takes
+        try:
+            threads = int(threads.__index__())       # any integer type, as range() takes
+        except TypeError:                            # an array of several values, ...
+            pass                                     # refused below, naming threads
     threads = integer(threads, "threads", 1, MAX_THREADS, expected="a positive integer",
                       bounds=_THREAD_BOUNDS)
     return max(1, min(threads, rows // MIN_ROWS_PER_THREAD or 1))

@@ -118,9 +118,20 @@ def _hand_rows(hands: object, g: Game) -> np.ndarray:
             bad = int(rows[out_of_deck][0])
             raise CardError(f"card id {bad} is not a card (0..51)", bad)
     else:
+        if isinstance(hands, np.ndarray) and hands.ndim > 2:
+            raise CardError(f"hands must be one hand, or an (n, hole) array of card ids, got "
+                            f"an array of shape {hands.shape}", str(hands.shape))
+        if not isinstance(hands, (str, np.ndarray, list, tuple)):
+            shown = repr(hands) if len(repr(hands)) <= 60 else repr(hands)[:57] + "..."
+            raise ArgumentTypeError(
+                "hands must be one hand (card text such as 'AsKd', or card ids) or a list "
+                f"of hands, or an (n, hole) array of card ids, got {type(hands).__name__} "
+                f"{shown}", hands)
         one = isinstance(hands, (str, np.ndarray)) or (
             isinstance(hands, (list, tuple)) and len(hands) > 0
-            and all(isinstance(c, (int, np.integer)) for c in hands))
+            # numbers (a bool, a float among them too) are one hand's card ids, which
+            # parse_cards then names, never a list of hands
+            and all(isinstance(c, (int, float, np.number, np.bool_)) for c in hands))
         items = [hands] if one else list(hands)      # type: ignore[call-overload]
         parsed = [parse_cards(h, what="the hand") for h in items]  # type: ignore[arg-type]
         for h, ids in zip(items, parsed):

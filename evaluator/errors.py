@@ -9,6 +9,7 @@ rows a batch kept), which ``except Exception`` does not swallow.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import cast
 
@@ -16,8 +17,8 @@ import numpy as np
 
 __all__ = ["short_text", "EvaluatorError", "CardError", "GameError", "HandError", "RangeError",
            "NoDeal", "TableError", "IllegalAction", "HistoryError", "QueryFailed",
-           "ArgumentTypeError", "BatchInterrupted", "Interrupted", "check_type", "integer",
-           "optional_integer"]
+           "ArgumentTypeError", "BatchInterrupted", "Interrupted", "check_type", "flags", "integer",
+           "optional_integer", "seed_text", "read_seed"]
 
 
 class EvaluatorError(ValueError):
@@ -115,6 +116,14 @@ def check_type(value: object, kinds: type | tuple[type, ...], argument: str,
                                 f"{shown}"[:300], value)
 
 
+def flags(**values: object) -> None:
+    """Raise ``ArgumentTypeError`` naming the first of ``values`` that is not True or False
+    (a NumPy bool passes; an array's truth would be "ambiguous")."""
+    for argument, value in values.items():
+        if not isinstance(value, (bool, np.bool_)):
+            check_type(value, bool, argument, "True or False")
+
+
 def integer(value: object, argument: str, low: int | None = None, high: int | None = None,
             *, expected: str = "an integer", bounds: str | None = None) -> int:
     """``value`` as an int: ``ArgumentTypeError`` unless it is an integer (never a bool),
@@ -142,6 +151,38 @@ def optional_integer(value: object, argument: str, low: int | None = None,
     if value is None:
         return None
     return integer(value, argument, low, high, expected=expected, bounds=bounds)
+
+
+# A Monte Carlo seed as results files write it: "0x" and its hexadecimal digits.  Text
+# that no reader takes for a number (pandas, Excel), so that a seed of 19 digits is never
+# rounded to a float's 15 or 16 (a rounded seed deals another answer), in a column where
+# exact rows leave the seed empty as in one where every row has it.
+_SEED_TEXT = re.compile(r"0[xX][0-9a-fA-F]+")
+SEED_FORM = "an integer, or its text as results files write it ('0x' and hex digits)"
+
+
+def seed_text(seed: int | None) -> str | None:
+    """A seed as a results file writes it (``0x`` and its hex digits); None stays None."""
+    return None if seed is None else f"0x{seed:x}"
+
+
+def seed_of_text(text: str) -> int | None:
+    """The seed a results file's text names (``seed_text``'s form), or None if it names
+    none."""
+    text = text.strip()
+    return int(text, 16) if _SEED_TEXT.fullmatch(text) else None
+
+
+def read_seed(value: object, argument: str = "seed") -> int | None:
+    """A seed as given to ``equity`` and the batches: None, a non-negative integer, or the
+    text a results file holds (``seed_text``'s form), as an int; else an error naming
+    ``argument``."""
+    if isinstance(value, str):
+        number = seed_of_text(value)
+        if number is not None:
+            return number
+    return optional_integer(value, argument, 0, expected=SEED_FORM,
+                            bounds="a non-negative integer")
 
 
 # Ctrl-C: KeyboardInterrupt subclasses, so that a bare "except Exception" never swallows them

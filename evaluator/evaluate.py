@@ -24,7 +24,7 @@ from . import _layout, _tables
 from ._layout import TEEN_PATTI_CATEGORIES
 from ._parallel import resolve_threads, run_chunks
 from .cards import CardsLike, format_cards, parse_cards
-from .errors import ArgumentTypeError, CardError, HandError
+from .errors import ArgumentTypeError, CardError, HandError, integer
 from .families import family
 from .games import Game
 from .games import game as _game
@@ -76,8 +76,16 @@ class HandValue:
 def category_of(values: int | np.ndarray) -> str | np.ndarray:
     """Category name of a value, or an array of category indices for an array."""
     if isinstance(values, np.ndarray):
+        if values.dtype.kind not in "iu":
+            raise ArgumentTypeError(f"values must be hand values (integers), got an array of "
+                                    f"dtype {values.dtype}", str(values.dtype))
         return values >> _layout.CATEGORY_SHIFT
-    return _layout.CATEGORIES[int(values) >> _layout.CATEGORY_SHIFT]
+    # a hand value: an integer whose category exists (int() truncated a float, and a
+    # negative value named the last category)
+    top = len(_layout.CATEGORIES) << _layout.CATEGORY_SHIFT
+    value = integer(values, "value", 0, top - 1, expected="a hand value (an integer)",
+                    bounds=f"a hand value, 0 to {top - 1:,}")
+    return _layout.CATEGORIES[value >> _layout.CATEGORY_SHIFT]
 
 
 def _lookup(cards: list[int], tables: _tables.HighTables) -> int:

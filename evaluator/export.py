@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from .errors import EvaluatorError
+from .errors import ArgumentTypeError, EvaluatorError
 
 __all__ = ["ROW_SUFFIXES", "RowsExport", "check_output", "check_fresh", "check_rows_path",
            "parquet_table", "rows_frame", "write_rows"]
@@ -32,6 +32,9 @@ def check_output(path: str | Path, suffixes: Iterable[str], option: str = "out")
     file's place, a file or folder that cannot be written, or an unknown suffix.
     """
     suffixes = tuple(suffixes)
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentTypeError(f"{option} must be a path, got {type(path).__name__} "
+                                f"{path!r}"[:300], path)
     path = Path(path)
     shown = str(path)
     if path.is_dir():
@@ -157,9 +160,55 @@ class _HasRows(Protocol):
     def rows(self) -> Sequence[dict]: ...
 
 
+def _shares(values: Sequence[float]) -> str:
+    return " vs ".join(f"{v:.2%}" for v in values[:6]) + (
+        f" (and {len(values) - 6} more)" if len(values) > 6 else "")
+
+
+def rows_repr(result: Any) -> str:
+    """A study's result in a line: what it is, its spot, its headline figures and how many
+    rows it holds (``.rows``, ``.to_frame()`` hold the table: the whole ``repr`` of a flop
+    study's rows ran to 800 KB)."""
+    from .errors import short_text
+    spot = str(getattr(result, "game", ""))
+    hands = getattr(result, "hands", None)
+    if hands:
+        shown = " vs ".join(repr(short_text(str(h), 40)) for h in hands[:4])
+        spot += f": {shown}" + (f" and {len(hands) - 4} more" if len(hands) > 4 else "")
+    board = getattr(result, "board", "")
+    if board:
+        spot += f" on {board}"
+    figures = []
+    try:
+        exact = getattr(result, "exact", None)
+        if isinstance(exact, bool):
+            figures.append("exact" if exact else "Monte Carlo")
+        headline = getattr(result, "_headline", None)
+        if callable(headline):
+            figures.append(headline())
+        elif callable(getattr(result, "equity", None)):
+            figures.append("equity " + _shares(result.equity()))
+        elif isinstance(getattr(result, "mean", None), float):
+            figures.append(f"mean equity {result.mean:.2%}")
+        rows = f"{len(result.rows):,} rows"
+    except Exception:                  # noqa: BLE001 - a repr never raises: damaged rows
+        rows = "rows that cannot be read"
+    return f"<{type(result).__name__} {spot}{''.join(f'; {f}' for f in figures)}; {rows} " \
+           "(.rows, .to_frame())>"
+
+
 class RowsExport:
     """``to_frame()`` and ``write(path)`` for a result that holds its table as ``rows``
-    (a list of dicts, a field or a property): every study's result."""
+    (a list of dicts, a field or a property): every study's result.
+
+    Its ``repr`` is a line (``rows_repr``), in each subclass too: a dataclass's own repr
+    (every row) is not made where the class dict holds one already, and
+    ``__init_subclass__`` puts this one there first."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__repr__" not in cls.__dict__:
+            cls.__repr__ = rows_repr          # type: ignore[method-assign,assignment]
 
     def to_frame(self: _HasRows):
         """The rows as a pandas DataFrame (pandas: the "data" extra)."""

@@ -457,7 +457,11 @@ class Range:
                 yield hand.decode(), weight
 
     def __repr__(self) -> str:
-        return f"Range({self.text!r}, game={self.game.name!r})  # {len(self)} combos"
+        """The range's text (cut to its start when long: a range may be written in 100,000
+        characters), its game and its combos."""
+        text = repr(self.text) if len(self.text) <= 80 else (
+            f"{self.text[:60]!r}... ({len(self.text):,} characters)")
+        return f"Range({text}, game={self.game.name!r})  # {len(self):,} combos"
 
     def _repr_html_(self) -> str:
         """In a notebook: hold'em ranges as the 13 x 13 grid (each class's share of its
@@ -488,9 +492,9 @@ class Range:
     def live(self, dead: CardsLike) -> Range:
         """The combos that hold none of ``dead`` (card removal), with their weights as they
         were (not scaled again: weights seen on different boards stay comparable); may be
-        empty."""
-        dead_ids = parse_cards(dead, what="dead cards", allow_duplicates=True)
-        out_bits = np.uint64(sum(1 << int(c) for c in set(dead_ids.tolist())))
+        empty.  A card given twice is refused, naming it, as every ``dead=`` does."""
+        dead_ids = parse_cards(dead, what="the dead cards")
+        out_bits = np.uint64(sum(1 << int(c) for c in dead_ids.tolist()))
         keep = (self.masks() & out_bits) == 0
         if keep.all():
             return self                     # nothing removed: the same range, read-only

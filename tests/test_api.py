@@ -243,7 +243,7 @@ def test_cli_equity_json_matches_api():
                    "--seed", "3", "--csv")
     assert done.returncode == 0 and done.stdout.count("\n") == 3
     header, first, _ = done.stdout.splitlines()
-    assert header.endswith(",method,seed,version") and first.endswith(",3,2")
+    assert header.endswith(",method,seed,version") and first.endswith(",0x3,2")
     done = run_cli("equity", "holdem", "AsKs", "QhQd")
     assert done.returncode == 0 and "46.21%" in done.stdout
 

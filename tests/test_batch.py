@@ -73,7 +73,7 @@ def test_files_in_and_out(tmp_path):
     jsonl.write_text("\n".join(json.dumps(q) for q in QUERIES[:2]) + "\n")
     rows = batch_equity(csv_in, progress=False)
     assert len(rows) == 2 and rows[0]["p1_equity"] == pytest.approx(0.2393939, abs=1e-6)
-    assert rows[1]["seed"] == 3
+    assert rows[1]["seed"] == "0x3"        # text, as results files write seeds
     assert batch_equity(jsonl, progress=False)[0] == rows[0]
     for name in ("out.csv", "out.jsonl"):
         write_rows(rows, tmp_path / name)

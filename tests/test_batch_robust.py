@@ -489,7 +489,7 @@ def test_trials_in_a_csv_file_may_be_in_scientific_notation(tmp_path):
     path = tmp_path / "q.csv"
     path.write_text("hands,trials,seed\nAsKs vs QQ,1e4,3.0\nAsKs vs QQ,2.5e4,\n")
     rows = batch_equity(path, progress=False)
-    assert [r["samples"] for r in rows] == [10_000, 25_000] and rows[0]["seed"] == 3
+    assert [r["samples"] for r in rows] == [10_000, 25_000] and rows[0]["seed"] == "0x3"
 
 
 @pytest.mark.parametrize("trials, message", [

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Generator, Iterable, Mapping
+from os import PathLike
 from pathlib import Path
 from typing import IO
 
@@ -42,6 +43,7 @@ from .queries import (
     check_not_queries,
     file_records,
     read_queries,
+    show_value,
     stream_records,
     validate,
 )
@@ -66,6 +68,16 @@ class BatchRows(list):
     read back from the output being resumed (not computed by this call)."""
 
     resumed: int = 0
+
+    def __repr__(self) -> str:
+        """A line: how many rows, exact, sampled and failed (the rows themselves are the
+        list's items; ``pandas.DataFrame(rows)`` tables them)."""
+        failed = sum(1 for row in self if row.get("error"))
+        exact = sum(1 for row in self if row.get("exact") is True)
+        resumed = f", {self.resumed:,} read back from the file resumed" if self.resumed else ""
+        return (f"<BatchRows: {len(self):,} row{'s' * (len(self) != 1)} ({exact:,} exact, "
+                f"{len(self) - exact - failed:,} sampled, {failed:,} failed{resumed}); "
+                "a list of dicts>")
 
 
 def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None,
@@ -152,7 +164,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         are whole in the file (a part of one is taken out), ready for
         ``resume=True``.
     """
-    if on_error not in ON_ERROR:
+    if not isinstance(on_error, str) or on_error not in ON_ERROR:
         raise EvaluatorError(f"on_error must be 'stop' or 'record', got {on_error!r}",
                              on_error)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
@@ -162,6 +174,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     if version is not None:
         from ..engine.spots import resolve_version
         resolve_version(version)            # the batch's own, refused before any query
+    _check_types(queries, out)
     path = None
     suffix = "" if out is None or hasattr(out, "write") else Path(out).suffix.lower()
     if suffix in WHOLE_SUFFIXES:
@@ -208,6 +221,18 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     rows = BatchRows(sink.rows)
     rows.resumed = sink.resumed
     return rows
+
+
+def _check_types(queries: object, out: object) -> None:
+    """Refuse ``queries`` or ``out`` of a type they never are, naming it (Python's own
+    "'NoneType' object is not iterable" named neither)."""
+    if out is not None and not hasattr(out, "write") and not isinstance(out, (str, PathLike)):
+        raise ArgumentTypeError(f"out must be a path or a text stream, got "
+                                f"{type(out).__name__} {show_value(out)}", out)
+    if not isinstance(queries, (str, PathLike, Iterable)) and not hasattr(queries, "read"):
+        raise ArgumentTypeError(f"queries must be a list of queries (mappings), a path to a "
+                                f"CSV or JSON Lines file, or a stream, got "
+                                f"{type(queries).__name__} {show_value(queries)}", queries)
 
 
 def _via_rows_file(queries, out: Path, **options) -> BatchRows:

@@ -18,7 +18,8 @@ from ..errors import (
     ArgumentTypeError,
     EvaluatorError,
     number_text,
-    optional_integer,
+    read_seed,
+    seed_of_text,
 )
 
 if TYPE_CHECKING:
@@ -32,7 +33,8 @@ BASE_COLUMNS = ("id", "game", "hands", "board", "dead", "method", "exact", "samp
                 "version")
 PLAYER_COLUMNS = ("hand", "equity", "win", "tie", "scoop", "hi", "lo", "stderr")
 JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")     # query files read as JSON Lines
-OUT_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".json")
+# every suffix ``out=`` takes (a refusal lists them all): streamed, or WHOLE_SUFFIXES
+OUT_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".json", ".parquet")
 WHOLE_SUFFIXES = (".json", ".parquet")    # written whole at the end, from OUT.rows.jsonl
 ON_ERROR = ("stop", "record")
 MAX_LISTED = 20                 # problems listed in one validation error
@@ -125,8 +127,10 @@ def _json_query(line: str, name: str, number: int) -> object:
                              number) from None
     except RecursionError:
         return _Unreadable("the line's JSON is nested too deeply to be a query")
-    except ValueError as error:          # an integer of more than 4,300 digits
-        return _Unreadable(f"the line's JSON cannot be read ({str(error).split(';')[0]})")
+    except ValueError:                   # an integer of more than 4,300 digits
+        # (Python's own message names its setting, sys.set_int_max_str_digits, no field)
+        return _Unreadable("the line's JSON cannot be read: it holds an integer of more "
+                           "than 4,300 digits")
 
 
 def file_records(path: Path) -> list[tuple[int, object]]:
@@ -266,11 +270,14 @@ def _normalise(query: Mapping, index: int, seed: int, version: int | None = None
     for name, kind in (("trials", int), ("target_stderr", float), ("seed", int),
                        ("version", int)):
         value = query.get(name)
-        if value in (None, ""):
+        if value is None or (isinstance(value, str) and value == ""):
             out[name] = None
             continue
+        if name == "seed" and isinstance(value, str) and seed_of_text(value) is not None:
+            out[name] = seed_of_text(value)         # as a results file writes it: "0x..."
+            continue
         out[name] = whole_number(name, value) if kind is int else _number(name, value)
-    out["seed"] = optional_integer(out["seed"], "seed", 0, bounds="a non-negative integer")
+    out["seed"] = read_seed(out["seed"])
     if out["seed"] is None:
         state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)
         out["seed"] = int(state[0] >> np.uint64(1))

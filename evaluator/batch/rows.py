@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from ..errors import (
     ArgumentTypeError,
     EvaluatorError,
+    seed_of_text,
+    seed_text,
 )
 from .queries import BASE_COLUMNS, PLAYER_COLUMNS, show_value
 
@@ -59,7 +61,9 @@ def result_row(result: EquityResult, id: object, hands: list[str]) -> dict:
     row = {"id": id, "game": result.game, "hands": " vs ".join(hands),
            "board": result.board, "dead": result.dead, "method": result.method,
            "exact": result.exact, "samples": result.samples,
-           "seed": None if result.exact else result.seed,
+           # text, "0x..." (errors.seed_text): pandas and spreadsheets would read a number
+           # of 19 digits as a float, rounded to another seed
+           "seed": None if result.exact else seed_text(result.seed),
            "version": None if result.exact else result.version}
     for p, player in enumerate(result.players, start=1):
         for name in PLAYER_COLUMNS:
@@ -81,6 +85,20 @@ def run_chunk(queries: list[dict]) -> list[tuple[dict | None, str | None]]:
 
 
 DIGEST = "digest"
+
+
+def stored_seed(value: object) -> int | None:
+    """The seed a row read back holds: its text (``errors.seed_text``'s ``0x`` form), or
+    the integer (a JSON number, or a CSV cell's digits) that files written before seeds
+    were text hold; None where the value is no seed."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value >= 0 else None
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isascii() and text.isdigit():
+            return int(text)
+        return seed_of_text(text)
+    return None
 
 
 def row_digest(row: Mapping) -> str:
@@ -270,8 +288,7 @@ def bad_result(row: Mapping, item: dict) -> str | None:
     if not number(row["samples"]) or row["samples"] <= 0:
         return f"samples {show_value(row['samples'])}, not a positive number"
     seed = row["seed"]
-    if (seed is not None if exact else (not isinstance(seed, int) or isinstance(seed, bool)
-                                        or seed < 0)):
+    if seed is not None if exact else stored_seed(seed) is None:
         return f"seed {show_value(seed)}" + (" on an exact result" if exact else "")
     from ..engine.spots import STREAM_VERSIONS
     version = row.get("version", None if exact else 1)

@@ -12,9 +12,18 @@ from typing import IO, TYPE_CHECKING
 
 from ..errors import (
     EvaluatorError,
+    seed_text,
 )
 from .queries import BASE_COLUMNS, FLUSH_EVERY, FLUSH_ROWS, show_value
-from .rows import DIGEST, bad_result, changed_row, csv_records, hands_text, row_digest
+from .rows import (
+    DIGEST,
+    bad_result,
+    changed_row,
+    csv_records,
+    hands_text,
+    row_digest,
+    stored_seed,
+)
 
 if TYPE_CHECKING:
 
@@ -159,10 +168,12 @@ class Sink:
         if digest != row_digest(row):
             raise damaged(f"figures that do not match its {DIGEST} {show_value(digest)}")
         seed = row.get("seed")
-        if seed not in (None, "") and "error" not in item and str(seed) != str(item["seed"]):
+        held = stored_seed(seed)                  # None: no seed, or a damaged one (below)
+        if held is not None and "error" not in item and held != item["seed"]:
             raise EvaluatorError(f"cannot resume {path}: line {line} was sampled with seed "
-                                 f"{seed}, this batch gives that query seed {item['seed']} "
-                                 "(another batch seed?)", str(path))
+                                 f"{seed}, this batch gives that query seed "
+                                 f"{seed_text(item['seed'])} (another batch seed?)",
+                                 str(path))
         try:
             typed = self._typed(row, item) if self.csv else row
         except ValueError as error:
@@ -184,6 +195,9 @@ class Sink:
         bad = bad_result(typed, item)
         if bad is not None:
             raise damaged(bad)
+        if typed.get("seed") is not None:
+            # as this version writes it (a file written before seeds were text holds digits)
+            typed["seed"] = seed_text(stored_seed(typed["seed"]))
         # the stream that dealt it (checked above: 1 or 2 where sampled; rows written before
         # there were two streams have no version, and were dealt by the first)
         if typed.get("seed") is not None and "error" not in item:
@@ -212,7 +226,9 @@ class Sink:
                 if text not in ("True", "False"):
                     raise ValueError(f"exact {show_value(text)}, not True or False")
                 row[name] = text == "True"
-            elif name in ("samples", "seed", "version"):
+            elif name == "seed":
+                row[name] = text              # its text, "0x..." (digits in older files)
+            elif name in ("samples", "version"):
                 try:
                     # samples: deals, or their total weight (a float) with weighted ranges
                     row[name] = (int(text) if name != "samples" or text.isdigit()

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 from ..errors import EvaluatorError
 
-__all__ = ["UsageError", "Parser", "whole", "real", "add_method", "flags", "check_out", "pct",
-           "check_numbers"]
+__all__ = ["UsageError", "Parser", "whole", "seed_flag", "real", "add_method", "flags",
+           "check_out", "pct", "check_numbers"]
 
 
 
@@ -112,6 +112,14 @@ def whole(text: str) -> int:
     return int(number)
 
 
+def seed_flag(text: str) -> int:
+    """A ``--seed``: a whole number (``whole``), or a seed as results files write it,
+    ``0x`` and hex digits (a sampled row's ``seed`` cell, copied as it is)."""
+    from ..errors import seed_of_text
+    number = seed_of_text(text)
+    return number if number is not None else whole(text)
+
+
 def real(text: str) -> float:
     """A number flag: finite, or refused here."""
     try:
@@ -128,7 +136,9 @@ def add_method(p: argparse.ArgumentParser) -> None:
     method.add_argument("--exact", action="store_true", help="enumerate every deal")
     method.add_argument("--trials", type=whole, help="Monte Carlo deals (1000000 or 1e6)")
     method.add_argument("--stderr", type=real, help="sample until this standard error")
-    p.add_argument("--seed", type=whole, help="Monte Carlo seed (same seed, same answer)")
+    p.add_argument("--seed", type=seed_flag,
+                   help="Monte Carlo seed (same seed, same answer): 42, or 0x2a as a "
+                        "results file writes it")
     p.add_argument("--stream-version", type=whole, metavar="N",
                    help="the Monte Carlo stream a seed deals: 2 (default), or 1 for the "
                         "answers of release 0.1.0")

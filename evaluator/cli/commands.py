@@ -14,7 +14,7 @@ from pathlib import Path
 from .._terminal import IMAGE_SUFFIXES
 from .._terminal import console as _console
 from .._terminal import short as _short
-from ..errors import EvaluatorError, NoDeal
+from ..errors import EvaluatorError, NoDeal, seed_text
 from .args import check_out, pct
 
 # --- eval ---------------------------------------------------------------------
@@ -65,7 +65,10 @@ def _csv_rows(results) -> str:
             writer.writerow([r.board, p.hand, p.equity, p.win, p.tie,
                              *("" if v is None else v for v in (p.scoop, p.hi, p.lo, p.stderr)),
                              r.exact, r.samples, r.method,
-                             *("" if r.exact or v is None else v for v in (r.seed, r.version))])
+                             # the seed as text, "0x...": a spreadsheet or pandas reads a
+                             # number of 19 digits rounded, and so another seed
+                             "" if r.exact or r.seed is None else seed_text(r.seed),
+                             "" if r.exact or r.version is None else r.version])
     return out.getvalue()
 
 
@@ -176,8 +179,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
             message = message.replace(api, flag)
         return message
 
-    check_out(args.out, (*OUT_SUFFIXES, ".parquet"), "--out", overwrite=args.overwrite,
-              resume=args.resume, resumable=True)
+    check_out(args.out, OUT_SUFFIXES, "--out", overwrite=args.overwrite, resume=args.resume,
+              resumable=True)
     if args.out and args.file != "-":
         from ..batch import check_not_queries
         check_not_queries(args.file, args.out, "--out")
@@ -281,7 +284,10 @@ def cmd_range(args: argparse.Namespace) -> int:
     from ..ranges import Range
     r = Range(args.text, args.game)
     if args.dead:
-        r = r.live(args.dead)
+        from ..cards import parse_cards
+        dead = parse_cards(args.dead, what="the dead cards")    # a card twice: refused
+        r.game.check_in_deck(dead.tolist(), "the dead cards")
+        r = r.live(dead)
         if not len(r):
             raise NoDeal(f"the range {_short(r.text)!r} has no live combos once the dead "
                           "cards are out", r.text)
@@ -364,10 +370,14 @@ def cmd_plot(args: argparse.Namespace) -> int:
             import numpy as np
 
             from ..cards import parse_cards
+            from ..engine.spots import check_distinct
             from ..ranges import Range
             rng = Range(args.range)
-            out = np.concatenate([parse_cards(args.board, what="the board"),
-                                  parse_cards(args.dead, what="the dead cards")])
+            board_ids = parse_cards(args.board, what="the board")
+            dead_ids = parse_cards(args.dead, what="the dead cards")
+            # a card on the board and dead too: refused, as every other command does
+            check_distinct([("the board", board_ids), ("the dead cards", dead_ids)])
+            out = np.concatenate([board_ids, dead_ids])
             live = rng.live(out) if len(out) else rng
             if not len(live):
                 raise NoDeal(f"the range {_short(rng.text)!r} has no live combos once the "

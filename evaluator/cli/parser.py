@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from ..games import GAMES
-from .args import Parser, add_method, whole
+from .args import Parser, add_method, seed_flag, whole
 from .commands import (
     cmd_batch,
     cmd_bench,
@@ -95,16 +95,18 @@ def parser() -> argparse.ArgumentParser:
                                    "game, hands, board, dead, exact, trials, target_stderr, "
                                    "seed, version, id), locally or on a Dask cluster.",
                        epilog=BATCH_HELP)
-    p.add_argument("file", help="queries: .csv or .jsonl, or - to read them from stdin "
-                                "(JSON Lines if the first character is {, else CSV)")
+    p.add_argument("file", help="queries: .csv, or JSON Lines (.jsonl, .ndjson, .json), or - "
+                                "to read them from stdin (JSON Lines if the first character "
+                                "is {, else CSV)")
     p.add_argument("--scheduler", help="Dask scheduler address, tcp://host:port (default: "
                                        "this machine)")
-    p.add_argument("--out", help="write results to .csv, .jsonl (JSON Lines), .json (one JSON "
-                                 "list) or .parquet; .json and .parquet stream the rows to "
+    p.add_argument("--out", help="write results to .csv, .jsonl or .ndjson (JSON Lines), "
+                                 ".json (one JSON list) or .parquet; .json and .parquet stream "
+                                 "the rows to "
                                  "OUT.rows.jsonl and are written at the end (default: JSON "
                                  "lines on stdout)")
     p.add_argument("--threads", type=whole, help="local threads (default: all cores)")
-    p.add_argument("--seed", type=whole, default=0, help="seeds queries without their own")
+    p.add_argument("--seed", type=seed_flag, default=0, help="seeds queries without their own")
     p.add_argument("--stream-version", type=whole, metavar="N",
                    help="the Monte Carlo stream of queries without their own version: 2 "
                         "(default), or 1 for the answers of release 0.1.0")
@@ -172,7 +174,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--range", help="grid: colour by this range's composition")
     p.add_argument("--board", default="", help="board (grid: the flop/turn/river)")
     p.add_argument("--dead", default="", help="cards out of the deck")
-    p.add_argument("--seed", type=whole, help="seed where a street is sampled")
+    p.add_argument("--seed", type=seed_flag, help="seed where a street is sampled")
     p.add_argument("--stream-version", type=whole, metavar="N",
                    help="the Monte Carlo stream where a street is sampled: 2 (default), or 1 "
                         "for the answers of release 0.1.0")

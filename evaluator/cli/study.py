@@ -14,7 +14,7 @@ from pathlib import Path
 from ..errors import EvaluatorError
 from ..export import ROW_SUFFIXES, check_rows_path
 from ..games import GAMES
-from .args import check_out
+from .args import check_out, seed_flag
 
 __all__ = ["add_study_parser", "MAX_BUCKETS"]
 
@@ -284,7 +284,7 @@ def add_study_parser(sub, parser_class, raw, whole) -> None:
     q.add_argument("hands", nargs="+", help="hands or ranges, one per player")
     common(q, "write the rows")
     q.add_argument("--trials", type=whole, help="Monte Carlo deals per flop")
-    q.add_argument("--seed", type=whole, help="seed of the sampled flops")
+    q.add_argument("--seed", type=seed_flag, help="seed of the sampled flops")
     q.add_argument("--stream-version", type=whole, metavar="N",
                    help="the Monte Carlo stream of the sampled flops: 2 (default), or 1 for "
                         "the answers of release 0.1.0")

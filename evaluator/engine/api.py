@@ -54,7 +54,7 @@ from .spots import (
 
 def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = None,
            trials: int | None = None, target_stderr: float | None = None,
-           seed: int | None = None, threads: int | None = None,
+           seed: int | str | None = None, threads: int | None = None,
            prefer_numpy: bool = False, progress: bool = False,
            version: int | None = None) -> EquityResult:
     """Each player's expected share of the pot.
@@ -74,9 +74,11 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     trials : int, optional
         Monte Carlo deals (default 1,048,576 unless ``target_stderr`` stops first).
     target_stderr : float, optional
-        Stop sampling once every player's standard error is below this.
-    seed : int, optional
-        Monte Carlo seed; the same seed gives the same answer for any thread count.
+        Stop sampling at the first check where every player's standard error is at most
+        this: after 4,096 deals, then each time the deals grow by a quarter.
+    seed : int or str, optional
+        Monte Carlo seed; the same seed gives the same answer for any thread count.  Also
+        its text as a results file writes it, ``"0x"`` and hex digits (``"0x2a"`` is 42).
     version : int, optional
         The Monte Carlo stream a seed deals: 2, the default, or 1 for the seeded answers
         of release 0.1.0 (kept for one release).  They differ only for two ranges (or
@@ -180,7 +182,7 @@ def _answer(game, hands, board, dead, exact, trials, target_stderr, seed, thread
             dealing.sample_boards(live, np.empty(0, np.uint8), hidden + need, cards, state)
             return tally_chunk(g, *complete_deals(g, parsed, unknown, board_ids, cards))
 
-        counts = sample_until(run, len(parsed), trials, target_stderr, threads)
+        counts = sample_until(run, len(parsed), trials, target_stderr, threads, version)
         method = f"Monte Carlo, {counts.boards:,} {'deals' if hidden else 'boards'}"
     names = [completion_text(h, u) if u else format_cards(h) for h, u in zip(parsed, unknown)]
     return make_result(g, names, board_ids, dead_ids, counts, bool(exact), method, used_seed)

@@ -115,7 +115,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         if walked is not None:
             return walked
     # how many combo tuples could be dealt, before listing them
-    upper = math.prod(sizes)
+    upper = _tuple_bound(parsed, unknown, ranges, rows, sizes, len(out), g.hole)
     tuples: np.ndarray | None = None
     if exact and upper > RANGE_TUPLE_LIMIT * 4:
         raise EvaluatorError(f"exact=True would enumerate up to {upper:,} combo tuples, too "
@@ -276,10 +276,40 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             return part
         return tally_chunk(g, hands, boards)
 
-    counts = sample_until(run, players, trials, target_stderr, threads)
+    counts = sample_until(run, players, trials, target_stderr, threads, version)
     how = " (compatible combo tuples listed, dealt by weight)" if sampler.tuples else ""
     method = f"Monte Carlo, {counts.boards:,} deals from the ranges{how}"
     return make_result(g, names, board_ids, dead_ids, counts, False, method, used_seed)
+
+
+def _tuple_bound(parsed, unknown, ranges, rows, sizes: list[int], out: int,
+                 hole: int) -> int:
+    """How many combo tuples the exact walk could list: at most each range's combos that
+    hold no other hand's known card, times the completions of each hand with unknown cards
+    and no range (``random``, ``As?``) from the cards that the board, the dead cards, every
+    hand's known cards, the ranges and the hands before it leave (exact for those: every
+    tuple of the ranges leaves as many).  The product of the lists' sizes counted each
+    unknown hand's completions from the whole deck, tuples sharing cards included: three
+    random Teen Patti hands beside a known one, 10.8 T where the walk has 3.45 T deals."""
+    known = [card_masks(cards[None, :])[0] if len(cards) else np.uint64(0)
+             for cards in parsed]
+    left = 52 - out - sum(len(cards) for cards in parsed)
+    bound = 1
+    completing = [ranges[p] is None and missing > 0 for p, missing in enumerate(unknown)]
+    for p, cards in enumerate(parsed):
+        if completing[p]:
+            continue
+        others = np.uint64(0)
+        for q, mask in enumerate(known):
+            if q != p:
+                others |= mask
+        bound *= int(((card_masks(rows[p]) & others) == 0).sum()) if others else sizes[p]
+        left -= hole - len(cards)               # the cards its combos add
+    for p, missing in enumerate(unknown):
+        if completing[p]:
+            bound *= math.comb(max(left, 0), missing)
+            left -= missing
+    return bound
 
 
 class RangeSampler:

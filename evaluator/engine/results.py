@@ -13,6 +13,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..cards import format_cards
+from ..errors import seed_text, short_text
 from ..games import Game
 
 
@@ -33,6 +34,13 @@ class PlayerEquity:
     hi: float | None = None
     lo: float | None = None
     stderr: float | None = None
+
+    def __repr__(self) -> str:
+        """One line: the hand (a long range cut to its start) and the figures it has."""
+        figures = ", ".join(f"{name}={getattr(self, name)!r}" for name in
+                            ("equity", "win", "tie", "scoop", "hi", "lo", "stderr")
+                            if getattr(self, name) is not None)
+        return f"PlayerEquity({short_text(self.hand)!r}, {figures})"
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,21 @@ class EquityResult:
             shares.append(total / c["boards"])
         return tuple(shares)
 
+    def __repr__(self) -> str:
+        """A line or two: the game and board, each player's equity (a long range cut to
+        its start; past eight players, how many more), the method and a sample's seed.
+        ``players`` and ``to_dict()`` hold every figure."""
+        board = f" on {self.board}" if self.board else ""
+        dead = f", dead {self.dead}" if self.dead else ""
+        shown = ", ".join(f"{short_text(p.hand, 40)} {p.equity:.4%}"
+                          + (f" ±{p.stderr:.2%}" if p.stderr is not None else "")
+                          for p in self.players[:8])
+        if len(self.players) > 8:
+            shown += f", and {len(self.players) - 8} more"
+        how = self.method + (f", seed {seed_text(self.seed)}" if self.seed is not None
+                             else "")
+        return f"<EquityResult {self.game}{board}{dead}: {shown}; {how}>"
+
     def _repr_html_(self) -> str:
         """A table in a notebook: each player's figures, then the method."""
         fields = [f for f in ("equity", "win", "tie", "scoop", "hi", "lo", "stderr")
@@ -80,7 +103,10 @@ class EquityResult:
                 f"<table><tr>{head}</tr>{body}</table>")
 
     def to_dict(self) -> dict:
+        """The result as JSON takes it; the seed as results files write it (``0x`` and hex
+        digits, ``errors.seed_text``: text that no reader rounds to a float)."""
         out = asdict(self)
+        out["seed"] = seed_text(self.seed)
         fractions = self.fractions
         if fractions is not None:
             out["counts"]["equity_fractions"] = [str(f) for f in fractions]

@@ -23,6 +23,7 @@ from ..errors import (
     integer,
     number_text,
     optional_integer,
+    read_seed,
     short_text,
 )
 from ..families import family
@@ -234,7 +235,7 @@ def check_options(exact, trials, target_stderr, seed) -> bool:
         raise EvaluatorError(f"target_stderr {target_stderr:g} is below {MIN_STDERR:g}, which "
                              f"could take {0.25 / MIN_STDERR ** 2:.1e} deals or more; ask for "
                              "exact=True or trials=", target_stderr)
-    optional_integer(seed, "seed", 0, bounds="a non-negative integer")
+    read_seed(seed)                 # an integer, or the text a results file holds
     sampling = trials is not None or target_stderr is not None
     if exact and sampling:
         raise EvaluatorError("exact=True cannot be combined with trials or target_stderr",
@@ -310,7 +311,7 @@ def resolve_seed(seed: int | None) -> int:
     """The seed to use: the given one, or fresh entropy."""
     if seed is None:
         return int(np.random.SeedSequence().entropy)   # type: ignore[arg-type]  # an int when drawn
-    return int(seed)
+    return int(read_seed(seed))     # type: ignore[arg-type]  # not None here
 
 
 def completion_text(cards, missing: int) -> str:

@@ -78,11 +78,20 @@ class RangeBreakdown(RowsExport):
 
     def combos(self, name: str) -> list[str]:
         """The combos of one class, as text."""
-        if name not in self.members:
+        if not isinstance(name, str) or name not in self.members:
             raise RangeError(f"no class {name!r} (classes: "
                              f"{', '.join(r['class'] for r in self.rows)})", name)
         return [format_cards(sorted(c, reverse=True), sep="")      # high card first
                 for c in self.members[name].tolist()]
+
+    def _headline(self) -> str:
+        """The line ``repr`` gives (``export.rows_repr``): the combos and the largest made
+        class."""
+        combos = sum(r["combos"] for r in self.rows if r["kind"] == "category")
+        made = [r for r in self.rows if r["kind"] == "made"]
+        top = max(made, key=lambda r: r["share"], default=None)
+        return f"{combos:,} combos" + ("" if top is None else
+                                      f", most {top['class']} ({top['share']:.1%})")
 
     def _repr_html_(self) -> str:
         body = "".join(f"<tr><td>{r['class']}</td><td>{r['kind']}</td><td>{r['combos']}</td>"

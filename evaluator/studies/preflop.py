@@ -46,6 +46,15 @@ class PreflopMatrix:
     """
     shares: np.ndarray        # int64 (169, 169, 2): twice the pot won, twice the deals
 
+    def __repr__(self) -> str:
+        """A line: what it holds and a few figures (not its 57,122 counts)."""
+        try:
+            aa = self.equity("AA", "KK")
+            return (f"<PreflopMatrix: exact heads-up equities of the 169 hold'em classes, "
+                    f"AA vs KK {aa:.2%}; .equity(a, b), .matrix(), .vs_random()>")
+        except Exception:              # noqa: BLE001 - a repr never raises
+            return f"<PreflopMatrix: shares of shape {getattr(self.shares, 'shape', '?')}>"
+
     def equity(self, a: str, b: str) -> float:
         """Class ``a``'s exact equity against class ``b`` (``"AKs"``, ``"QQ"``, ``"T9o"``)."""
         num, den = self.shares[_class_index(a, "first"), _class_index(b, "second")].tolist()
