@@ -24,7 +24,7 @@ from . import _layout, _tables
 from ._layout import TEEN_PATTI_CATEGORIES
 from ._parallel import resolve_threads, run_chunks
 from .cards import CardsLike, format_cards, parse_cards
-from .errors import ArgumentTypeError, CardError, HandError, integer
+from .errors import ArgumentTypeError, CardError, HandError, flags, integer
 from .families import family
 from .games import Game
 from .games import game as _game
@@ -283,6 +283,7 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
     ...
     evaluator.errors.HandError: holdem has no low hand (low=True is for hi-lo games)
     """
+    flags(low=low, validate=validate)
     g = _game(game)
     if low and g.pot != "hilo":
         raise HandError(f"{g.name} has no low hand (low=True is for hi-lo games)", "low")

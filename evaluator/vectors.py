@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -27,7 +26,14 @@ from .combo_order import (
     deck_combos,
 )
 from .engine.spots import check_distinct
-from .errors import CardError, EvaluatorError, NoDeal, RangeError, check_type
+from .errors import (
+    ArgumentTypeError,
+    CardError,
+    EvaluatorError,
+    NoDeal,
+    RangeError,
+    check_type,
+)
 from .errors import short_text as _short
 from .families import family
 from .games import Game
@@ -45,12 +51,12 @@ def sweeps(g: Game, board_cards: int) -> bool:
     return family(g).vectors(g, board_cards)
 
 
-def _two_cards(g: Game) -> bool:
+def two_cards(g: Game) -> bool:
     """The two-card sweep (``kernels/sweep``), else Omaha's (``kernels/omaha_sweep``)."""
     return not family(g).two_plus_three
 
 
-def _sweep_game(game: str | Game, what: str) -> Game:
+def sweep_game(game: str | Game, what: str) -> Game:
     g = checked_game(game)
     if not sweeps(g, 5):
         raise EvaluatorError(f"{what} covers hold'em, short deck and 4-card Omaha (high); "
@@ -149,13 +155,19 @@ def _weights(g: Game, against: object, what: str) -> np.ndarray:
     values are checked where they are summed (``kernels.sweep.clear_weights``)."""
     n = len(combos(g))
     if type(against) is np.ndarray and against.dtype == np.float64 and against.shape == (n,):
-        return _readonly(against if against.flags.c_contiguous
+        return readonly(against if against.flags.c_contiguous
                          else np.ascontiguousarray(against))
+    if isinstance(against, (list, tuple)) and any(
+            isinstance(x, (int, float, np.number, np.bool_)) for x in against):
+        # numbers: a weight vector (a range written as a list holds only text)
+        for i, x in enumerate(against):
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.number)):
+                raise ArgumentTypeError(f"{what} is a weight vector, and its entry {i} is "
+                                        f"{type(x).__name__} {x!r}, not a number", x)
     if isinstance(against, np.ndarray) or (isinstance(against, (list, tuple)) and against
                                             and all(isinstance(x, (int, float, np.number))
-                                                    and not isinstance(x, bool)
                                                     for x in against)):
-        return _readonly(check_vector(np.asarray(against), n, what, g))
+        return readonly(check_vector(np.asarray(against), n, what, g))
     rng = against if isinstance(against, Range) else Range(against, g)  # type: ignore[arg-type]
     if rng.game.name != g.name:
         raise RangeError(f"{what} is a {rng.game.name} range, not {g.name}", rng.text)
@@ -167,7 +179,7 @@ def _scaled(w: np.ndarray) -> tuple[np.ndarray, float]:
     the largest weight to [0.5, 1): for weights the kernels will not sum as given."""
     e = math.frexp(float(w.max()))[1]
     with np.errstate(over="ignore"):
-        return _readonly(np.ldexp(w, -e)), float(np.ldexp(1.0, e))
+        return readonly(np.ldexp(w, -e)), float(np.ldexp(1.0, e))
 
 
 def exact_share(reach: np.ndarray, passes: int) -> float:
@@ -204,7 +216,7 @@ NO_EQ = np.zeros(0, np.float64)        # no equities to write
 NO_TOTALS = np.zeros((0, 2), np.float64)
 
 
-def _readonly(a: np.ndarray) -> np.ndarray:
+def readonly(a: np.ndarray) -> np.ndarray:
     """A read-only view: the kernels take every weight vector as one type, so that one
     compilation serves ranges' vectors (read-only) and the caller's arrays alike."""
     if not a.flags.writeable:
@@ -268,12 +280,12 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
     ``combo_sums``, and with ``hero`` weights (two-card games) each runout's totals,
     ``(R, 2)``: hero-weighted wins (ties half) and deals, in the same unit."""
     from .kernels import sweep as k
-    g = _sweep_game(game, what)
+    g = sweep_game(game, what)
     s = spot(g, board, dead, boards(g), what)
     reach = _weights(g, against, "against")
     unit = 1.0
     n = len(combos(g))
-    h = NO_HERO if hero is None else _readonly(hero)
+    h = NO_HERO if hero is None else readonly(hero)
     totals = NO_TOTALS if hero is None else np.zeros((len(s.runouts), 2))
     left = len(g.deck) - len(s.board) - len(s.dead)
     need = 2 * g.hole + 5 - len(s.board)
@@ -318,7 +330,7 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
     from .kernels import omaha_sweep, sweep
     t = _tables.high(g.values)
     close = exact_share(reach, len(s.runouts))
-    if _two_cards(g):
+    if two_cards(g):
         lay = layout(g.deck)
 
         def call(runouts: np.ndarray, f: float, part: np.ndarray, met: np.ndarray,
@@ -333,7 +345,7 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
             return omaha_sweep.runout_sweep(cards, bits, s.board, s.out_bits, runouts,
                                             reach, f, part, met, e, close, *t)
     runouts = s.runouts
-    chunk = RUNOUT_CHUNK if _two_cards(g) else OMAHA_CHUNK
+    chunk = RUNOUT_CHUNK if two_cards(g) else OMAHA_CHUNK
     if len(runouts) <= chunk:
         return call(runouts, factor, num, den, eq, totals)
     from ._parallel import map_items, resolve_threads
@@ -360,8 +372,8 @@ def runout_totals(game: str | Game, hero: RangeLike, against: RangeLike | np.nda
     the cards it adds) and, for each, the weight of the deals ``hero`` wins against
     ``against`` (ties half) and of all its deals, ``(R, 2)``; times ``unit`` they are in
     the ranges' own weights."""
-    g = _sweep_game(game, "runout_totals")
-    if not _two_cards(g):
+    g = sweep_game(game, "runout_totals")
+    if not two_cards(g):
         raise EvaluatorError(f"runout_totals covers the two-card games; {g.name} has no "
                              "hero totals", g.name)
     h = hero if isinstance(hero, Range) else Range(hero, g)
@@ -407,8 +419,8 @@ def call_matrix(game: str | Game, board: CardsLike, dead: CardsLike = "") -> np.
     1
     """
     from .kernels.showdown import call_signs
-    g = _sweep_game(game, "call_matrix")
-    if not _two_cards(g):
+    g = sweep_game(game, "call_matrix")
+    if not two_cards(g):
         n = len(combos(g))
         raise EvaluatorError(f"the {g.name} call matrix would be {n:,} x {n:,} entries "
                              f"({n * n / 1e9:,.0f} GB); showdown_values gives its product "
@@ -443,7 +455,7 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
     from ._parallel import map_items, resolve_threads
     from .kernels import showdown
     from .kernels import sweep as k
-    g = _sweep_game(game, "showdown_values")
+    g = sweep_game(game, "showdown_values")
     s = _river(g, board, dead, "showdown_values")
     n = len(combos(g))
     if not (type(reach) is np.ndarray and reach.dtype == np.float64
@@ -451,11 +463,11 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
         if not isinstance(reach, np.ndarray):
             check_type(reach, (list, tuple), "reach", "an (N,) or (k, N) array")
         reach = np.ascontiguousarray(check_vector(np.asarray(reach), n, "reach", g, rows=True))
-    rows = _readonly(reach.reshape(-1, n))
+    rows = readonly(reach.reshape(-1, n))
     if not len(rows):
         return np.zeros(reach.shape)
     t = _tables.high(g.values)
-    if _two_cards(g):
+    if two_cards(g):
         lay = layout(g.deck)
         block = showdown.SHOWDOWN_BLOCK * 4
 
@@ -526,85 +538,5 @@ def _bands(rows: np.ndarray) -> list[np.ndarray]:
     for b in range(int(band.max()) + 1):
         part = np.where(band == b, rows, 0.0)
         if part.any():
-            out.append(_readonly(part))
+            out.append(readonly(part))
     return out or [rows]
-
-
-# --- every flop at once --------------------------------------------------------------------
-
-BOARD_CHUNK = 4096
-"""Complete boards per work item of ``flop_totals`` (about 20 ms)."""
-FLOP_CHUNK = 64
-"""Flops per work item when naming their runouts' classes."""
-
-
-class FlopTotals(NamedTuple):
-    """Per flop, ``hero`` against ``against`` over every turn and river (``flop_totals``)."""
-    won: np.ndarray            # the weight of the deals hero wins
-    tied: np.ndarray           # ... ties
-    deals: np.ndarray          # ... of all its deals
-    pairs: np.ndarray          # pairs of combos with weight that meet, int64
-    per_pair: int              # runouts a pair of combos leaves
-    careful: np.ndarray        # hero combos whose sums would cancel (0 where none), int64
-
-
-def flop_totals(hero: np.ndarray, against: np.ndarray, flops: np.ndarray,
-                suit_maps: np.ndarray, *, game: str | Game = "holdem", dead: CardsLike = "",
-                threads: int | None = None, progress: Callable[[int], None] | None = None
-                ) -> FlopTotals:
-    """Range against range on each of ``flops`` (uint8 (F, 3)), exactly, every complete
-    board swept once: a board is the same deal for every flop it holds, and boards a
-    renaming of suits maps onto each other give the same totals when the ranges and
-    the dead cards are left as they are by it (``suit_maps``, int64 (k, 4): the renamings,
-    the identity among them).  So the 2.06 million runouts of the 1,755 flop classes of
-    hold'em need about 134,000 sweeps.  ``hero`` and ``against`` are weight vectors
-    (``Range.vector()``); ``progress(n)`` is told of each batch of boards swept.
-    """
-    from ._parallel import map_items, resolve_threads
-    from .kernels import flop_sweep as k
-    g = _sweep_game(game, "flop_totals")
-    if not _two_cards(g):
-        raise EvaluatorError(f"flop_totals covers the two-card games, not {g.name}", g.name)
-    dead_ids = parse_cards(dead, what="the dead cards")
-    dead_bits = np.uint64(sum(1 << int(c) for c in set(dead_ids.tolist())))
-    lay = layout(g.deck)
-    t = _tables.high(g.values)
-    workers = resolve_threads(threads, 1 << 30)
-    # combos neither range holds carry bit 63, which the listing leaves out
-    idle = (hero == 0) & (against == 0)
-    bits = lay.combo_bits | (idle.astype(np.uint64) << np.uint64(63))
-    members = (lay.member_words & np.uint64(0xFFFF)).astype(np.int64)
-    member_bits = bits[members]
-    swept = lay._replace(combo_bits=bits, member_bits=member_bits)
-    hero = _readonly(np.ascontiguousarray(hero, np.float64))
-    against = _readonly(np.ascontiguousarray(against, np.float64))
-    live = sum(1 << c for c in g.deck) & ~int(dead_bits)
-    left = len(g.deck) - len(set(dead_ids.tolist())) - 3
-    runouts = math.comb(left, 2)
-    keys = np.empty((len(flops), runouts), np.int64)
-
-    def name(span: tuple[int, int]) -> None:
-        k.canonical_runouts(flops[span[0]:span[1]], np.uint64(live), suit_maps,
-                            keys[span[0]:span[1]])
-    map_items(name, _spans(len(flops), FLOP_CHUNK), workers)
-    classes, inverse = np.unique(keys, return_inverse=True)
-    boards = np.empty((len(classes), 5), np.uint8)
-    k.boards_of_keys(classes, boards)
-    sums = np.empty((len(classes), 2))
-
-    def sweep(span: tuple[int, int]) -> None:
-        k.board_totals(*swept, boards[span[0]:span[1]], dead_bits, against, hero,
-                       sums[span[0]:span[1]], *t)
-        if progress is not None:
-            progress(span[1] - span[0])
-    map_items(sweep, _spans(len(classes), BOARD_CHUNK), workers)
-    per_flop = sums[inverse.reshape(keys.shape)].sum(axis=1)
-    out = np.empty((len(flops), 3))
-    k.flop_deals(lay.cards, lay.combo_bits, flops, dead_bits, against, hero, out)
-    per_pair = math.comb(left - 4, 2)
-    return FlopTotals(per_flop[:, 0], per_flop[:, 1], out[:, 0] * per_pair,
-                      out[:, 1].astype(np.int64), per_pair, out[:, 2].astype(np.int64))
-
-
-def _spans(n: int, size: int) -> list[tuple[int, int]]:
-    return [(a, min(a + size, n)) for a in range(0, n, size)]

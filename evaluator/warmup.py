@@ -135,7 +135,7 @@ def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
     equity on the first board size they take and on a flop's many runouts (the chunked
     path), showdown values of one and of several reach vectors, the call matrix, a
     runout's hero totals and the flop study's every-flop sweep."""
-    from . import vectors
+    from . import flop_vectors, vectors
     from .ranges import Range
     steps: list[tuple[str, Callable[[], object]]] = []
     for name in GAMES:
@@ -160,7 +160,7 @@ def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
             vectors.runout_totals, g, _KNOWN[2][0], narrow, cards[:8], threads=1)))
         flops = np.array([parse_cards(cards[:6])], np.uint8)
         steps.append((f"{name} every flop", partial(
-            vectors.flop_totals, reach, reach, flops, np.array([[0, 1, 2, 3]]), game=g,
+            flop_vectors.flop_totals, reach, reach, flops, np.array([[0, 1, 2, 3]]), game=g,
             threads=1)))
     return steps
 

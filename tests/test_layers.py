@@ -22,7 +22,7 @@ LAYERS = {
     "families": ["families"],
     "hands": ["evaluate", "_exact_numpy", "classes", "patterns", "rankings", "listing",
               "ranges", "range_text", "combo_order"],
-    "engine": ["engine", "vectors"],
+    "engine": ["engine", "vectors", "flop_vectors"],
     "batch": ["batch"],
     "studies": ["studies"],
     "apps": ["warmup", "plots", "play", "bench", "_terminal", "cli", "__main__", "__init__"],

@@ -14,14 +14,14 @@ from evaluator.cli import main
 @pytest.mark.parametrize("hands", [None, 5, 3.5, {"As": 1}, b"AsKd"])
 def test_combo_index_names_the_argument(hands):
     with pytest.raises(ArgumentTypeError, match="^hands must be one hand"):
-        ev.combo_index(hands)
+        ev.combo_index("holdem", hands)
 
 
 def test_combo_index_reads_numbers_as_one_hands_card_ids():
     with pytest.raises(CardError, match="unknown card 5.0"):
-        ev.combo_index([12, 5.0])
+        ev.combo_index("holdem", [12, 5.0])
     with pytest.raises(CardError, match="unknown card True"):
-        ev.combo_index([12, True])
+        ev.combo_index("holdem", [12, True])
 
 
 def test_every_out_suffix_that_works_is_listed(tmp_path):
@@ -96,6 +96,6 @@ def test_category_of_names_a_value_that_is_no_hand_value():
 
 
 def test_a_breakdown_class_that_is_no_name_is_named():
-    b = ev.range_breakdown(hands="QQ+", board="2c7d9h", progress=False)
+    b = ev.range_breakdown("holdem", "QQ+", "2c7d9h", progress=False)
     with pytest.raises(RangeError, match=r"no class \[\]"):
         b.combos([])

@@ -196,7 +196,7 @@ def test_ctrl_c_in_a_flop_study_says_what_is_kept(monkeypatch, tmp_path, capsys)
 def test_ctrl_c_in_a_swept_flop_study_says_nothing_was_written(monkeypatch, tmp_path, capsys):
     """Ranges go on the vectors (a second or two, no rows until the end): Ctrl-C there
     keeps nothing, and says so."""
-    from evaluator import vectors
+    from evaluator import flop_vectors as vectors
 
     def stop(*args, **kwargs):
         raise KeyboardInterrupt

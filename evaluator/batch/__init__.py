@@ -32,7 +32,7 @@ from typing import IO
 
 import numpy as np
 
-from ..errors import ArgumentTypeError, BatchInterrupted, EvaluatorError, QueryFailed
+from ..errors import ArgumentTypeError, BatchInterrupted, EvaluatorError, QueryFailed, flags
 from ..export import check_fresh, check_output
 from .cluster import close_client, make_client, on_cluster
 from .queries import (
@@ -164,6 +164,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         are whole in the file (a part of one is taken out), ready for
         ``resume=True``.
     """
+    flags(progress=progress, resume=resume, overwrite=overwrite)
     if not isinstance(on_error, str) or on_error not in ON_ERROR:
         raise EvaluatorError(f"on_error must be 'stop' or 'record', got {on_error!r}",
                              on_error)

@@ -20,7 +20,7 @@ import numpy as np
 
 from .._parallel import resolve_threads
 from ..cards import format_cards, parse_cards
-from ..errors import ArgumentTypeError, EvaluatorError, HandError
+from ..errors import ArgumentTypeError, EvaluatorError, HandError, flags
 from ..families import family
 from ..games import Game
 from ..games import game as _game
@@ -106,6 +106,7 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
     ...
     evaluator.errors.CardError: duplicate card 'As' in hand 1 and hand 2
     """
+    flags(progress=progress, prefer_numpy=prefer_numpy)
     version = resolve_version(version)
     with reporting(bool(progress)):
         result = _answer(game, hands, board, dead, exact, trials, target_stderr, seed,

@@ -46,7 +46,7 @@ import numpy as np
 from .._calling import old_form
 from ..cards import CardsLike, format_cards, parse_cards
 from ..engine.spots import check_distinct, check_street
-from ..errors import HandError, NoDeal, RangeError
+from ..errors import HandError, NoDeal, RangeError, flags
 from ..errors import short_text as _short
 from ..evaluate import evaluate, evaluate_batch
 from ..export import RowsExport
@@ -155,6 +155,7 @@ def range_breakdown(game: str | Game, hands: RangeLike, board: CardsLike,
     a board of three to five cards (see the module doc for every definition).  A range
     whose breakdown is estimated past ``BREAKDOWN_SECONDS`` is refused before any work;
     otherwise long ones show progress."""
+    flags(progress=progress)
     g = _game(game)
     fam = family(g)
     combo_seconds = fam.breakdown_seconds(g)

@@ -11,7 +11,7 @@ from .._calling import old_form
 from .._parallel import map_items, resolve_threads
 from ..cards import CardsLike, format_cards, parse_cards
 from ..engine.spots import check_distinct, check_street
-from ..errors import ArgumentTypeError, NoDeal, RangeError
+from ..errors import ArgumentTypeError, EvaluatorError, NoDeal, RangeError, flags, number_text
 from ..errors import short_text as _short
 from ..export import RowsExport
 from ..families import family
@@ -20,6 +20,9 @@ from ..games import game as _game
 from ..progress import progress_bar
 from ..ranges import Range, RangeLike, card_masks
 from .preflop import heads_up
+
+MAX_BUCKETS = 1_000_000
+"""Equity bins ``buckets`` gives at most."""
 
 __all__ = ["EquityDistribution", "equity_distribution", "check_distribution"]
 
@@ -57,6 +60,9 @@ class EquityDistribution(RowsExport):
         """The deals' weighted share in ``n`` equal equity bins from 0 to 1."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ArgumentTypeError(f"n must be a positive integer, got {n!r}", n)
+        if n > MAX_BUCKETS:
+            raise EvaluatorError(f"n must be at most {MAX_BUCKETS:,} bins (each a share of "
+                                 f"1/{MAX_BUCKETS:,} equity), got {number_text(n)}", n)
         edges = np.linspace(0.0, 1.0, n + 1)
         where = np.minimum(np.searchsorted(edges, self.equities, side="right") - 1, n - 1)
         share = np.bincount(where, weights=self.weights, minlength=n) / self.weights.sum()
@@ -167,6 +173,7 @@ def equity_distribution(game: str | Game, hands: RangeLike, against: RangeLike,
     combo and a spot estimated past ``DISTRIBUTION_SECONDS`` are refused before any work.
     """
     from ..engine import equity
+    flags(progress=progress)
     g, first, second, board_ids, dead_ids = _distribution_plan(hands, against, board, game,
                                                                dead)
     combos = np.ascontiguousarray(first.combos)

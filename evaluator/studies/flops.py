@@ -33,10 +33,10 @@ import numpy as np
 from .._calling import old_form
 from .._suits import stabilizer
 from ..batch import batch_equity
-from ..batch.rows import DIGEST, columns, row_digest
+from ..batch.rows import DIGEST, columns, error_row, row_digest
 from ..cards import format_cards, parse_cards
 from ..engine.spots import check_options, check_trials_time, parse_hands, resolve_version
-from ..errors import EvaluatorError, HandError, NoDeal
+from ..errors import EvaluatorError, HandError, NoDeal, flags
 from ..export import ROW_SUFFIXES, RowsExport, check_fresh, check_output, write_rows
 from ..games import Game
 from ..games import game as _game
@@ -47,8 +47,9 @@ __all__ = ["FlopStudy", "flop_study", "texture"]
 
 RANKS = "23456789TJQKA"
 # the messages of a flop that no deal fits (the flop study leaves such flops out)
-# (the text of a row written before NoDeal had a name of its own)
-_NO_DEAL = ("no deal fits", "no live combos", "every combination of them shares a card")
+# a batch row's error that says no deal fits its flop (NoDeal's messages)
+_NO_DEAL = ("no deal is left", "no deal fits", "no live combos",
+            "every combination of them shares a card")
 
 
 def texture(flop: Sequence[int]) -> dict[str, str]:
@@ -250,8 +251,8 @@ def _swept_rows(g: Game, texts: list[str], parsed: list[np.ndarray],
     weight that the sums would cancel (the engine then compares pairs)."""
     from ..batch import result_row
     from ..engine.results import Counts, make_result
+    from ..flop_vectors import flop_totals
     from ..progress import progress_bar
-    from ..vectors import flop_totals
     whole = [Range("random", g) if rnd else Range([h], g) if r is None else r
              for h, r, rnd in zip(parsed, ranges, randoms)]
     hero, against = (r.vector() for r in whole)
@@ -272,9 +273,14 @@ def _swept_rows(g: Game, texts: list[str], parsed: list[np.ndarray],
     names = [format_cards(h) if r is None and not rnd else t
              for h, r, rnd, t in zip(parsed, ranges, randoms, texts)]
     study_rows, batch_rows = [], []
+    dead_text = format_cards(dead, sep="")
     for k, ((flop, size), deals) in enumerate(zip(classes, totals.deals)):
-        if not deals > 0:
-            continue                              # no deal fits this flop
+        if not deals > 0:                         # no deal fits this flop: as the batch
+            batch_rows.append(error_row(          # records it, so that resuming keeps it
+                {"id": k + 1, "game": g.name, "hands": texts, "board": format_cards(flop, sep=""),
+                 "dead": dead_text}, "no deal fits this flop: every pair of combos shares "
+                "a card with it or with each other"))
+            continue
         counts = Counts(2, weighted=weighted)
         won, tied = totals.won[k], totals.tied[k]
         lost = deals - won - tied
@@ -394,6 +400,8 @@ def flop_study(game: str | Game, hands: Sequence[object], *, dead: str = "",
     scheduler; refused otherwise), False a query per flop, None (the default) whichever
     should be quicker; the rows are the same either way.
     """
+    flags(progress=progress, resume=resume, overwrite=overwrite,
+          **({} if vectors is None else {'vectors': vectors}))
     g = _game(game)
     if isinstance(hands, (str, Range)) or not isinstance(hands, Sequence):
         raise HandError("hands must be a list with one entry per player, like "
@@ -469,7 +477,7 @@ def flop_study(game: str | Game, hands: Sequence[object], *, dead: str = "",
         error = row.get("error")
         if not error:
             kept.append((cls, row))
-        elif not (error.startswith("NoDeal:") or any(why in error for why in _NO_DEAL)):
+        elif not any(why in error for why in _NO_DEAL):
             raise EvaluatorError(f"the flop {row['board']} failed: {error}", row["board"])
     if not kept:
         raise NoDeal("no deal fits the hands on any flop: they and the dead cards "

@@ -23,7 +23,7 @@ from ..cards import CardsLike, format_cards, parse_cards
 from ..classes import CLASS_INDEX, CLASS_NAMES, class_combos
 from ..engine.exact import deal_counts
 from ..engine.spots import check_street
-from ..errors import ArgumentTypeError, CardError, HandError, NoDeal, RangeError
+from ..errors import ArgumentTypeError, CardError, HandError, NoDeal, RangeError, flags
 from ..families import family, multiset_tables, rank_multisets
 from ..games import Game
 from ..games import game as _game
@@ -162,6 +162,7 @@ def preflop_matrix(game: str | Game = "holdem", *, recompute: bool = False,
     67,000 suit classes of the 1.6 million ordered combo pairs, a minute or
     two on two cores.
     """
+    flags(progress=progress)
     g = _game(game)
     if not (family(g).preflop_kernels(g) and g.dealt == g.hole):
         raise HandError(f"the pre-flop matrix is for hold'em, not {g.name}", g.name)
@@ -200,6 +201,7 @@ def hand_vs_range(game: str | Game, against: RangeLike, board: CardsLike = "",
     can face the range (every combo blocked) gets nan.  Weights of the range
     are honoured.
     """
+    flags(progress=progress)
     g = _game(game)
     rng = Range(against, g)
     board_ids = parse_cards(board, what="the board")

@@ -24,7 +24,7 @@ import numpy as np
 from .._calling import old_form
 from ..cards import CardsLike, format_cards, parse_cards
 from ..engine.spots import check_distinct, parse_hands
-from ..errors import EvaluatorError, HandError, NoDeal
+from ..errors import EvaluatorError, HandError, NoDeal, flags
 from ..errors import short_text as _short
 from ..export import RowsExport
 from ..families import family
@@ -134,6 +134,7 @@ def runout_study(game: str | Game, hands: Sequence[object], board: CardsLike,
     [0.6154, 0.3846]
     """
     from ..vectors import sweeps
+    flags(progress=progress)
     g = _game(game)
     if isinstance(hands, (str, Range)) or not isinstance(hands, Sequence):
         raise HandError("hands must be a list with one entry per player, like "
