@@ -263,7 +263,10 @@ _ALIASES = {"hold'em": "holdem", "texas": "holdem", "nlhe": "holdem", "nlh": "ho
             "6plus": "short_deck", "6+": "short_deck"}
 
 GAMES: tuple[str, ...] = tuple(_REGISTRY)
-"""The names of every game, in the order the command line lists them."""
+"""The names of every game, in the order the command line lists them: ``holdem``,
+``omaha``, ``omaha5``, ``omaha6``, ``omaha8``, ``omaha5_8``, ``omaha6_8``, ``courchevel``,
+``courchevel8``, ``pineapple``, ``crazy_pineapple``, ``short_deck``, ``tahoe``, ``the``,
+``teen_patti``."""
 
 
 def game(name: str | Game, **options: object) -> Game:
