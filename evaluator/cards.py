@@ -42,10 +42,30 @@ _IDS = {name.lower(): i for i, name in enumerate(_NAMES)}
 
 
 def card_str(card_id: int | np.integer) -> str:
-    """Canonical text of one card id: ``card_str(51) == 'As'``.
+    """Canonical text of one card id.
 
-    Raises ``ArgumentTypeError`` unless ``card_id`` is an integer (a Python int or a
-    NumPy integer; never a bool, a float or text) and ``CardError`` outside 0..51.
+    Parameters
+    ----------
+    card_id : int or numpy integer
+        A card id, ``4 * rank + suit`` (0 = ``2c`` ... 51 = ``As``).
+
+    Returns
+    -------
+    str
+        Rank then suit: ``"As"``, ``"Td"``.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``card_id`` is not an integer (a Python int or a NumPy integer; never a bool, a
+        float or text).
+    CardError
+        ``card_id`` is outside 0..51.
+
+    Examples
+    --------
+    >>> card_str(51), card_str(0)
+    ('As', '2c')
     """
     number = integer(card_id, "card_id", expected="an integer card id 0..51")
     if not 0 <= number < DECK_SIZE:
@@ -54,7 +74,31 @@ def card_str(card_id: int | np.integer) -> str:
 
 
 def card_id(token: str) -> int:
-    """Id of one card written as text (``'As'``, ``'10h'``, ``'td'``)."""
+    """Id of one card written as text.
+
+    Parameters
+    ----------
+    token : str
+        One card: a rank (``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``, ``A``) and a
+        suit (``c d h s``), in either case.
+
+    Returns
+    -------
+    int
+        ``4 * rank + suit``, 0..51.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``token`` is not text.
+    CardError
+        ``token`` is not a card.
+
+    Examples
+    --------
+    >>> card_id("As"), card_id("10h"), card_id("td")
+    (51, 34, 33)
+    """
     if not isinstance(token, str):
         raise ArgumentTypeError(f"a card is text such as 'As', got {type(token).__name__} "
                                 f"{token!r}"[:300], token)
@@ -116,10 +160,13 @@ def parse_cards(cards: CardsLike | Iterable[str | int | np.integer], *, count: i
         The number of cards required; a different number raises ``CardError``.
     what : str
         How the cards are named in error messages (``"hole cards"``, ``"board"``).
+    allow_duplicates : bool
+        Accept a card given twice (by default a ``CardError``).
 
     Returns
     -------
     ndarray of uint8, shape (n,)
+        The card ids, in the order given.
 
     Raises
     ------
@@ -127,6 +174,17 @@ def parse_cards(cards: CardsLike | Iterable[str | int | np.integer], *, count: i
         An unknown, duplicate or out-of-range card, or the wrong number of cards.
     ArgumentTypeError
         ``cards`` is not text, a sequence or an integer array (``None``, a number, bytes).
+
+    Examples
+    --------
+    >>> parse_cards("As Kd")
+    array([51, 45], dtype=uint8)
+    >>> parse_cards(["10h", "td"]).tolist()
+    [34, 33]
+    >>> parse_cards("AsKd", count=3, what="the flop")
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.CardError: the flop: need 3 cards, got 2: As Kd
     """
     ids: Sequence[int]
     if isinstance(cards, str):
@@ -167,12 +225,35 @@ _NAMES_256 = _NAMES + (None,) * (256 - len(_NAMES))     # uint8 ids: None past 5
 
 
 def format_cards(ids: Iterable[int | np.integer] | np.ndarray, sep: str = " ") -> str:
-    """Canonical text of card ids: ``format_cards([51, 45]) == 'As Kd'``.
+    """Canonical text of card ids.
 
-    ``ids`` is an integer array (any shape, read in order) or an iterable of integer
-    ids (Python or NumPy ints).  Text, floats, bools and ``None`` raise
-    ``ArgumentTypeError`` naming ``ids`` (text is parsed by ``parse_cards``, not
-    formatted); an id outside 0..51 raises ``CardError``.
+    Parameters
+    ----------
+    ids : ndarray of integers, or iterable of int
+        An integer array (any shape, read in order) or an iterable of integer ids
+        (Python or NumPy ints).
+    sep : str
+        What goes between two cards (default a space).
+
+    Returns
+    -------
+    str
+        The cards, rank then suit (``"As Kd"``); ``""`` for no card.
+
+    Raises
+    ------
+    ArgumentTypeError
+        Text, floats, bools or ``None`` (text is parsed by ``parse_cards``, not
+        formatted).
+    CardError
+        An id outside 0..51.
+
+    Examples
+    --------
+    >>> format_cards([51, 45])
+    'As Kd'
+    >>> format_cards(parse_cards("as,kd,10h"), sep="")
+    'AsKdTh'
     """
     if type(sep) is not str:                     # inline: results format many card lists
         check_type(sep, str, "sep", "text (str)")

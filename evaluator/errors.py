@@ -22,7 +22,24 @@ __all__ = ["short_text", "EvaluatorError", "CardError", "GameError", "HandError"
 
 
 class EvaluatorError(ValueError):
-    """Base class of the package's errors; ``token`` is the offending input."""
+    """Base class of the package's errors: a bad value (a ``ValueError``).
+
+    Parameters
+    ----------
+    message : str
+        What was wrong and, where it helps, how to write it instead.
+    token : object, optional
+        The offending input (a card, a range part, a game name), kept as ``.token``.
+
+    Examples
+    --------
+    >>> from evaluator import EvaluatorError, evaluate
+    >>> try:
+    ...     evaluate("holdem", "AsKx", "2c7d9h")
+    ... except EvaluatorError as error:          # every bad value, of any kind
+    ...     print(type(error).__name__, error.token)
+    CardError Kx
+    """
 
     def __init__(self, message: str, token: object = None) -> None:
         super().__init__(message)
@@ -30,19 +47,55 @@ class EvaluatorError(ValueError):
 
 
 class CardError(EvaluatorError):
-    """An unknown card, a duplicate card, or a wrong number of cards."""
+    """An unknown card, a duplicate card, or a wrong number of cards.
+
+    Examples
+    --------
+    >>> from evaluator import equity
+    >>> equity("holdem", ["AsKs", "AsQd"])
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.CardError: duplicate card 'As' in hand 1 and hand 2
+    """
 
 
 class GameError(EvaluatorError):
-    """An unknown game or game option."""
+    """An unknown game or game option.
+
+    Examples
+    --------
+    >>> from evaluator import game
+    >>> game("short_deck", foo=1)
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.GameError: unknown option 'foo' for game 'short_deck'
+    """
 
 
 class HandError(EvaluatorError):
-    """A hand or batch that does not fit the game (wrong size, shape or dtype)."""
+    """A hand or batch that does not fit the game (wrong size, shape or dtype).
+
+    Examples
+    --------
+    >>> from evaluator import evaluate
+    >>> evaluate("holdem", "AsKsQs")
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.HandError: holdem takes 2 hole cards, got 3: As Ks Qs
+    """
 
 
 class RangeError(EvaluatorError):
-    """Range text that cannot be read, or a range left with no combo."""
+    """Range text that cannot be read, or a range left with no combo.
+
+    Examples
+    --------
+    >>> from evaluator import Range
+    >>> Range("QQ+,AKx")
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.RangeError: bad range part 'AKx': use classes like 'AKs', ...
+    """
 
 
 class NoDeal(RangeError):
@@ -53,22 +106,89 @@ class NoDeal(RangeError):
 
 
 class TableError(EvaluatorError):
-    """A lookup table file that is missing or damaged; the message names the file."""
+    """A lookup table file that is missing or damaged; the message names the file and
+    how to rebuild it (``evaluator tables verify`` checks them all).
+
+    Examples
+    --------
+    Raised on the first use of the damaged table, by whatever needed it:
+
+    ```python
+    from evaluator import TableError, evaluate
+
+    try:
+        evaluate("holdem", "AsKs", "QsJsTs")
+    except TableError as error:
+        print(error)          # names the file and the command that rebuilds it
+    ```
+    """
 
 
 class IllegalAction(EvaluatorError):
-    """An action the rules do not allow now; the table is unchanged."""
+    """An action the rules do not allow now; the table is unchanged.
+
+    Examples
+    --------
+    >>> from evaluator.play import HoldemTable
+    >>> table = HoldemTable(["ann", "bob"], seed=1)
+    >>> table.act("check")
+    Traceback (most recent call last):
+    ...
+    evaluator.play.IllegalAction: ann cannot check now (legal: fold, call, raise)
+    >>> table.pot                        # as it was: the blinds
+    3
+    """
 
 
 class HistoryError(EvaluatorError):
-    """A hand history that cannot be read, or that does not replay to the result it records."""
+    """A hand history that cannot be read, or that does not replay to the result it
+    records.
+
+    Examples
+    --------
+    >>> from evaluator.play import HoldemTable, replay
+    >>> table = HoldemTable(["ann", "bob"], seed=1)
+    >>> table.act("fold")
+    >>> history = table.history()
+    >>> history["result"]["won"] = {"ann": 3}            # edited: ann folded
+    >>> replay(history)
+    Traceback (most recent call last):
+    ...
+    evaluator.play.HistoryError: the history does not replay to its recorded result: ...
+    """
 
 
 class QueryFailed(EvaluatorError):
     """A query failed while the batch ran (``on_error="stop"``).
 
-    ``query`` is its id, ``reason`` the failure, ``kept`` the rows before it
-    (written to ``path`` when set), ``total`` the batch's size.
+    A query that cannot be read stops the batch before anything runs, with the error of
+    its kind (a ``CardError``, ...); this one is raised for a query that fails while the
+    batch runs, once the rows before it are written.
+
+    Attributes
+    ----------
+    query : object
+        The failed query's id.
+    reason : str
+        What went wrong.
+    kept : int
+        The rows finished before it (written to ``path`` when set).
+    total : int
+        The batch's size.
+    path : Path or None
+        The output the kept rows are in.
+
+    Examples
+    --------
+    ```python
+    from evaluator import QueryFailed, batch_equity
+
+    try:
+        batch_equity("queries.csv", out="rows.csv")
+    except QueryFailed as failure:
+        print(failure.query, failure.reason, failure.kept)
+        # on_error="record" writes the failure in the row's error column and goes on
+    ```
     """
 
     def __init__(self, query, reason: str, kept: int, total: int,
@@ -83,7 +203,17 @@ class QueryFailed(EvaluatorError):
 
 
 class ArgumentTypeError(TypeError):
-    """An argument of the wrong Python type; the message names the argument."""
+    """An argument of the wrong Python type (a ``TypeError``); the message names the
+    argument, ``token`` holds the value given.
+
+    Examples
+    --------
+    >>> from evaluator import card_str
+    >>> card_str(1.0)
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.ArgumentTypeError: card_id must be an integer card id 0..51, got float 1.0
+    """
 
     def __init__(self, message: str, token: object = None) -> None:
         super().__init__(message)
@@ -189,7 +319,31 @@ def read_seed(value: object, argument: str = "seed") -> int | None:
 
 class BatchInterrupted(KeyboardInterrupt):
     """Ctrl-C during a batch: the first ``kept`` of ``total`` rows are finished
-    (and, when ``path`` is set, written there, ready for ``resume=True``)."""
+    (and, when ``path`` is set, written there, ready for ``resume=True``).
+
+    A ``KeyboardInterrupt``, so ``except Exception`` does not swallow it.
+
+    Attributes
+    ----------
+    kept : int
+        The rows finished.
+    total : int
+        The batch's size.
+    path : Path or None
+        The output holding the kept rows.
+
+    Examples
+    --------
+    ```python
+    from evaluator import BatchInterrupted, batch_equity
+
+    try:
+        rows = batch_equity("queries.csv", out="rows.csv")
+    except BatchInterrupted as stop:
+        print(f"{stop.kept} of {stop.total} rows kept in {stop.path}")
+    rows = batch_equity("queries.csv", out="rows.csv", resume=True)   # the rest
+    ```
+    """
 
     def __init__(self, kept: int, total: int, path: Path | None) -> None:
         where = f" in {path}" if path is not None else ""

@@ -53,6 +53,17 @@ class HandValue:
         ``"full house, nines full of fours"``; also ``str(hand)``.
     low : HandValue or None
         In hi-lo games, the 8-or-better low (``None``: no qualifying low).
+
+    Examples
+    --------
+    >>> from evaluator import evaluate
+    >>> hand = evaluate("holdem", "9c9d", "4s Kh 9s 4d 4c")
+    >>> hand.category, hand.best
+    ('full house', ('9s', '9d', '9c', '4d', '4c'))
+    >>> hand > evaluate("holdem", "AsAd", "4s Kh 9s 4d 4c")
+    True
+    >>> print(evaluate("omaha8", "As2s3dKc", "Ad 2d 7c 8h 6s"))
+    two pair, aces and twos; low: 7-6-3-2-A low
     """
     value: int
     category: str = field(compare=False)
@@ -66,6 +77,8 @@ class HandValue:
         return self.name
 
     def to_dict(self) -> dict:
+        """The hand as JSON-ready data: ``value``, ``category``, ``best`` (a list),
+        ``name`` and, in hi-lo games, ``low`` (a dict of the same keys)."""
         out = {"value": self.value, "category": self.category, "best": list(self.best),
                "name": self.name}
         if self.low is not None:
@@ -74,7 +87,24 @@ class HandValue:
 
 
 def category_of(values: int | np.ndarray) -> str | np.ndarray:
-    """Category name of a value, or an array of category indices for an array."""
+    """Category name of a value, or an array of category indices for an array.
+
+    Parameters
+    ----------
+    values : int or ndarray of int32
+        A ``HandValue.value`` or the values ``evaluate_batch`` returns.
+
+    Returns
+    -------
+    str or ndarray of int32
+        The category's name for one value (``"flush"``); ``values >> 12`` for an array.
+
+    Examples
+    --------
+    >>> from evaluator import category_of, evaluate
+    >>> category_of(evaluate("holdem", "AsKs", "QsJs2d").value)
+    'high card'
+    """
     if isinstance(values, np.ndarray):
         if values.dtype.kind not in "iu":
             raise ArgumentTypeError(f"values must be hand values (integers), got an array of "
@@ -190,7 +220,27 @@ def evaluate(game: str | Game, hole: CardsLike, board: CardsLike = "") -> HandVa
     Returns
     -------
     HandValue
-        For ``omaha8`` its ``.low`` is the low hand's ``HandValue`` or ``None``.
+        In hi-lo games (``omaha8``, ...) its ``.low`` is the low hand's ``HandValue``
+        or ``None``.
+
+    Raises
+    ------
+    GameError
+        An unknown game.
+    HandError
+        The wrong number of hole or board cards for the game.
+    CardError
+        An unknown or duplicate card, or one the game's deck leaves out.
+
+    Examples
+    --------
+    >>> from evaluator import evaluate
+    >>> str(evaluate("holdem", "AsKs", "Qs Js Ts 2d 3c"))
+    'royal flush'
+    >>> evaluate("omaha", "As2c3d4h", "Ks Qs Js 9s 8d").category   # exactly 2 + 3: no flush
+    'high card'
+    >>> str(evaluate("teen_patti", "As2d3c"))
+    'sequence, A-2-3'
     """
     g = _game(game)
     hole_ids, board_ids = _hand_cards(g, hole, board)
@@ -246,6 +296,7 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
     Parameters
     ----------
     game : str or Game
+        A name from ``evaluator.GAMES`` or a game object from ``evaluator.game``.
     hands : ndarray of uint8, shape (n, hole + board)
         One hand per row, hole cards first.
     low : bool
@@ -273,6 +324,8 @@ def evaluate_batch(game: str | Game, hands: np.ndarray, *, low: bool = False,
     CardError
         An id past 51 or a duplicate card in a row (with ``validate``).
 
+    Examples
+    --------
     >>> import numpy as np
     >>> from evaluator import evaluate_batch, parse_cards
     >>> hands = np.stack([parse_cards("AsAd2c7d9hJsQs"), parse_cards("2c3d4h5s7c8dTh")])

@@ -36,7 +36,9 @@ class Pot(StrEnum):
 
 @dataclass(frozen=True)
 class Game:
-    """How a game deals and makes hands.
+    """How a game deals and makes hands: a frozen record, got from ``game(name)``.
+
+    Every function that takes a game takes its name or this object.
 
     Attributes
     ----------
@@ -72,6 +74,17 @@ class Game:
         Board sizes at each betting round (default: the streets; Courchevel bets first
         with one flop card shown, so its rounds are (1, 3, 4, 5) and its streets, the
         boards equity takes, (0, 1, 3, 4, 5)).
+    title : str
+        The game's name as messages print it (default: ``name``).
+
+    Examples
+    --------
+    >>> from evaluator import game
+    >>> omaha8 = game("omaha8")
+    >>> omaha8.hole, omaha8.streets, omaha8.hilo
+    (4, (0, 3, 4, 5), True)
+    >>> len(game("short_deck").deck)
+    36
     """
     name: str
     hole: int
@@ -250,10 +263,44 @@ _ALIASES = {"hold'em": "holdem", "texas": "holdem", "nlhe": "holdem", "nlh": "ho
             "6plus": "short_deck", "6+": "short_deck"}
 
 GAMES: tuple[str, ...] = tuple(_REGISTRY)
+"""The names of every game, in the order the command line lists them: ``holdem``,
+``omaha``, ``omaha5``, ``omaha6``, ``omaha8``, ``omaha5_8``, ``omaha6_8``, ``courchevel``,
+``courchevel8``, ``pineapple``, ``crazy_pineapple``, ``short_deck``, ``tahoe``, ``the``,
+``teen_patti``."""
 
 
 def game(name: str | Game, **options: object) -> Game:
-    """The game object for a name (a ``Game`` passes through unchanged)."""
+    """The game object for a name (a ``Game`` passes through unchanged).
+
+    Parameters
+    ----------
+    name : str or Game
+        One of ``GAMES`` (``"holdem"``, ``"omaha8"``, ...) or a common alias
+        (``"plo"``, ``"o8"``, ``"6+"``); case, spaces and hyphens do not matter.
+    **options
+        The game's options, such as short deck's ``trips_beat_straight=True`` or Teen
+        Patti's ``a23="second"`` (see Rules decided).
+
+    Returns
+    -------
+    Game
+
+    Raises
+    ------
+    GameError
+        An unknown game or option, or options given with a ``Game``.
+    ArgumentTypeError
+        ``name`` is neither text nor a ``Game``.
+
+    Examples
+    --------
+    >>> from evaluator import evaluate, game
+    >>> game("PLO").name
+    'omaha'
+    >>> short = game("short_deck", trips_beat_straight=True)
+    >>> evaluate(short, "AsKs", "QdJhTc 9s 6d").category
+    'straight'
+    """
     if isinstance(name, Game):
         if options:
             raise GameError("options are given with the game name, not with a Game object",

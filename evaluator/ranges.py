@@ -216,6 +216,12 @@ RangeLike: TypeAlias = "str | Range | Sequence[CardsLike]"
 class Range:
     """A weighted set of hole-card combos for one game.
 
+    Hold'em ranges use PokerStove's notation (``QQ+,AKs,T9s-65s:0.5``), every other game
+    the pattern language of Omaha players (``AA$ds``, ``RROO``); the Guide has both.  A
+    combo listed more than once keeps the last weight given.  A range holds at most
+    ``RANGE_LIMIT`` (4,000,000) combos: wider ones are refused, counted before they are
+    listed where they can be.
+
     Parameters
     ----------
     text : str, Range, or sequence of hands
@@ -231,11 +237,28 @@ class Range:
     weights : ndarray of float64, shape (n,)
         Each combo's relative weight, scaled so that the largest is exactly 1 (a range
         with one weight has weight 1 everywhere).
+    game : Game
+        The game.
+    text : str
+        The text it was read from.
 
-    A combo listed more than once keeps the last weight given.  A range holds at most
-    ``RANGE_LIMIT`` (4,000,000) combos: wider ones are refused, counted before they are
-    listed where they can be.  ``RangeError`` names the part that cannot be read;
-    ``ArgumentTypeError`` a ``text`` that is not text, a ``Range`` or a list of hands.
+    Raises
+    ------
+    RangeError
+        Text that cannot be read (the message names the part), or a range too wide.
+    ArgumentTypeError
+        ``text`` is not text, a ``Range`` or a list of hands.
+
+    Examples
+    --------
+    >>> from evaluator import Range
+    >>> r = Range("QQ+,AKs:0.5")
+    >>> len(r), r.total_weight                  # 18 pairs + 4 suited AK at half weight
+    (22, 20.0)
+    >>> len(r.live("Ks7d2c")), r.live("Ks7d2c").total_weight
+    (18, 16.5)
+    >>> len(Range("AA$ds", "omaha"))            # double-suited aces
+    864
     """
     game: Game
     text: str
@@ -492,7 +515,13 @@ class Range:
     def live(self, dead: CardsLike) -> Range:
         """The combos that hold none of ``dead`` (card removal), with their weights as they
         were (not scaled again: weights seen on different boards stay comparable); may be
-        empty.  A card given twice is refused, naming it, as every ``dead=`` does."""
+        empty.  A card given twice is refused, naming it, as every ``dead=`` does.
+
+        Examples
+        --------
+        >>> len(Range("AA").live("As"))
+        3
+        """
         dead_ids = parse_cards(dead, what="the dead cards")
         out_bits = np.uint64(sum(1 << int(c) for c in dead_ids.tolist()))
         keep = (self.masks() & out_bits) == 0
@@ -525,7 +554,13 @@ class Range:
 
     def breakdown(self) -> dict[str, dict[str, int]]:
         """The combos counted by pairing (most cards of one rank) and by suits (the
-        macros' shapes: double-suited, single-suited, rainbow, other)."""
+        macros' shapes: double-suited, single-suited, rainbow, other).
+
+        Examples
+        --------
+        >>> Range("QQ+,AKs").breakdown()["ranks"]
+        {'no pair': 4, 'pair': 18, 'two pair or more': 0, 'three or four of a rank': 0}
+        """
         masks = card_masks(self.combos) if len(self) else np.empty(0, np.uint64)
         most_rank = np.zeros(len(masks), np.int64)
         for r in range(13):
@@ -546,7 +581,14 @@ class Range:
         return {"ranks": ranks, "suits": suits}
 
     def classes(self) -> dict[str, float]:
-        """Hold'em only: each class's share of its combos in the range (weighted), grid order."""
+        """Hold'em only: each class's share of its combos in the range (weighted), grid order.
+
+        Examples
+        --------
+        >>> shares = Range("AA,AhKh,AsKs").classes()
+        >>> shares["AA"], shares["AKs"], shares["AKo"]
+        (1.0, 0.5, 0.0)
+        """
         if self.game.hole != 2:
             raise RangeError("classes() is for hold'em ranges", self.game.name)
         share = np.zeros(169)
@@ -560,7 +602,14 @@ class Range:
     def vector(self) -> np.ndarray:
         """The weights as ``float64 (N,)`` over ``combos(game)``: 0 for combos outside
         the range, the relative weight (largest 1) for those in it.  Computed once per
-        range and read-only, as ``combos`` and ``weights`` are (``.copy()`` to change)."""
+        range and read-only, as ``combos`` and ``weights`` are (``.copy()`` to change).
+
+        Examples
+        --------
+        >>> v = Range("QQ+,AKs:0.5").vector()
+        >>> v.shape, float(v.sum())
+        ((1326,), 20.0)
+        """
         cached = getattr(self, "_vector_cache", None)
         if cached is None:
             from .combo_order import combo_index, combos
@@ -575,7 +624,13 @@ class Range:
     def from_vector(cls, weights: object, game: str | Game = "holdem") -> Range:
         """The range of the combos with a positive weight in ``weights``, an ``(N,)``
         vector over ``combos(game)``; negative, nan or inf weights and a wrong length are
-        refused, naming the entry."""
+        refused, naming the entry.
+
+        Examples
+        --------
+        >>> Range.from_vector(Range("QQ+,AKs:0.5").vector()).to_text()
+        'AA,KK,QQ,AKs:0.5'
+        """
         from .combo_order import check_vector, combos
         g = game if isinstance(game, Game) else _game(game)
         check_type(weights, (np.ndarray, list, tuple), "weights", "an (N,) array of weights")
@@ -598,6 +653,8 @@ class Range:
         ``"pokerstove"``), which ``Range(text, game)`` reads back to the same combos with
         the same relative weights (``range_text.write`` has every rule).
 
+        Examples
+        --------
         >>> Range("QQ+,AKs:0.5,AhKd").to_text()
         'AA,KK,QQ,AKs:0.5,AhKd'
         >>> Range("22+,A2s+,KTo+,QJs-Q9s").to_text("pokerstove")

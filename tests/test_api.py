@@ -225,7 +225,10 @@ def test_cli_tables_verify():
     "evaluator.cards", "evaluator.games", "evaluator.evaluate", "evaluator.ranges",
     "evaluator.batch", "evaluator.studies.preflop", "evaluator.play", "evaluator.engine.api",
     "evaluator.classes", "evaluator.combo_order", "evaluator.vectors",
-    "evaluator.studies.runouts", "evaluator"])
+    "evaluator.studies.runouts", "evaluator", "evaluator.errors", "evaluator.engine.results",
+    "evaluator.studies.flops", "evaluator.studies.breakdown", "evaluator.studies.distribution",
+    "evaluator.play.engine", "evaluator.play.teen_patti", "evaluator.play.the",
+    "evaluator.play.holdem", "evaluator.play.history", "evaluator.play.simulator"])
 def test_docstring_examples(module):
     __import__(module)
     result = doctest.testmod(sys.modules[module], optionflags=doctest.ELLIPSIS)

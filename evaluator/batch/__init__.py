@@ -64,8 +64,28 @@ __all__ = ["batch_equity", "BatchRows", "read_queries", "check_output", "check_n
 
 
 class BatchRows(list):
-    """``batch_equity``'s rows, in the input's order; ``resumed``: how many of them were
-    read back from the output being resumed (not computed by this call)."""
+    """``batch_equity``'s rows: a list of dicts, in the input's order.
+
+    Each row holds the query (``id``, ``game``, ``hands``, ``board``, ``dead``), how it
+    was computed (``method``, ``exact``, ``samples``, ``seed``, ``version``) and, for
+    each player N from 1, ``pN_hand``, ``pN_equity``, ``pN_win``, ``pN_tie`` (hi-lo games
+    add ``pN_scoop``, ``pN_hi``, ``pN_lo``; sampled rows ``pN_stderr``).  A query that
+    failed under ``on_error="record"`` has an ``error`` instead of the figures.
+
+    Attributes
+    ----------
+    resumed : int
+        How many of the rows were read back from the output being resumed (not
+        computed by this call).
+
+    Examples
+    --------
+    >>> from evaluator import batch_equity
+    >>> rows = batch_equity([{"hands": "AsKs vs QhQd", "board": "2c7d9h"},
+    ...                      {"hands": "AsKs vs AsQd"}], on_error="record", progress=False)
+    >>> round(rows[0]["p2_equity"], 4), rows[1]["error"], rows.resumed
+    (0.7606, "duplicate card 'As' in hand 1 and hand 2", 0)
+    """
 
     resumed: int = 0
 
@@ -163,6 +183,29 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         When ``out`` cannot be written (a full disk, ...): its ``kept`` rows
         are whole in the file (a part of one is taken out), ready for
         ``resume=True``.
+    EvaluatorError
+        A query that cannot be read (a ``CardError``, ``RangeError``, ... naming the
+        query), under ``on_error="stop"``, before anything runs; or an output that
+        cannot be written, before any work.
+    QueryFailed
+        A query failing while the batch runs, under ``on_error="stop"``.
+
+    Examples
+    --------
+    >>> from evaluator import batch_equity
+    >>> queries = [{"id": "aks-qq", "hands": "AsKs vs QhQd", "board": "2c7d9h"},
+    ...            {"id": "sampled", "hands": "AsKs vs QhQd", "trials": 10000, "seed": 1}]
+    >>> rows = batch_equity(queries, progress=False)
+    >>> [(row["id"], row["exact"], row["samples"]) for row in rows]
+    [('aks-qq', True, 990), ('sampled', False, 10000)]
+
+    With ``out=``, each row is written as it finishes; after an interruption the same
+    call with ``resume=True`` computes only the missing rows:
+
+    ```python
+    batch_equity("queries.csv", out="rows.csv")
+    batch_equity("queries.csv", out="rows.csv", resume=True)
+    ```
     """
     flags(progress=progress, resume=resume, overwrite=overwrite)
     if not isinstance(on_error, str) or on_error not in ON_ERROR:

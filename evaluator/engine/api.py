@@ -194,6 +194,29 @@ def equity_by_street(game: str | Game, hands, board="", dead="", **options) -> l
 
     For hold'em games: pre-flop, flop, turn and river as far as ``board``
     goes; for ``the``: after each of its board cards.
+
+    Parameters
+    ----------
+    game : str or Game
+    hands : list
+        One hand or range per player, as ``equity`` takes them.
+    board, dead : cards
+        The board so far (a street of the game) and cards out of the deck.
+    **options
+        ``equity``'s keyword options (``exact``, ``trials``, ``seed``, ...), for every
+        street.
+
+    Returns
+    -------
+    list of EquityResult
+        One per street, the empty board first.
+
+    Examples
+    --------
+    >>> from evaluator import equity_by_street
+    >>> streets = equity_by_street("holdem", ["AsKs", "QhQd"], "2c7d9hTs")
+    >>> [(r.board, round(r.players[0].equity, 4)) for r in streets]
+    [('', 0.4621), ('2c 7d 9h', 0.2394), ('2c 7d 9h Ts', 0.1364)]
     """
     g = _game(game)
     board_ids = parse_cards(board, what="the board")
@@ -206,8 +229,32 @@ def discard_equity(game: str | Game, hero, opponents, board="", dead="",
                    **options) -> list[tuple[str, str, EquityResult]]:
     """Pineapple / Crazy Pineapple: the equity of each possible keep, best first.
 
-    Returns ``(kept, discarded, result)`` triples; the discard is dead.
-    Opponents are given after their own discards (two cards each).
+    Parameters
+    ----------
+    game : str or Game
+        ``"pineapple"`` (discards before the flop) or ``"crazy_pineapple"`` (on the flop).
+    hero : cards
+        The hero's three cards, before the discard.
+    opponents : list
+        One hand or range per opponent, after their own discards (two cards each).
+    board : cards
+        None for Pineapple; the flop for Crazy Pineapple.
+    dead : cards
+        Cards out of the deck.
+    **options
+        ``equity``'s keyword options, for every keep.
+
+    Returns
+    -------
+    list of (str, str, EquityResult)
+        ``(kept, discarded, result)`` triples, best keep first; the discard is dead.
+
+    Examples
+    --------
+    >>> from evaluator import discard_equity
+    >>> best = discard_equity("pineapple", "AsKsQh", ["JhTh"])[0]
+    >>> best[0], best[1], round(best[2].players[0].equity, 4)
+    ('As Ks', 'Qh', 0.626)
     """
     g = _game(game)
     if g.dealt <= g.hole:

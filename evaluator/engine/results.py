@@ -19,12 +19,31 @@ from ..games import Game
 
 @dataclass(frozen=True)
 class PlayerEquity:
-    """One player's share of the pot.
+    """One player's share of the pot (an entry of ``EquityResult.players``).
 
-    ``equity`` is the expected share; ``win`` the frequency of taking the
-    whole pot alone, ``tie`` of taking part of it.  Hi-lo games also give
-    ``scoop`` (= win), and ``hi`` / ``lo``: the shares of the pot won from
-    each half (``hi + lo == equity``).
+    Attributes
+    ----------
+    hand : str
+        The hand or range as given, cards in canonical form (``"As Ks"``).
+    equity : float
+        The expected share of the pot.
+    win : float
+        How often the player takes the whole pot alone.
+    tie : float
+        How often the player takes part of it.
+    scoop : float or None
+        Hi-lo games: how often the player takes the whole pot (= ``win``).
+    hi, lo : float or None
+        Hi-lo games: the shares of the pot won from each half (``hi + lo == equity``).
+    stderr : float or None
+        Sampled answers: the standard error of ``equity``.
+
+    Examples
+    --------
+    >>> from evaluator import equity
+    >>> p = equity("omaha8", ["Ah2h3sKs", "AdKdQcJc"], "4c5d9s").players[0]
+    >>> round(p.equity, 4), round(p.hi, 4), round(p.lo, 4), round(p.scoop, 4)
+    (0.697, 0.325, 0.372, 0.4646)
     """
     hand: str
     equity: float
@@ -45,7 +64,40 @@ class PlayerEquity:
 
 @dataclass(frozen=True)
 class EquityResult:
-    """Equity of every player, with the method and the counts behind it."""
+    """Equity of every player, with the method and the counts behind it.
+
+    Attributes
+    ----------
+    game : str
+        The game's name.
+    board, dead : str
+        The board and the dead cards, in canonical form.
+    players : tuple of PlayerEquity
+        One entry per player, in the order given.
+    exact : bool
+        Whether every deal was enumerated (else sampled).
+    samples : int or float
+        The deals counted: boards enumerated or Monte Carlo trials (their total weight
+        with weighted ranges).
+    method : str
+        How it was computed, in words (``"exact enumeration of 990 boards"``).
+    seed : int or None
+        The Monte Carlo seed (``None`` when exact).
+    counts : dict
+        The integer counts behind an exact answer (wins and ties by the number of
+        players sharing), as ``fractions`` reads them.
+    version : int or None
+        The Monte Carlo stream that dealt a sampled answer (``None`` when exact).
+
+    Examples
+    --------
+    >>> from evaluator import equity
+    >>> r = equity("holdem", ["AsKs", "QhQd"], "2c7d9h")
+    >>> r.method, r.fractions
+    ('exact enumeration of 990 boards', (Fraction(79, 330), Fraction(251, 330)))
+    >>> [round(p.equity, 4) for p in r.players]
+    [0.2394, 0.7606]
+    """
     game: str
     board: str
     dead: str
@@ -103,8 +155,10 @@ class EquityResult:
                 f"<table><tr>{head}</tr>{body}</table>")
 
     def to_dict(self) -> dict:
-        """The result as JSON takes it; the seed as results files write it (``0x`` and hex
-        digits, ``errors.seed_text``: text that no reader rounds to a float)."""
+        """The result as JSON-ready data (what ``evaluator equity --json`` prints); an
+        exact answer's counts add ``equity_fractions`` as text (``"79/330"``), and the seed
+        is written as results files write it (``0x`` and hex digits, ``errors.seed_text``:
+        text that no reader rounds to a float)."""
         out = asdict(self)
         out["seed"] = seed_text(self.seed)
         fractions = self.fractions

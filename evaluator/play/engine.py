@@ -46,7 +46,50 @@ class Seat:
 
 
 class Table:
-    """What every engine shares: seats, deck, pot, turn order, history and replay."""
+    """What every table shares: seats, deck, pot, turn order, history and replay.
+
+    Not made directly: ``TeenPattiTable``, ``TheTable`` and ``HoldemTable`` are tables,
+    and each takes the seat names, ``dealer``, ``seed`` and ``deck`` described here.
+
+    Parameters
+    ----------
+    names : list of str
+        The players' names, one per seat, clockwise; distinct and not blank.
+    dealer : int
+        The dealer's (button's) seat; "left of the dealer" is the next seat number.
+    seed : int, optional
+        Shuffles the deck (the same seed deals the same hand).
+    deck : cards, optional
+        The whole deck in dealing order, instead of a shuffle.
+
+    Attributes
+    ----------
+    seats : list
+        Each seat's ``name``, ``cards`` (card ids), whether it is still ``active`` in
+        the hand, the chips it has ``put_in`` and ``won``.
+    to_act : int or None
+        The seat whose turn it is (``None`` once the hand is over).
+    pot : int
+        The chips in the pot.
+    finished : bool
+        Whether the hand is over.
+    winners : list of int
+        The seats that won, once it is over.
+    events : list of str
+        A readable account of the hand (``"ann calls 2"``, ``"board: Kc 7s Jh"``).
+
+    Examples
+    --------
+    >>> from evaluator.play import HoldemTable
+    >>> table = HoldemTable(["ann", "bob", "cat"], seed=3)
+    >>> table.name(table.to_act), table.pot, table.legal_actions()
+    ('ann', 3, [{'kind': 'fold'}, {'kind': 'call', 'amount': 2}, {'kind': 'raise', 'amount': 4}])
+    >>> table.act("call"); table.act("call"); table.act("check")
+    >>> table.events[-1]
+    'board: Kc 7s Jh'
+    >>> table.visible(0)
+    {'game': 'holdem', 'hands': ['2hQs', 'random', 'random'], 'board': 'Kc7sJh', 'dead': ''}
+    """
     game = "?"
     OPTIONS: tuple[str, ...] = ()       # the keyword options of the engine's table
     #: the lists an action only appends to, which ``act()`` undoes by cutting them back
@@ -157,6 +200,10 @@ class Table:
 
     # --- the public surface ---
     def legal_actions(self) -> list[LegalAction]:
+        """What the player to act may do: one dict per action, with its ``kind`` and,
+        where it has them, its fixed ``amount``, its ``min`` to ``max`` bet, its
+        ``cost``, whom it ``asks`` or the ``cards`` to choose from; empty once the hand
+        is over."""
         raise NotImplementedError
 
     def act(self, kind: str, amount: int | None = None,
@@ -214,9 +261,12 @@ class Table:
                 "result": self.result()}
 
     def to_json(self) -> str:
+        """``history()`` as JSON text, which ``replay`` also takes."""
         return json.dumps(self.history(), indent=2)
 
     def result(self) -> dict[str, Any]:
+        """Where the hand stands: ``finished``, ``pot``, the ``winners``' names, the
+        chips each seat ``won`` and has ``put_in``."""
         return {"finished": self.finished, "pot": self.pot,
                 "winners": [self.name(w) for w in self.winners],
                 "won": {s.name: s.won for s in self.seats if s.won},

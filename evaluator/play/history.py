@@ -36,6 +36,30 @@ def replay(history: dict[str, Any] | str) -> Table:
     that passes the recorded pot stops there), the rest at the end.  Each action
     costs the same however long the history (``Table.act`` copies no log), so a
     replay is linear in its actions.
+
+    Parameters
+    ----------
+    history : dict or str
+        What ``Table.history()`` returned, or ``Table.to_json()``'s text.
+
+    Returns
+    -------
+    Table
+        The table, in the state the history reached.
+
+    Raises
+    ------
+    HistoryError
+        A history that cannot be read or does not replay to its recorded result.
+
+    Examples
+    --------
+    >>> from evaluator.play import HoldemTable, replay
+    >>> table = HoldemTable(["ann", "bob", "cat"], seed=3)
+    >>> table.act("call"); table.act("call"); table.act("check")
+    >>> again = replay(table.to_json())
+    >>> again.pot, again.name(again.to_act), again.events == table.events
+    (6, 'bob', True)
     """
     record: Any = history           # decoded JSON: checked below, key by key
     if isinstance(history, str):

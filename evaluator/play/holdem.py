@@ -43,6 +43,49 @@ class HoldemTable(LimitTable):
     the small and big blinds, as most short deck games play; pre-flop action then
     starts left of the button, which acts last.  The deck is the game's (36 cards
     in short deck).
+
+    Parameters
+    ----------
+    names : list of str
+        The players, clockwise (the most the game's deck can serve: 6-card Omaha
+        seats 7).
+    game : str or Game
+        ``"holdem"``, ``"short_deck"``, ``"omaha"`` and its variants, ``"pineapple"``,
+        ``"crazy_pineapple"`` or ``"tahoe"``.
+    dealer : int
+        The button's seat.
+    small_blind, big_blind : int
+        The blinds.
+    small_bet : int, optional
+        The bet pre-flop and on the flop (default: the big blind); doubled on the
+        turn and river.
+    kill : int, optional
+        The seat that posts a kill blind.
+    ante : int
+        Dead money every player puts in before the deal.
+    button_blind : int, optional
+        A single blind posted by the button.
+    game_options : dict, optional
+        The game's options (``{"trips_beat_straight": True}``).
+    seed, deck
+        A seed to shuffle with, or the deck in dealing order (as ``Table``).
+
+    Examples
+    --------
+    >>> from evaluator.play import HoldemTable
+    >>> t = HoldemTable(["ann", "bob"], seed=1)         # heads-up: ann has the button
+    >>> t.act("call"); t.act("check")                   # pre-flop
+    >>> while not t.finished:
+    ...     t.act("check")
+    >>> print(t.events[-2])
+    showdown: ann 3h 5s (two pair, sevens and fives), bob 8s 9s (straight, nine high)
+    >>> t.result()["won"]
+    {'bob': 4}
+    >>> p = HoldemTable(["ann", "bob"], game="pineapple", seed=5)
+    >>> p.act("call"); p.act("check")
+    >>> p.legal_actions()                               # discard one of three, pre-flop
+    [{'kind': 'discard', 'cards': '6d 6h Ac'}]
+    >>> p.act("discard", card="6d")
     """
 
     OPTIONS = ("game", "small_blind", "big_blind", "small_bet", "kill", "ante", "button_blind",
@@ -264,7 +307,31 @@ class Stakes(TypedDict, total=False):
 class HoldemSession:
     """Successive hands at one table: the button moves left after each hand, and in
     Omaha games a kill follows two pots in a row won by one player (hi-lo: one
-    scoop)."""
+    scoop).
+
+    Parameters
+    ----------
+    names : list of str
+        The players, clockwise.
+    game : str or Game
+        A game of the hold'em family (default Omaha).
+    seed : int
+        Shuffles every hand's deck in turn.
+    **stakes
+        ``small_blind``, ``big_blind``, ``small_bet``, ``ante``, ``button_blind``, as
+        ``HoldemTable`` takes them.
+
+    Examples
+    --------
+    >>> from evaluator.play import HoldemSession
+    >>> session = HoldemSession(["ann", "bob", "cat"], game="omaha", seed=1)
+    >>> table = session.new_hand()
+    >>> while not table.finished:
+    ...     table.act("fold")
+    >>> session.finish_hand(table)
+    >>> table.result()["winners"], session.new_hand().dealer
+    (['cat'], 1)
+    """
 
     def __init__(self, names: list[str], *, game: str | Game = "omaha", seed: int = 0,
                  **stakes: Unpack[Stakes]) -> None:
@@ -287,6 +354,7 @@ class HoldemSession:
         self.kill: int | None = None
 
     def new_hand(self) -> HoldemTable:
+        """Deal the next hand: a ``HoldemTable`` at this session's button and kill."""
         cards = np.array(get_game(self.game).deck)
         deck = cards[self.rng.permutation(len(cards))].tolist()
         table = HoldemTable(self.names, game=self.game, dealer=self.dealer, kill=self.kill,

@@ -82,6 +82,10 @@ def _strength(table: Table, rng: np.random.Generator) -> Action:
 
 POLICIES: dict[str, Callable[[Table, np.random.Generator], Action]] = {
     "passive": _passive, "random": _random, "strength": _strength}
+"""The bots ``simulate`` can seat, by name: ``"passive"`` checks or calls and never folds
+(Teen Patti: bets the least, shows when two are left), ``"random"`` takes a random legal
+action (folding at most a tenth of the time) and ``"strength"`` bets or raises with 60%
+equity or more, calls with 35% and folds below (its equity sampled from what it sees)."""
 
 
 POT_LIMIT = 100
@@ -117,6 +121,39 @@ def simulate(game: str, names: list[str], *, hands: int = 100, seed: int = 0,
     hand is played, instead of running for hours or filling the memory.  The
     loop is plain Python, so Ctrl-C (``KeyboardInterrupt``) stops it between
     two actions.
+
+    Parameters
+    ----------
+    game : str
+        Any game with a table: ``"teen_patti"``, ``"the"`` or one of the hold'em family.
+    names : list of str
+        The players, clockwise.
+    hands : int
+        The hands to play.
+    seed : int
+        Seeds the decks and the policies' choices: the same seed plays the same hands.
+    policies : dict of str to str, optional
+        A policy name from ``POLICIES`` for each player named (default ``"passive"``).
+    max_actions : int
+        The most actions one hand may take.
+    histories : bool
+        Keep every hand's history.
+    **stakes
+        The table's options.
+
+    Returns
+    -------
+    dict
+        ``game``, ``hands``, ``seed``, each player's ``net`` chips, the hands each
+        ``wins`` and the ``histories``.
+
+    Examples
+    --------
+    >>> from evaluator.play import simulate
+    >>> out = simulate("teen_patti", ["ann", "bob", "cat"], hands=50, seed=1,
+    ...                policies={"ann": "random"}, histories=False)
+    >>> out["net"], out["wins"]
+    ({'ann': -500, 'bob': -46, 'cat': 546}, {'ann': 6, 'bob': 21, 'cat': 23})
     """
     check_type(game, str, "game", "a game name")
     game = get_game(game).name

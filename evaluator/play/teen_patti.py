@@ -28,6 +28,31 @@ class TeenPattiTable(Table):
     still in shows; the best hand takes the pot and equal best hands share it
     (odd chips one each from the dealer's left).  Without it a hand where no
     one packs or asks for a show can go on forever.
+
+    Parameters
+    ----------
+    names : list of str
+        The players, 2 to 17, clockwise.
+    dealer : int
+        The dealer's seat.
+    boot : int
+        What every player pays before the deal, and the first stake.
+    pot_limit : int, optional
+        The pot at which everyone still in shows (default: none).
+    seed, deck
+        A seed to shuffle with, or the deck in dealing order (as ``Table``).
+
+    Examples
+    --------
+    >>> from evaluator.play import TeenPattiTable
+    >>> t = TeenPattiTable(["ann", "bob", "cat"], dealer=0, boot=1, seed=7)
+    >>> t.to_act, t.pot, t.stake
+    (1, 3, 1)
+    >>> [a["kind"] for a in t.legal_actions()]
+    ['bet', 'pack', 'look']
+    >>> t.act("bet", 2)                   # blind: 1x to 2x the stake, which becomes 2
+    >>> t.stake, t.to_act
+    (2, 2)
     """
     game = "teen_patti"
     OPTIONS = ("boot", "pot_limit")

@@ -20,6 +20,29 @@ class TheTable(LimitTable):
     dealer; each later round by the last player to bet or raise in the round
     before, or, if nobody bet, by the player one to the left of who opened it.
     A face-down board card is turned up before each of rounds 2 to 4.
+
+    Parameters
+    ----------
+    names : list of str
+        The players, clockwise.
+    dealer : int
+        The dealer's seat.
+    ante : int
+        What every player puts in before the deal.
+    bet : int
+        The fixed bet (at most four bets a round).
+    seed, deck
+        A seed to shuffle with, or the deck in dealing order (as ``Table``).
+
+    Examples
+    --------
+    >>> from evaluator.play import TheTable
+    >>> t = TheTable(["ann", "bob", "cat"], seed=2)
+    >>> t.name(t.to_act), t.pot, t.legal_actions()
+    ('bob', 3, [{'kind': 'fold'}, {'kind': 'check'}, {'kind': 'bet', 'amount': 2}])
+    >>> t.act("bet"); t.act("call"); t.act("fold")       # bob bets, cat calls, ann folds
+    >>> t.pot, t.round
+    (7, 2)
     """
     game = "the"
     OPTIONS = ("ante", "bet")

@@ -70,14 +70,42 @@ _STRONG = ("straight flush", "four of a kind", "full house", "flush", "straight"
 
 @dataclass(frozen=True)
 class RangeBreakdown(RowsExport):
-    """The breakdown of a range on a board (see the module doc)."""
+    """What ``range_breakdown`` returns: a range's live combos on a board, by made hand
+    and by draw (the module doc defines every class).
+
+    Attributes
+    ----------
+    game : str
+        The game's name.
+    board : str
+        The board.
+    rows : list of dict
+        One row per class: ``class`` (``"overpair"``, ``"flush draw"``, ...), ``kind``
+        (``"category"``, ``"made"`` or ``"draw"``), ``combos``, their ``weight`` and
+        ``share`` of the range's live weight.  The shares of each of the kinds
+        ``category`` and ``made`` sum to 1; a combo may have several draws or none.
+    members : dict of str to ndarray
+        Each class's combos as card ids (``uint8 (n, hole)``); categories are keyed
+        ``"category: pair"``.
+
+    Examples
+    --------
+    >>> from evaluator import range_breakdown
+    >>> b = range_breakdown(game="holdem", hands="QQ+,AKs,T9s", board="2c7d9h")
+    >>> [(r["class"], r["combos"]) for r in b.rows if r["kind"] == "made"]
+    [('overpair', 18), ('top pair, good kicker', 3), ('high card', 4)]
+    >>> b.combos("top pair, good kicker")
+    ['Tc9c', 'Td9d', 'Ts9s']
+
+    ``b.to_frame()`` and ``b.write(path)`` export the rows.
+    """
     game: str
     board: str
     rows: list[dict]
     members: dict[str, np.ndarray]        # class name -> the combos in it (uint8 (n, hole))
 
     def combos(self, name: str) -> list[str]:
-        """The combos of one class, as text."""
+        """The combos of one class (a name of ``members``), as text."""
         if not isinstance(name, str) or name not in self.members:
             raise RangeError(f"no class {name!r} (classes: "
                              f"{', '.join(r['class'] for r in self.rows)})", name)

@@ -29,12 +29,39 @@ __all__ = ["EquityDistribution", "equity_distribution", "check_distribution"]
 
 @dataclass(frozen=True)
 class EquityDistribution(RowsExport):
-    """Each live combo of a range with its equity against another range, sorted by equity.
+    """What ``equity_distribution`` returns: each live combo of a range with its equity
+    against another range, sorted by equity.
 
-    ``combos`` uint8 (n, hole); ``equities`` (n,) the combo's exact equity; ``weights`` (n,)
-    the weight of the deals it stands for (its range weight times the weighted number of
-    the other range's combos and boards it meets), so that the weighted mean of
-    ``equities`` is the range's equity (``mean``); ``range_weights`` the range's own.
+    Attributes
+    ----------
+    game : str
+        The game's name.
+    board : str
+        The board.
+    combos : ndarray of uint8, shape (n, hole)
+        The live combos.
+    equities : ndarray of float64, shape (n,)
+        Each combo's exact equity.
+    weights : ndarray of float64, shape (n,)
+        The weight of the deals each combo stands for (its range weight times the
+        weighted number of the other range's combos and boards it meets), so that the
+        weighted mean of ``equities`` is the range's equity (``mean``).
+    range_weights : ndarray of float64, shape (n,)
+        The combos' own weights in the range.
+
+    Examples
+    --------
+    >>> from evaluator import equity_distribution
+    >>> d = equity_distribution(game="holdem", hands="QQ+,AKs", against="random",
+    ...                         board="2c7d9h")
+    >>> len(d.combos), round(d.mean, 4), round(d.percentile(50), 4)
+    (22, 0.7821, 0.835)
+    >>> [b["combos"] for b in d.buckets(4)]                  # equity 0-25%, ..., 75-100%
+    [0, 0, 4, 18]
+    >>> d.rows[0]["hand"], round(d.rows[0]["equity"], 4)     # the weakest combo
+    ('AsKs', 0.5223)
+
+    ``d.to_frame()`` and ``d.write(path)`` export the rows.
     """
     game: str
     board: str

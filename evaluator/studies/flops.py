@@ -69,7 +69,40 @@ def texture(flop: Sequence[int]) -> dict[str, str]:
 
 @dataclass
 class FlopStudy(RowsExport):
-    """Rows of a flop study (see the module doc)."""
+    """What ``flop_study`` returns: one row per suit class of flops.
+
+    Attributes
+    ----------
+    game : str
+        The game's name.
+    hands : list of str
+        The hands or ranges, as given.
+    rows : list of dict
+        One row per class of flops: its first flop (``flop``, as ``2c4c5h``), the flops
+        it stands for (``flops``), the weight of the deals it stands for (``weight``) and
+        ``batch_equity``'s columns (``p1_equity``, ``p1_win``, ``p1_tie``, ...).
+    exact : bool
+        Whether every row was enumerated.
+    players : int
+        The number of hands or ranges.
+
+    Examples
+    --------
+    >>> from evaluator import flop_study
+    >>> study = flop_study(game="holdem", hands=["AsKs", "QhQd"])
+    >>> len(study.rows), study.rows[0]["flop"], round(study.rows[0]["p1_equity"], 4)
+    (9804, '2c2d2h', 0.2763)
+    >>> [round(e, 4) for e in study.equity()]                 # the pre-flop equity
+    [0.4621, 0.5379]
+    >>> study.fractions()[0]
+    Fraction(197833, 428076)
+    >>> monotone = next(t for t in study.by_texture() if t["texture"] == "monotone")
+    >>> monotone["flops"], round(monotone["p1_equity"], 4)
+    (891, 0.4702)
+
+    ``study.to_frame()`` is a pandas DataFrame of the rows and ``study.write(path)``
+    writes them (``.csv``, ``.jsonl``, ``.json`` or ``.parquet``).
+    """
     game: str
     hands: list[str]
     rows: list[dict[str, Any]]

@@ -37,12 +37,25 @@ CHUNK = 256        # deals per kernel call (and per progress step)
 
 @dataclass(frozen=True)
 class PreflopMatrix:
-    """Exact heads-up pre-flop equities between the 169 hold'em classes.
+    """What ``preflop_matrix`` returns: exact heads-up pre-flop equities between the
+    169 hold'em classes.
 
-    ``shares[a, b, 0] / shares[a, b, 1]`` is class a's exact pot share
-    against class b, averaged over every pair of combos without a shared
-    card (0 / 0 where none exists, e.g. AA vs AA has one).  Classes are in
-    the grid order of ``ranges.CLASS_NAMES``.
+    Attributes
+    ----------
+    shares : ndarray of int64, shape (169, 169, 2)
+        ``shares[a, b, 0] / shares[a, b, 1]`` is class a's exact pot share against
+        class b, averaged over every pair of combos without a shared card (0 / 0 where
+        none exists).  Classes are in grid order (``AA``, ``AKs``, ``AQs``, ...:
+        ``ranges.CLASS_NAMES``).
+
+    Examples
+    --------
+    >>> from evaluator import preflop_matrix
+    >>> m = preflop_matrix()
+    >>> round(m.equity("AKs", "QQ"), 4)
+    0.4605
+    >>> m.matrix().shape, round(float(m.vs_random()[0]), 4)   # AA against a random hand
+    ((169, 169), 0.852)
     """
     shares: np.ndarray        # int64 (169, 169, 2): twice the pot won, twice the deals
 

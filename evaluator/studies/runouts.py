@@ -41,7 +41,35 @@ SUITS = "cdhs"
 
 @dataclass
 class RunoutStudy(RowsExport):
-    """Rows of a runout study (see the module doc), one per card that can fall."""
+    """What ``runout_study`` returns: one row per card that can fall.
+
+    Attributes
+    ----------
+    game : str
+        The game's name.
+    board : str
+        The board the cards fall on.
+    hands : list of str
+        The hands or ranges, as given.
+    rows : list of dict
+        One row per card: ``card``, its ``rank`` and ``suit``, the ``weight`` of the
+        deals it leaves and each player's exact equity once it has fallen
+        (``p1_equity``, ``p2_equity``, ...).
+
+    Examples
+    --------
+    >>> from evaluator import runout_study
+    >>> study = runout_study(game="holdem", hands=["QQ+,AKs", "22+"], board="2c7d9h")
+    >>> study.rows[0]["card"], round(study.rows[0]["p1_equity"], 4)
+    ('2d', 0.6474)
+    >>> aces = study.by_rank()[0]
+    >>> aces["rank"], aces["cards"], round(aces["p1_equity"], 4)
+    ('A', 4, 0.7814)
+    >>> [round(e, 4) for e in study.equity()]                 # on the flop itself
+    [0.6154, 0.3846]
+
+    ``study.to_frame()`` and ``study.write(path)`` export the rows.
+    """
     game: str
     board: str
     hands: list[str]
