@@ -31,6 +31,7 @@ from .errors import (
     EvaluatorError,
     GameError,
     HandError,
+    NoDeal,
     QueryFailed,
     RangeError,
     TableError,
@@ -113,7 +114,7 @@ __all__ = [
     "combos", "combo_index", "combo_equity", "call_matrix", "showdown_values",
     "runout_study", "RunoutStudy",
     "parse_cards", "format_cards", "card_id", "card_str",
-    "EvaluatorError", "CardError", "GameError", "HandError", "RangeError", "TableError",
+    "EvaluatorError", "CardError", "GameError", "HandError", "RangeError", "NoDeal", "TableError",
     "QueryFailed", "ArgumentTypeError", "BatchInterrupted",
     "__version__",
 ]

@@ -71,6 +71,19 @@ def combos(game: str | Game) -> np.ndarray:
     """Every hand of ``game`` in its canonical order: ``uint8 (N, hole)``, read-only.
 
     Row ``i`` is combo ``i`` (see the module's docstring); its cards ascend.
+
+    Parameters
+    ----------
+    game : str or Game
+        Hold'em and the games dealt two cards: 1,326 combos (the short deck 630);
+        Omaha 270,725; the three-card games 22,100.
+
+    Examples
+    --------
+    >>> combos("holdem")[:2].tolist()          # 2c2d, 2c2h
+    [[0, 1], [0, 2]]
+    >>> combos("omaha").shape
+    (270725, 4)
     """
     g = checked_game(game)
     return deck_combos(g.deck, g.hole)
@@ -91,11 +104,27 @@ def _old_combo_index(hands, game="holdem"):
 
 @old_form(_old_combo_index, "combo_index(hands, game)", "combo_index(game, hands)")
 def combo_index(game: str | Game, hands: object) -> np.ndarray:
-    """The canonical indices (``int64``) of ``hands``: one hand as text (``"AsKd"``) or
-    card ids, several as a list of those or an ``(n, hole)`` array of card ids.
+    """The canonical indices (``int64``) of ``hands`` in ``combos(game)``.
 
-    A hand of the wrong size, an unknown card, a card outside the game's deck or a
-    card given twice in one hand is an error naming it.
+    Parameters
+    ----------
+    game : str or Game
+    hands : str, card ids, list or array
+        One hand as text (``"AsKd"``) or card ids, several as a list of those or an
+        ``(n, hole)`` array of card ids; the cards in any order.
+
+    Raises
+    ------
+    CardError
+        A hand of the wrong size, an unknown card, a card outside the game's deck or a
+        card given twice in one hand, named.
+
+    Examples
+    --------
+    >>> combo_index("holdem", ["2d2c", "AsAh"]).tolist()
+    [0, 1325]
+    >>> combo_index("omaha", "AsAhKsKh").tolist()
+    [270627]
     """
     g = checked_game(game)
     rows = _hand_rows(hands, g)

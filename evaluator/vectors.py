@@ -236,19 +236,44 @@ def combo_equity(game: str | Game, against: RangeLike | np.ndarray, board: Cards
                  dead: CardsLike = "", *, threads: int | None = None) -> np.ndarray:
     """The exact equity of every hand of ``game`` against the range ``against``.
 
-    ``against`` is range text, a ``Range`` or an ``(N,)`` weight vector in the
-    canonical combo order (``combos(game)``).  ``board`` holds 3, 4 or 5 cards; the
-    equity is over every runout to the river and every live opposing combo, each
-    deal weighed by the combo's weight (ties count half).  Returns ``float64 (N,)``:
-    ``nan`` where the hand holds a board or dead card, or where no opposing combo
-    with weight is live against it.
+    Parameters
+    ----------
+    game : str or Game
+        Hold'em and the short deck (flop, turn, river); 4-card Omaha (turn, river).
+    against : str, Range or array
+        Range text, a ``Range`` or an ``(N,)`` weight vector in the canonical combo
+        order (``combos(game)``).
+    board : cards
+        3, 4 or 5 cards: the equity is over every runout to the river and every live
+        opposing combo, each deal weighed by the combo's weight (ties count half).
+    dead : cards
+        Cards out of the deck.
+    threads : int, optional
+        Threads for a flop's runouts (default: every core).
 
+    Returns
+    -------
+    numpy.ndarray
+        ``float64 (N,)``: ``nan`` where the hand holds a board or dead card, or where
+        no opposing combo with weight is live against it.
+
+    Raises
+    ------
+    NoDeal
+        No opposing combo with weight is live, or too few cards are left to deal.
+
+    Notes
+    -----
     The weighted mean of the entries over a range's combos, each weighed by its
     weight times its live opposing weight, is ``equity()`` of range against range.
     A flop's 1,176 runouts go in fixed chunks to ``threads`` (all cores by default);
     the chunks' sums are added in one order, so the answer is the same to the last
-    bit on any number of threads.
+    bit on any number of threads.  Weights that are whole multiples of one power of two
+    (1, 0.5 ...) are summed exactly; others keep every hand clear of little weight exact
+    by summing it pair by pair.
 
+    Examples
+    --------
     >>> from evaluator import combo_index
     >>> eq = combo_equity("holdem", "QQ+,AKs", "2c7d9hKsAd")
     >>> round(float(eq[combo_index("holdem", "KhKc")[0]]), 4)   # loses to the three aces
@@ -413,6 +438,18 @@ def call_matrix(game: str | Game, board: CardsLike, dead: CardsLike = "") -> np.
     """``int8 (N, N)`` on a river: +1 where the row hand beats the column hand, -1 where
     it loses, 0 for a tie, a shared card, or a hand holding a board or dead card.
 
+    Parameters
+    ----------
+    game : str or Game
+        Hold'em or the short deck (an Omaha matrix would not fit in memory: use
+        ``showdown_values``).
+    board : cards
+        The five-card river.
+    dead : cards
+        Cards out of the deck.
+
+    Examples
+    --------
     >>> from evaluator import combo_index
     >>> m = call_matrix("holdem", "2c7d9hKsAd")
     >>> int(m[combo_index("holdem", "AhAc")[0], combo_index("holdem", "KhKc")[0]])
@@ -446,6 +483,28 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
     matrix, so many vectors cost little more than one.  Entries are in the reach's
     units: the weight each combo beats less the weight it loses to.
 
+    Parameters
+    ----------
+    game : str or Game
+        Hold'em, the short deck or 4-card Omaha.
+    reach : array
+        ``(N,)`` or ``(k, N)`` weights in ``combos(game)`` order (``Range.vector()``).
+    board : cards
+        The five-card river.
+    dead : cards
+        Cards out of the deck.
+    threads : int, optional
+        Threads over blocks of reach vectors (default: every core).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float64``, the shape of ``reach``; 0 for a combo holding a board or dead card.
+        A weight far below the rest (1e-20 beside 1) is summed in a band of its own, so
+        that it still decides the sign of a combo that ties or is blocked from the rest.
+
+    Examples
+    --------
     >>> from evaluator import Range, combo_index
     >>> v = showdown_values("holdem", Range("KK").vector(), "2c7d9hKsAd")
     >>> i = combo_index("holdem", ["AhAc", "QhQc"])

@@ -279,7 +279,7 @@ def add_study_parser(sub, parser_class, raw, whole) -> None:
                                      "grouped by texture.",
                          epilog="examples:\n  evaluator study flops 'QQ+,AKs' random\n"
                                 "  evaluator study flops AsKs QhQd --out flops.csv\n"
-                                "  evaluator study flops 'AA$ds' 15% --game omaha --trials "
+                                "  evaluator study flops 'AA$ds' random --game omaha --trials "
                                 "20000")
     q.add_argument("hands", nargs="+", help="hands or ranges, one per player")
     common(q, "write the rows")

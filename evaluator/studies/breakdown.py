@@ -181,8 +181,29 @@ def range_breakdown(game: str | Game, hands: RangeLike, board: CardsLike,
                     dead: CardsLike = "", *, progress: bool = False) -> RangeBreakdown:
     """The weighted share of a range's live combos in each made-hand class and draw on
     a board of three to five cards (see the module doc for every definition).  A range
-    whose breakdown is estimated past ``BREAKDOWN_SECONDS`` is refused before any work;
-    otherwise long ones show progress."""
+    whose breakdown is estimated past ``BREAKDOWN_SECONDS`` is refused before any work.
+
+    Parameters
+    ----------
+    game : str or Game
+    hands : str or Range
+    board : cards
+        Three to five cards.
+    dead : cards
+        Cards out of the deck.
+    progress : bool
+        A progress bar on stderr for a long breakdown.
+
+    Returns
+    -------
+    RangeBreakdown
+
+    Examples
+    --------
+    >>> b = range_breakdown("holdem", "QQ+,AKs,T9s", "Ah7d2c")
+    >>> [(r["class"], r["combos"]) for r in b.rows if r["combos"]][:3]
+    [('three of a kind', 3), ('pair', 15), ('high card', 4)]
+    """
     flags(progress=progress)
     g = _game(game)
     fam = family(g)

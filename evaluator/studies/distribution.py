@@ -189,6 +189,30 @@ def equity_distribution(game: str | Game, hands: RangeLike, against: RangeLike,
                         ) -> EquityDistribution:
     """Exact equity of every live combo of ``hands`` against the range ``against``.
 
+    Parameters
+    ----------
+    game : str or Game
+    hands : str or Range
+        The range whose combos are spread.
+    against : str or Range
+        The range they face.
+    board, dead : cards
+        A street of the game, and cards out of the deck.
+    threads : int, optional
+    progress : bool
+
+    Returns
+    -------
+    EquityDistribution
+
+    Examples
+    --------
+    >>> d = equity_distribution("holdem", "QQ+,AKs", "22+,A2s+", "2c7d9h")
+    >>> len(d.combos), round(d.mean, 4), d.rows[0]["hand"]
+    (22, 0.6821, 'AsKs')
+
+    Notes
+    -----
     Hold'em and short-deck spots on a flop, turn or river are every combo's equity at
     once (``combo_equity``'s sort and sweep: milliseconds); hold'em pre-flop goes
     through the rank-multiset kernels in one pass over every pair of combos (grouped by

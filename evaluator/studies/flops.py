@@ -421,6 +421,37 @@ def flop_study(game: str | Game, hands: Sequence[object], *, dead: str = "",
                vectors: bool | None = None, version: int | None = None) -> FlopStudy:
     """Every flop of a spot, one row per suit class (see the module doc).
 
+    Parameters
+    ----------
+    game : str or Game
+        A game with a flop.
+    hands : list
+        Two or more whole hands or ranges, one per player.
+    dead : cards
+        Cards out of the deck.
+    exact, trials, seed, version
+        As ``equity``'s, for each flop.
+    scheduler, threads, progress
+        As ``batch_equity``'s.
+    out : path, optional
+        Stream the per-flop rows there (``.jsonl``, ``.csv``, ``.json``, ``.parquet``).
+    resume, overwrite : bool
+        Finish or replace an existing ``out`` (one that holds rows is refused otherwise).
+    vectors : bool, optional
+        True: the sort and sweep; False: a query per flop; None: whichever is quicker.
+
+    Returns
+    -------
+    FlopStudy
+
+    Examples
+    --------
+    >>> study = flop_study("holdem", ["AA", "KK"])
+    >>> len(study.rows), study.rows[0]["flop"], [round(e, 4) for e in study.equity()]
+    (1753, '2c2d2h', [0.8195, 0.1805])
+
+    Notes
+    -----
     ``exact`` and ``trials`` are those of ``equity`` for each flop (give ``trials`` for
     Omaha ranges, where exact is too slow: then ``exact`` is not asked for); ``seed``
     seeds the batch, which gives each flop its own stream, in Monte Carlo stream

@@ -174,6 +174,23 @@ def preflop_matrix(game: str | Game = "holdem", *, recompute: bool = False,
     ``tables/preflop.py``); ``recompute=True`` computes it again: about
     67,000 suit classes of the 1.6 million ordered combo pairs, a minute or
     two on two cores.
+
+    Parameters
+    ----------
+    game : str or Game
+        ``"holdem"``.
+    recompute : bool
+        Compute it instead of reading the shipped table.
+    threads : int, optional
+        Threads when recomputing (default: every core).
+    progress : bool
+        A progress bar on stderr when recomputing.
+
+    Examples
+    --------
+    >>> m = preflop_matrix("holdem")
+    >>> round(m.equity("AA", "KK"), 4)
+    0.8195
     """
     flags(progress=progress)
     g = _game(game)
@@ -210,9 +227,28 @@ def hand_vs_range(game: str | Game, against: RangeLike, board: CardsLike = "",
                   progress: bool = False) -> dict[str, float]:
     """Exact equity of each of the 169 hold'em classes against a range.
 
-    Returns {class name: equity} in grid order; a class with no combo that
-    can face the range (every combo blocked) gets nan.  Weights of the range
-    are honoured.
+    Parameters
+    ----------
+    game : str or Game
+        ``"holdem"``.
+    against : str or Range
+        The range faced; its weights are honoured.
+    board, dead : cards
+        The board (empty, a flop, turn or river) and cards out of the deck.
+    threads : int, optional
+    progress : bool
+
+    Returns
+    -------
+    dict
+        {class name: equity} in grid order; a class with no combo that can face the
+        range (every combo blocked) gets nan.
+
+    Examples
+    --------
+    >>> shares = hand_vs_range("holdem", "QQ+,AKs")
+    >>> round(shares["AA"], 4), round(shares["72o"], 4)
+    (0.8045, 0.1531)
     """
     flags(progress=progress)
     g = _game(game)

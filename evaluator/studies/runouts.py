@@ -150,8 +150,30 @@ def runout_study(game: str | Game, hands: Sequence[object], board: CardsLike,
                  dead: CardsLike = "", *, threads: int | None = None,
                  progress: bool = False) -> RunoutStudy:
     """Every card the next street can bring, with each player's exact equity after it
-    (see the module doc).  ``hands`` holds two or more hands or ranges; ``board`` is a
-    board one card short of a street of the game (a flop or a turn in hold'em).
+    (see the module doc).
+
+    Parameters
+    ----------
+    game : str or Game
+    hands : list
+        Two or more hands or ranges, one per player.
+    board : cards
+        One card short of a street of the game (a flop or a turn in hold'em).
+    dead : cards
+        Cards out of the deck.
+    threads : int, optional
+    progress : bool
+        A progress bar on stderr where the study asks ``equity()`` card by card.
+
+    Returns
+    -------
+    RunoutStudy
+
+    Raises
+    ------
+    EvaluatorError
+        A spot too big to enumerate on each card, or a refusal on any card (a card no
+        deal fits is left out; no other refusal is).
 
     Examples
     --------
