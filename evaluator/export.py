@@ -123,6 +123,14 @@ def write_rows(rows: Sequence[dict], path: str | Path) -> Path:
     path.  A CSV header holds every key of every row, in the order first seen (a row
     without one leaves its cell empty).  An empty list writes a file with no rows."""
     path = check_rows_path(path, "path")
+    try:
+        return _write_rows(rows, path)
+    except OSError as error:             # a disk that fills, a folder that changed since
+        raise EvaluatorError(f"cannot write {str(path)!r}: {error.strerror or error}",
+                             str(path)) from None
+
+
+def _write_rows(rows: Sequence[dict], path: Path) -> Path:
     suffix = path.suffix.lower()
     rows = [{k: _plain(v) for k, v in row.items()} for row in rows]
     if suffix == ".parquet":

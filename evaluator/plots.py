@@ -18,6 +18,7 @@ import numpy as np
 
 from .classes import CLASS_NAMES
 from .errors import EvaluatorError
+from .export import check_output
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -42,12 +43,19 @@ def pyplot() -> ModuleType:
 
 
 def save(fig: Figure, path: str | Path) -> Path:
-    """Write ``fig`` to ``path`` as PNG, SVG or PDF by its extension; returns the path."""
+    """Write ``fig`` to ``path`` as PNG, SVG or PDF by its extension; returns the path.
+    A folder that cannot be written is an ``EvaluatorError`` naming it, never a bare
+    ``OSError``."""
     path = Path(path)
     if path.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise EvaluatorError(f"unknown image type {path.suffix or path.name!r}: use .png, "
                              ".svg or .pdf", str(path))
-    fig.savefig(path, dpi=150, bbox_inches="tight")
+    check_output(path, (".png", ".svg", ".pdf"), "path")
+    try:
+        fig.savefig(path, dpi=150, bbox_inches="tight")
+    except OSError as error:
+        raise EvaluatorError(f"cannot write {str(path)!r}: {error.strerror or error}",
+                             str(path)) from None
     return path
 
 

@@ -202,3 +202,15 @@ def test_a_finished_flop_study_on_the_command_line_resumes_to_the_same_file(tmp_
     capsys.readouterr()
     assert json.loads(Path(str(out) + ".rows.jsonl").read_text().splitlines()[0])["id"] == 1
     assert os.path.getsize(out) > 0
+
+
+@needs_proc
+def test_a_plot_or_rows_into_an_unwritable_folder_is_one_clear_error():
+    """The API raised a bare PermissionError after the work."""
+    pytest.importorskip("matplotlib")
+    from evaluator import plots
+    from evaluator.export import write_rows
+    with pytest.raises(EvaluatorError, match="cannot create files in '/proc'"):
+        plots.grid({"AA": 0.8}, NOWHERE / "grid.png")
+    with pytest.raises(EvaluatorError, match="cannot create files in '/proc'"):
+        write_rows([{"a": 1}], NOWHERE / "rows.csv")
