@@ -98,8 +98,6 @@ from .listing import (
     TERM_LIMIT,
     WORK_LIMIT,
     card_masks,
-    holdem_part,
-    holdem_syntax,
     mask_rows,
     member,
     term_masks,
@@ -109,100 +107,15 @@ from .patterns import (
     macro_possible,
     parse_pattern,
 )
+from .range_weights import FLOAT, relative, split_weight
 
 __all__ = ["Range", "RangeLike", "RangeError", "CLASS_NAMES", "RANGE_LIMIT", "class_combos",
            "class_of", "preflop_order"]
 
-# Numbers are written so that a run of digits can be read only one way: "[0-9]+\.?[0-9]*"
-# tried every split of 50,000 digits (minutes); "[0-9]+(?:\.[0-9]*)?" reads them once.
-_FLOAT = (r"[+-]?(?:[0-9]+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?|\.[0-9]+(?:e[+-]?[0-9]+)?"
-          r"|inf(?:inity)?|nan)")
-_FLOAT_TEXT = re.compile(_FLOAT, re.IGNORECASE)
-_WEIGHT_PREFIX = re.compile(r"^([0-9.eE+-]+)\s*\((.*)\)$")
-_RANK_DIGITS = frozenset("23456789")
 _TERMS = re.compile(r"([:!])")
 
 
 _CARD_TEXT = np.array([card_str(c).encode() for c in range(52)], "S2")
-
-
-def _split_weight(part: str, game: Game) -> tuple[str, float]:
-    """A part's body and weight (``AKs:0.5``, ``0.5(AKs)``, ``AA@50`` for 50%; 1 when
-    none is given).  A ``:`` followed by anything but a number is an intersection, and
-    one followed by a number that also reads as a hand of the game (``AA:22``: deuces,
-    or weight 22?) is refused as ambiguous (``_ambiguous``).  No regular expression
-    runs over the whole part: ``rpartition`` finds the last ``:`` or ``@`` (a weight
-    holds neither), so 100,000 characters of spaces or digits are read in one pass."""
-    head, colon, tail = part.rpartition(":")
-    number = tail.strip()
-    if colon and _FLOAT_TEXT.fullmatch(number):
-        if set(number) <= _RANK_DIGITS and _reads_as_term(number, game):
-            raise _ambiguous(part, head.strip(), number, game)
-        return head.strip(), _weight(part, number, 1.0)
-    match = _WEIGHT_PREFIX.match(part)
-    if match:
-        return match[2].strip(), _weight(part, match[1], 1.0)
-    head, at, tail = part.rpartition("@")
-    if at:
-        return head.strip(), _weight(part, tail.strip(), 0.01)
-    return part, 1.0
-
-
-def _weight(part: str, text: str, scale: float) -> float:
-    try:
-        weight = float(text) * scale
-    except ValueError:
-        raise RangeError(f"bad weight in range part {_short(part)!r}: "
-                         f"{_short(text, 20)!r} is not a number", part) from None
-    if not math.isfinite(weight):
-        raise RangeError(f"bad weight in range part {_short(part)!r}: weights are "
-                         "finite numbers", part)
-    if weight < 0:
-        raise RangeError(f"bad weight in range part {_short(part)!r}: weights are "
-                         "non-negative", part)
-    return weight
-
-
-def _reads_as_term(text: str, game: Game) -> bool:
-    """Whether ``text`` is written as a hand of the game: a hold'em class or span, or a
-    pattern of at most the game's hole cards (whether or not any hand matches it)."""
-    try:
-        if holdem_syntax(game):
-            return holdem_part(text, text) is not None
-        parse_pattern(text, game.hole)
-    except RangeError:
-        return False
-    return True
-
-
-def _ambiguous(part: str, body: str, number: str, game: Game) -> RangeError:
-    """``AA:22``: the weight 22, or ``AA`` intersected with the hand ``22``?  Refused,
-    saying how to write each."""
-    if holdem_syntax(game):
-        other = f"{number}-{number}"                     # a span of one class
-    elif len(number) < game.hole:
-        other = number + "*" * (game.hole - len(number))
-    else:
-        other = f"[{number[0]}]{number[1:]}"             # a one-rank span
-    body = _short(body, 30)
-    return RangeError(f"range part {_short(part)!r} is ambiguous: ':{number}' reads as a "
-                      f"weight and as the hand {number!r}; write the weight as "
-                      f"'{body}:{number}.0' or '{body}@{number}00', or the intersection as "
-                      f"'{body}:{other}'", part)
-
-
-def _relative(weights: np.ndarray, names: list[str]) -> np.ndarray:
-    """Positive weights divided by the largest, so that it is exactly 1 (weights are
-    relative); one whose ratio underflows to 0 is refused, naming its part."""
-    top = int(np.argmax(weights))
-    scaled = weights / weights[top]
-    lost = np.flatnonzero(scaled == 0)
-    if len(lost):
-        name = names[lost[0]]
-        raise RangeError(f"the weight of {_short(name)!r} is too small beside that of "
-                         f"{_short(names[top])!r} to be represented: weights are relative, "
-                         "and their ratio underflows to 0", name)
-    return scaled
 
 
 def _check_hand(hand: object, what: str, expected: str) -> None:
@@ -299,7 +212,7 @@ class Range:
         used = np.flatnonzero(np.bincount(owner, minlength=len(weights)))   # not np.unique:
         # its hashing took a second on a few million owners
         scaled = np.zeros(len(weights))
-        scaled[used] = _relative(np.array(weights)[used], [names[i] for i in used])
+        scaled[used] = relative(np.array(weights)[used], [names[i] for i in used])
         weight = scaled[owner]
         self._set(mask_rows(masks, self.game.hole), weight)
 
@@ -324,7 +237,7 @@ class Range:
             if isinstance(part, str):
                 if not part:
                     raise RangeError(f"empty part in range {_short(self.text)!r}", self.text)
-                body, weight = _split_weight(part, self.game)
+                body, weight = split_weight(part, self.game)
                 masks = small.get(body)
                 if masks is None:
                     masks = self._part(body, part, spent)
@@ -405,7 +318,7 @@ class Range:
                 except RangeError:
                     if op != ":" or " " in term:      # no weight: say what is wrong
                         raise
-                    if re.fullmatch(_FLOAT, term, re.IGNORECASE):
+                    if re.fullmatch(FLOAT, term, re.IGNORECASE):
                         raise RangeError(f"bad weight in range part {_short(part)!r}: a part "
                                          "takes one weight, at its end", part) from None
                     raise RangeError(f"bad weight in range part {_short(part)!r}: "
@@ -460,7 +373,7 @@ class Range:
             if not (np.isfinite(weights).all() and (weights > 0).all()):
                 raise RangeError(f"range {_short(text)!r}: weights must be positive finite "
                                  "numbers", text)
-            weights = _relative(weights, [text] * len(weights)) if len(weights) else weights
+            weights = relative(weights, [text] * len(weights)) if len(weights) else weights
         out._set(rows, weights)
         return out
 

@@ -38,6 +38,7 @@ from .errors import short_text as _short
 from .families import family
 from .games import Game
 from .ranges import Range, RangeLike
+from .vector_weights import bands, exact_share, readonly, scaled
 
 __all__ = ["combo_equity", "call_matrix", "showdown_values"]
 
@@ -47,27 +48,37 @@ __all__ = ["combo_equity", "call_matrix", "showdown_values"]
 def sweeps(g: Game, board_cards: int) -> bool:
     """Whether spots of ``g`` with ``board_cards`` known run on the sort and sweep (the
     family says): the two-card high games on a flop, turn or river; four-card Omaha
-    (high) on a turn or a river."""
+    (high) on a turn or a river; the other high games where their runouts allow."""
     return family(g).vectors(g, board_cards)
 
 
+def kind(g: Game) -> str | None:
+    """Which sweep serves ``g`` (``Family.vector_kind``): "pairs", "omaha", "subsets"."""
+    return family(g).vector_kind(g)
+
+
+def full_board(g: Game) -> int:
+    """The cards of ``g``'s complete board (5; "The" 4; Teen Patti none)."""
+    return max(g.streets)
+
+
 def two_cards(g: Game) -> bool:
-    """The two-card sweep (``kernels/sweep``), else Omaha's (``kernels/omaha_sweep``)."""
-    return not family(g).two_plus_three
+    """The two-card sweep (``kernels/sweep``)."""
+    return kind(g) == "pairs"
 
 
 def sweep_game(game: str | Game, what: str) -> Game:
     g = checked_game(game)
-    if not sweeps(g, 5):
-        raise EvaluatorError(f"{what} covers hold'em, short deck and 4-card Omaha (high); "
-                             f"{g.name} has no combo vectors yet", g.name)
+    if kind(g) is None:
+        raise EvaluatorError(f"{what} covers the high games; {g.name} has no combo vectors "
+                             "yet (its pot is split between a high and a low)", g.name)
     return g
 
 
 def boards(g: Game) -> tuple[int, ...]:
     """The board sizes ``combo_equity`` takes in ``g``: Omaha's 1,081 flop runouts over
     270,725 hands would take seconds each, so it starts at the turn."""
-    return tuple(b for b in (3, 4, 5) if sweeps(g, b))
+    return tuple(b for b in g.streets if sweeps(g, b))
 
 
 class Layout(NamedTuple):
@@ -124,6 +135,11 @@ def _key(cards: CardsLike) -> object:
 def _spot(g: Game, board: object, dead: object, sizes: tuple[int, ...], what: str) -> Spot:
     board_ids = parse_cards(board, what="the board")      # type: ignore[arg-type]
     dead_ids = parse_cards(dead, what="the dead cards")   # type: ignore[arg-type]
+    if not sizes:
+        raise EvaluatorError(f"{what} has no street of {g.name} yet: its "
+                             f"{math.comb(len(g.deck), g.hole):,} combos take too long to "
+                             "value on each board; ask equity() for the hands you need",
+                             g.name)
     if len(board_ids) not in sizes:
         sizes_text = " or ".join(str(s) for s in sizes)
         raise CardError(f"{what} needs a board of {sizes_text} cards, got {len(board_ids)}",
@@ -133,7 +149,7 @@ def _spot(g: Game, board: object, dead: object, sizes: tuple[int, ...], what: st
     check_distinct([("the board", board_ids), ("the dead cards", dead_ids)])
     known = set(board_ids.tolist()) | set(dead_ids.tolist())
     left = [c for c in g.deck if c not in known]
-    need = 5 - len(board_ids)
+    need = full_board(g) - len(board_ids)
     rows = list(itertools.combinations(left, need))
     runouts = np.array(rows, np.uint8).reshape(len(rows), need)
     if not len(runouts):
@@ -174,36 +190,6 @@ def _weights(g: Game, against: object, what: str) -> np.ndarray:
     return rng.vector()
 
 
-def _scaled(w: np.ndarray) -> tuple[np.ndarray, float]:
-    """``(w', unit)`` with ``w = w' * unit``, ``unit`` a power of two (exact) that brings
-    the largest weight to [0.5, 1): for weights the kernels will not sum as given."""
-    e = math.frexp(float(w.max()))[1]
-    with np.errstate(over="ignore"):
-        return readonly(np.ldexp(w, -e)), float(np.ldexp(1.0, e))
-
-
-def exact_share(reach: np.ndarray, passes: int) -> float:
-    """The share of the live weight under which the sweep sums a combo pair by pair
-    (``kernels.sweep.clear_weights``'s ``close_share``): 0 where every weight is a whole
-    multiple of one power of two and ``passes`` sweeps' sums of them stay below
-    ``2**53`` units, so that every running sum, and every difference of them, is exact
-    (a range's weights of 1 or 0.5); ``CLOSE`` otherwise, where differences of running
-    sums can cancel the digits of a combo clear of little weight."""
-    from .kernels.sweep import CLOSE
-    w = reach[reach > 0]
-    with np.errstate(over="ignore", invalid="ignore"):
-        total = float(w.sum()) if len(w) else 0.0
-    if not len(w) or not math.isfinite(total) or not np.isfinite(w).all():
-        return CLOSE
-    # w = M * 2**(e - 53) with M a 53-bit whole number: its trailing zeros are the
-    # fraction bits it does not need
-    m, e = np.frexp(w)
-    whole = np.ldexp(m, 53).astype(np.int64)
-    zeros = np.log2(whole & -whole).astype(np.int64)
-    bits = max(0, int((53 - e - zeros).max()))
-    return 0.0 if math.log2(total * (2 * passes + 2)) + bits < 53 else CLOSE
-
-
 RUNOUT_CHUNK = 64
 """Runouts per work item of ``combo_equity`` (a turn is one item; a flop 19)."""
 OMAHA_CHUNK = 8
@@ -214,16 +200,6 @@ NO_HERO = np.zeros(0, np.float64)      # no hero weights (read-only, as every we
 NO_HERO.flags.writeable = False
 NO_EQ = np.zeros(0, np.float64)        # no equities to write
 NO_TOTALS = np.zeros((0, 2), np.float64)
-
-
-def readonly(a: np.ndarray) -> np.ndarray:
-    """A read-only view: the kernels take every weight vector as one type, so that one
-    compilation serves ranges' vectors (read-only) and the caller's arrays alike."""
-    if not a.flags.writeable:
-        return a
-    view = a.view()
-    view.flags.writeable = False
-    return view
 
 
 def _old_combo_equity(against, board, *, game="holdem", dead="", threads=None):
@@ -313,20 +289,20 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
     h = NO_HERO if hero is None else readonly(hero)
     totals = NO_TOTALS if hero is None else np.zeros((len(s.runouts), 2))
     left = len(g.deck) - len(s.board) - len(s.dead)
-    need = 2 * g.hole + 5 - len(s.board)
+    need = 2 * g.hole + full_board(g) - len(s.board)
     if left < need:
         raise NoDeal(f"no deal is left: two {g.name} hands and the rest of the board need "
                      f"{need} cards, and {left} are live once the board and dead cards "
                      "are out", left)
     # a hand and an opponent clear of it leave the same runouts, whichever they are
-    factor = float(math.comb(left - 2 * g.hole, 5 - len(s.board)))
+    factor = float(math.comb(left - 2 * g.hole, full_board(g) - len(s.board)))
     num, den = np.zeros(n), np.zeros(n)
     eq = np.full(n, np.nan) if ratios else NO_EQ
     for _ in range(2):
         status = _run(g, s, reach, factor, num, den, eq, h, totals, threads)
         if status != k.OUT_OF_SCALE:
             break
-        reach, unit = _scaled(reach)
+        reach, unit = scaled(reach)
     if status == k.BAD_WEIGHT:
         check_vector(reach, n, "against", g)        # raises, naming the entry
     if status == k.NO_WEIGHT:
@@ -353,8 +329,16 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
     of the runouts on ``threads``, summed in chunk order (the same bits on any thread
     count) and finished here."""
     from .kernels import omaha_sweep, sweep
-    t = _tables.high(g.values)
     close = exact_share(reach, len(s.runouts))
+    if kind(g) == "subsets":
+        from .subset_vectors import runout_sums
+        status, part, met = runout_sums(g, s.board, int(s.out_bits), s.runouts, reach,
+                                        close, threads)
+        if status == sweep.OK:
+            num[:], den[:] = part, met
+            sweep.finish(num, den, factor, eq)
+        return status
+    t = _tables.high(g.values)
     if two_cards(g):
         lay = layout(g.deck)
 
@@ -414,7 +398,7 @@ def runout_totals(game: str | Game, hero: RangeLike, against: RangeLike | np.nda
 
 
 def _river(g: Game, board: CardsLike, dead: CardsLike, what: str) -> Spot:
-    return spot(g, board, dead, (5,), what)
+    return spot(g, board, dead, (full_board(g),), what)
 
 
 @cache
@@ -427,6 +411,11 @@ def _with_card(deck: tuple[int, ...], hole: int) -> np.ndarray:
     for c, x in enumerate(lists):
         out[c, :len(x)] = x
     return out
+
+
+MATRIX_BYTES = 2 ** 31
+"""The largest call matrix built (2 GiB: Teen Patti's, "The"'s and Tahoe's 22,100 combos
+take 466 MiB; Omaha's would take 68 GiB)."""
 
 
 def _old_call_matrix(board, *, game="holdem", dead=""):
@@ -457,12 +446,18 @@ def call_matrix(game: str | Game, board: CardsLike, dead: CardsLike = "") -> np.
     """
     from .kernels.showdown import call_signs
     g = sweep_game(game, "call_matrix")
-    if not two_cards(g):
-        n = len(combos(g))
+    n = math.comb(len(g.deck), g.hole)
+    if n * n > MATRIX_BYTES:
         raise EvaluatorError(f"the {g.name} call matrix would be {n:,} x {n:,} entries "
-                             f"({n * n / 1e9:,.0f} GB); showdown_values gives its product "
-                             "with reach vectors without building it", g.name)
+                             f"({n * n / 2 ** 30:,.1f} GiB, past {MATRIX_BYTES / 2 ** 30:,.0f} "
+                             "GiB); showdown_values gives its product with reach vectors "
+                             "without building it", g.name)
     s = _river(g, board, dead, "call_matrix")
+    if not two_cards(g):
+        from .subset_vectors import signs
+        out = np.empty((n, n), np.int8)
+        signs(g, s.board, int(s.out_bits), out, None)
+        return out
     lay = layout(g.deck)
     out = np.empty((len(lay.cards), len(lay.cards)), np.int8)
     call_signs(*lay, s.board, s.out_bits, _with_card(g.deck, g.hole), out,
@@ -532,13 +527,21 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
 
         def kernel(part: np.ndarray, out: np.ndarray, close: float) -> int:
             return showdown.river_showdown(*lay, s.board, s.out_bits, part, out, close, *t)
-    else:
+    elif kind(g) == "omaha":
         from .kernels.omaha_sweep import river_showdown
         cards, bits = combos(g), combo_bits(g.deck, g.hole)
         block = 1
 
         def kernel(part: np.ndarray, out: np.ndarray, close: float) -> int:
             return river_showdown(cards, bits, s.board, s.out_bits, part, out, close, *t)
+    else:
+        from .subset_vectors import showdown as subsets
+        block = 1 << 30                 # one listing of the board serves every row
+
+        def kernel(part: np.ndarray, out: np.ndarray, close: float) -> int:
+            status, values = subsets(g, s.board, int(s.out_bits), part, close, threads)
+            out[:] = values
+            return status
 
     def one_pass(part: np.ndarray) -> tuple[int, np.ndarray]:
         out = np.empty(part.shape)
@@ -550,9 +553,9 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
         if len(spans) == 1:
             return work(spans[0]), out
         return max(map_items(work, spans, resolve_threads(threads, len(spans) << 16))), out
-    bands = _bands(rows)
-    status, values = one_pass(bands[0])
-    for band in bands[1:]:          # the smaller weights' values, added in
+    parts = bands(rows)
+    status, values = one_pass(parts[0])
+    for band in parts[1:]:          # the smaller weights' values, added in
         if status != k.OK:
             break
         status, more = one_pass(band)
@@ -571,31 +574,3 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
         scaled = showdown_values(g, np.ldexp(rows, -e), board, dead, threads=threads)
         values = np.ldexp(scaled.reshape(rows.shape), e)
     return values.reshape(reach.shape)
-
-
-BAND_BITS = 26
-"""Binary orders of magnitude of weight a band of ``showdown_values`` spans."""
-MAX_BANDS = 8
-
-
-def _bands(rows: np.ndarray) -> list[np.ndarray]:
-    """``rows`` (k, N) split into bands of weight, largest first, that add up to it:
-    each row's weights within ``BAND_BITS`` binary orders of its largest, the next
-    ``BAND_BITS`` below, and so on (the last band takes the rest).  A value is the
-    beaten weight less the losing weight, and a sweep keeps it to about 2**-52 of the
-    weight it sums: so a weight far below the rest (1e-20 beside 1), which decides the
-    sign of a combo that ties or is blocked from the rest, is summed in a band of its
-    own.  Weights that sum exactly (``exact_share``) stay in one band."""
-    if exact_share(rows, 1) == 0.0:
-        return [rows]
-    top = np.frexp(rows.max(axis=1))[1][:, None]
-    with np.errstate(divide="ignore"):
-        exponent = np.frexp(rows)[1]
-    band = np.minimum((top - exponent) // BAND_BITS, MAX_BANDS - 1)
-    band[rows == 0] = -1
-    out = []
-    for b in range(int(band.max()) + 1):
-        part = np.where(band == b, rows, 0.0)
-        if part.any():
-            out.append(readonly(part))
-    return out or [rows]

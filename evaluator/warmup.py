@@ -135,12 +135,13 @@ def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
     equity on the first board size they take and on a flop's many runouts (the chunked
     path), showdown values of one and of several reach vectors, the call matrix, a
     runout's hero totals and the flop study's every-flop sweep."""
-    from . import flop_vectors, vectors
+    from . import flop_vectors, subset_vectors, vectors
     from .ranges import Range
-    steps: list[tuple[str, Callable[[], object]]] = []
+    # the subset sweep's kernels take any game's arrays alike: warmed once, on a few combos
+    steps: list[tuple[str, Callable[[], object]]] = [("subset sweep", subset_vectors.warm)]
     for name in GAMES:
         g = _game(name)
-        if not vectors.sweeps(g, 5):
+        if vectors.kind(g) not in ("pairs", "omaha"):
             continue
         cards = _SHORT_BOARD if g.lowest_rank else _BOARD
         first = min(vectors.boards(g))

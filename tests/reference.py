@@ -207,7 +207,8 @@ def hand_strength(game: str, hole, board):
         return short_best_strength(list(hole) + list(board))
     if game in ("holdem", "pineapple", "crazy_pineapple", "the"):
         return best_strength(list(hole) + list(board))
-    if game in ("omaha", "omaha5", "omaha6", "omaha8", "omaha5_8", "omaha6_8"):
+    if game in ("omaha", "omaha5", "omaha6", "omaha8", "omaha5_8", "omaha6_8", "courchevel",
+                "courchevel8"):
         return omaha_high(hole, board)
     if game == "tahoe":
         return tahoe_high(hole, board)
@@ -465,7 +466,8 @@ def colex_combos(deck, hole: int) -> list[tuple[int, ...]]:
     return sorted(combinations(sorted(deck), hole), key=lambda c: c[::-1])
 
 
-def pairwise_combo_equity(hands, weights, board, dead, deck, strength, heroes=None):
+def pairwise_combo_equity(hands, weights, board, dead, deck, strength, heroes=None,
+                          final_board=5):
     """For each hero hand (index into ``hands``): the sum over every runout and every
     opposing hand clear of the hero, the board, the runout and the dead cards, of the
     opposing weight times 1 / 0.5 / 0 for a win / tie / loss, over the sum of those
@@ -481,7 +483,7 @@ def pairwise_combo_equity(hands, weights, board, dead, deck, strength, heroes=No
     clash = np.array([[bool(sets[i] & sets[j]) for j in range(len(hands))] for i in heroes])
     num = np.zeros(len(heroes))
     den = np.zeros(len(heroes))
-    for rest in combinations(live_deck, 5 - len(board)):
+    for rest in combinations(live_deck, final_board - len(board)):
         full = list(board) + list(rest)
         out = known | set(rest)
         live = np.array([not (out & s) for s in sets])

@@ -17,6 +17,13 @@ from ..games import Game
 __all__ = ["Family"]
 
 
+SUBSET_HOLE = 6
+"""The most hole cards the subset sweep takes (``kernels/generic_sweep.py``)."""
+SUBSET_SECONDS = 10.0
+"""The longest a spot may take on the subset sweep (``Family.subset_seconds`` a combo
+valued, times the combos, times the runouts): past it the vectors do not take it."""
+
+
 class Family:
     """How one family of games makes hands, and the kernels that follow from it."""
 
@@ -56,10 +63,30 @@ class Family:
         completions)."""
         return False
 
+    def vector_kind(self, g: Game) -> str | None:
+        """How ``evaluator.vectors`` sweeps its combos: ``"pairs"`` (the two-card sweep,
+        rank pairs listed without evaluating each combo), ``"omaha"`` (four-card Omaha's
+        hole pairs), ``"subsets"`` (any hole size: every combo valued by the game's own
+        evaluation, card removal over every subset of its cards), or None (none yet: the
+        hi-lo games, whose pot is shared by a high and a low)."""
+        return None if g.hilo or g.hole > SUBSET_HOLE else "subsets"
+
+    def subset_seconds(self, g: Game) -> float:
+        """Seconds to value and sweep one combo on the subset sweep (measured on two
+        cores: "The" and Tahoe about 0.1 us, 5-card Omaha 0.3 us)."""
+        return 1e-7
+
     def vectors(self, g: Game, board_cards: int) -> bool:
         """Whether combo vectors (``evaluator.vectors``) cover its spots with
-        ``board_cards`` known."""
-        return False
+        ``board_cards`` known: a street of the game that the subset sweep finishes within
+        ``SUBSET_SECONDS`` (its combos, times the runouts, times ``subset_seconds``)."""
+        kind = self.vector_kind(g)
+        if kind is None or board_cards not in g.streets:
+            return False
+        full = max(g.streets)
+        runouts = math.comb(len(g.deck) - board_cards - g.hole, full - board_cards)
+        work = math.comb(len(g.deck), g.hole) * runouts
+        return work * self.subset_seconds(g) <= SUBSET_SECONDS
 
     def holdem_notation(self, g: Game) -> bool:
         """Whether its ranges are hold'em class notation (``QQ+,AKs``) on the 13 x 13 grid,

@@ -25,7 +25,8 @@ __all__ = ["Best5", "HOLDEM_MODULES"]
 # label ask Numba's cache about each); ``vector`` is not among them: its kernel compiles
 # only where the CPU has a vector path
 HOLDEM_MODULES = ("_intrinsics", "dealing", "high", "multisets", "ranges", "range_sampling",
-                  "three_way", "sampling", "walks", "sweep", "showdown", "flop_sweep")
+                  "three_way", "sampling", "walks", "sweep", "showdown", "flop_sweep",
+                  "generic_sweep")
 
 
 class Best5(FusedBest5):
@@ -47,8 +48,15 @@ class Best5(FusedBest5):
     def ranged(self, g: Game) -> bool:
         return self.fused(g)
 
+    def vector_kind(self, g: Game) -> str | None:
+        if g.hole == 2 and not g.hilo:
+            return "pairs"                # hold'em, the short deck, Pineapple's kept hands
+        return super().vector_kind(g)
+
     def vectors(self, g: Game, board_cards: int) -> bool:
-        return g.hole == 2 and g.dealt == g.hole and not g.hilo and board_cards >= 3
+        if self.vector_kind(g) == "pairs":
+            return board_cards >= 3
+        return super().vectors(g, board_cards)
 
     def holdem_notation(self, g: Game) -> bool:
         return g.hole == 2

@@ -53,7 +53,8 @@ class Omaha(Family):
     name = "omaha"
     title = "exactly two hole cards and three board cards"
     kernel_modules = ("_intrinsics", "dealing", "high", "counting", "multisets", "omaha",
-                      "walks", "sweep", "showdown", "omaha_sweep")
+                      "walks", "sweep", "showdown", "omaha_sweep",
+                      "generic_sweep")
     sample_rate = 4e7
     two_plus_three = True
     kill_pots = True
@@ -64,8 +65,18 @@ class Omaha(Family):
     def multisets(self, g: Game) -> bool:
         return True
 
+    def vector_kind(self, g: Game) -> str | None:
+        if g.hole == 4 and not g.hilo:
+            return "omaha"
+        return super().vector_kind(g)
+
+    def subset_seconds(self, g: Game) -> float:
+        return 3e-7 if g.hole == 5 else 6e-7       # 100 or 150 five-card choices a hand
+
     def vectors(self, g: Game, board_cards: int) -> bool:
-        return g.hole == 4 and g.dealt == g.hole and not g.hilo and board_cards >= 4
+        if self.vector_kind(g) == "omaha":
+            return board_cards >= 4
+        return super().vectors(g, board_cards)
 
     def breakdown_seconds(self, g: Game) -> float | None:
         return 1.2e-4                   # its pairs are read in Python

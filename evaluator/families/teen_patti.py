@@ -19,7 +19,8 @@ __all__ = ["TeenPatti"]
 class TeenPatti(Family):
     name = "teen_patti"
     title = "the three hole cards, by Teen Patti's ranking"
-    kernel_modules = ("_intrinsics", "dealing", "high", "counting", "teen_patti")
+    kernel_modules = ("_intrinsics", "dealing", "high", "counting", "teen_patti",
+                      "generic_sweep")
     sample_rate = 4e8
     hole_only = True
 

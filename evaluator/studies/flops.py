@@ -41,7 +41,7 @@ from ..export import ROW_SUFFIXES, RowsExport, check_fresh, check_output, write_
 from ..games import Game
 from ..games import game as _game
 from ..ranges import Range, card_masks
-from ..vectors import sweeps
+from ..vectors import two_cards
 
 __all__ = ["FlopStudy", "flop_study", "texture"]
 
@@ -510,7 +510,7 @@ def flop_study(game: str | Game, hands: Sequence[object], *, dead: str = "",
         check_options(exact if exact is not True else None, trials, None, seed)
         check_trials_time(g, trials * len(classes), threads)
     dead_text = format_cards(dead_ids, sep="")
-    can_sweep = (len(texts) == 2 and not sampled and scheduler is None and sweeps(g, 3))
+    can_sweep = (len(texts) == 2 and not sampled and scheduler is None and two_cards(g))
     if vectors and not can_sweep:
         raise EvaluatorError("vectors=True takes two hands or ranges of holdem or short_deck, "
                              "exact, without a scheduler", " vs ".join(texts))

@@ -27,7 +27,6 @@ from ..engine.spots import check_distinct, parse_hands
 from ..errors import EvaluatorError, HandError, NoDeal, flags
 from ..errors import short_text as _short
 from ..export import RowsExport
-from ..families import family
 from ..games import Game
 from ..games import game as _game
 from ..progress import progress_bar
@@ -183,7 +182,7 @@ def runout_study(game: str | Game, hands: Sequence[object], board: CardsLike,
     >>> [round(e, 4) for e in study.equity()]
     [0.6154, 0.3846]
     """
-    from ..vectors import sweeps
+    from ..vectors import sweeps, two_cards
     flags(progress=progress)
     g = _game(game)
     if isinstance(hands, (str, Range)) or not isinstance(hands, Sequence):
@@ -210,7 +209,7 @@ def runout_study(game: str | Game, hands: Sequence[object], board: CardsLike,
     parsed, _, _ = parse_hands(g, texts)        # every hand checked before any work
     check_distinct([(f"hand {k}", h) for k, h in enumerate(parsed, start=1)]
                    + [("the board", board_ids), ("the dead cards", dead_ids)])
-    if len(texts) == 2 and sweeps(g, len(board_ids)) and not family(g).two_plus_three:
+    if len(texts) == 2 and sweeps(g, len(board_ids)) and two_cards(g):
         rows = _swept(g, texts, board_ids, dead_ids, threads)
     elif len(texts) == 2 and sweeps(g, len(board_ids) + 1):
         rows = _card_by_card(g, texts, board_ids, dead_ids, threads, progress)

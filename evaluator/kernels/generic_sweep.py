@@ -1,0 +1,151 @@
+"""Every combo of any hole size against a range at once, on one complete board: the
+sort and sweep of ``sweep.py`` with card removal by inclusion-exclusion over every
+subset of a combo's cards.
+
+The weight of the combos clear of a combo ``H`` (no card in common) is
+``sum over S in subsets(H) of (-1)**|S| * W(S)``, where ``W(S)`` is the weight of the
+combos holding every card of ``S`` (``W(empty)`` the whole, ``W(H)`` ``H``'s own).  The
+sweep keeps ``W`` for the combos listed so far, by subset size: one sum per card, per
+pair, ... per ``(k-1)``-card subset, each size in one flat array at its colex offset.
+A combo reads its ``2**k`` terms before and after its value group joins the sums, as
+the two-card sweep reads its three.  The values come from the game's own evaluation
+(``evaluate_batch``), so every game with a board, and Teen Patti with none, is covered.
+
+cards : uint8 (N, k), combo ``i``'s cards ascending (colex order of card ids)
+binom : int64 (53, k + 1), ``binom[c, j] = C(c, j)``
+base : int64 (k + 1,), the offset of the ``s``-card subsets' block in ``sums``
+"""
+import numpy as np
+
+from .._jit import kernel
+from .sweep import BAD_WEIGHT, LARGEST, NO_LIVE_WEIGHT, NO_WEIGHT, OK, OUT_OF_SCALE
+
+MAX_HOLE = 6
+
+
+@kernel
+def read_subsets(cards, i, sums, binom, base):
+    """``sum over proper non-empty S of H of (-1)**|S| * sums[S]`` for combo ``i``."""
+    k = cards.shape[1]
+    total = 0.0
+    for mask in range(1, (1 << k) - 1):
+        key = 0
+        size = 0
+        for j in range(k):
+            if (mask >> j) & 1:
+                size += 1
+                key += binom[cards[i, j], size]
+        if size & 1:
+            total -= sums[base[size] + key]
+        else:
+            total += sums[base[size] + key]
+    return total
+
+
+@kernel
+def add_subsets(cards, i, w, sums, binom, base):
+    """Add ``w`` to every proper non-empty subset sum of combo ``i``."""
+    k = cards.shape[1]
+    for mask in range(1, (1 << k) - 1):
+        key = 0
+        size = 0
+        for j in range(k):
+            if (mask >> j) & 1:
+                size += 1
+                key += binom[cards[i, j], size]
+        sums[base[size] + key] += w
+
+
+@kernel
+def clear_weights(cards, combo_bits, out_bits, reach, met, sums, binom, base):
+    """``met[i]``: the weight of the combos clear of combo ``i`` and of the cards out
+    (``out_bits``); 0 for a combo holding one.  Returns ``(status, whole)``."""
+    N = cards.shape[0]
+    k = cards.shape[1]
+    sums[:] = 0.0
+    whole = 0.0
+    top = 0.0
+    live = 0
+    for i in range(N):
+        w = reach[i]
+        if not (w >= 0.0 and w <= LARGEST):
+            return (BAD_WEIGHT if not (w >= 0.0 and w < np.inf) else OUT_OF_SCALE), 0.0
+        top = max(top, w)
+        if combo_bits[i] & out_bits or w == 0.0:
+            continue
+        whole += w
+        live += 1
+        add_subsets(cards, i, w, sums, binom, base)
+    if top == 0.0:
+        return NO_WEIGHT, 0.0
+    if top < 2.0 ** -1000:
+        return OUT_OF_SCALE, 0.0
+    if live == 0:
+        return NO_LIVE_WEIGHT, 0.0
+    sign = 1.0 if k % 2 == 0 else -1.0
+    for i in range(N):
+        if combo_bits[i] & out_bits:
+            met[i] = 0.0
+            continue
+        met[i] = whole + read_subsets(cards, i, sums, binom, base) + sign * reach[i]
+    return OK, whole
+
+
+@kernel
+def sweep_board(cards, order, values, n, reach, num, sums, binom, base):
+    """``num[i] += 2 x (won + tied / 2)`` for every listed combo ``i`` (``order``: the
+    live combos, weakest first by ``values``): the clear weight strictly below it plus
+    the clear weight up to its value, less itself."""
+    k = cards.shape[1]
+    sign = 1.0 if k % 2 == 0 else -1.0
+    sums[:] = 0.0
+    below = 0.0
+    start = 0
+    while start < n:
+        v = values[order[start]]
+        stop = start
+        while stop < n and values[order[stop]] == v:
+            i = order[stop]
+            num[i] += below + read_subsets(cards, i, sums, binom, base)
+            stop += 1
+        for j in range(start, stop):
+            i = order[j]
+            w = reach[i]
+            if w != 0.0:
+                below += w
+                add_subsets(cards, i, w, sums, binom, base)
+        for j in range(start, stop):
+            i = order[j]
+            num[i] += below + read_subsets(cards, i, sums, binom, base) + sign * reach[i]
+        start = stop
+
+
+@kernel
+def pairwise(combo_bits, order, values, n, reach, careful, share, signs):
+    """For each combo of ``careful`` listed in ``order``: ``share[k] +=`` twice its wins
+    plus its ties (``signs = False``), or the weight it beats less the weight it loses to
+    (``signs = True``), summed pair by pair over the listed combos with weight."""
+    listed = np.zeros(values.shape[0], np.bool_)
+    for j in range(n):
+        listed[order[j]] = True
+    for c in range(careful.shape[0]):
+        i = careful[c]
+        if not listed[i]:
+            continue
+        v = values[i]
+        mine = combo_bits[i]
+        total = 0.0
+        for j in range(n):
+            o = order[j]
+            w = reach[o]
+            if w == 0.0 or combo_bits[o] & mine:
+                continue
+            u = values[o]
+            if u < v:
+                total += w if signs else 2.0 * w
+            elif u == v:
+                if not signs:
+                    total += w
+            elif signs:
+                total -= w
+        share[c] += total

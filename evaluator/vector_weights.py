@@ -1,0 +1,77 @@
+"""Weights as the sweeps take them: read-only views, scaled by powers of two, split into
+bands of magnitude, and whether they sum exactly (``exact_share``)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["exact_share", "readonly", "scaled", "bands", "BAND_BITS", "MAX_BANDS"]
+
+
+def scaled(w: np.ndarray) -> tuple[np.ndarray, float]:
+    """``(w', unit)`` with ``w = w' * unit``, ``unit`` a power of two (exact) that brings
+    the largest weight to [0.5, 1): for weights the kernels will not sum as given."""
+    e = math.frexp(float(w.max()))[1]
+    with np.errstate(over="ignore"):
+        return readonly(np.ldexp(w, -e)), float(np.ldexp(1.0, e))
+
+
+def exact_share(reach: np.ndarray, passes: int) -> float:
+    """The share of the live weight under which the sweep sums a combo pair by pair
+    (``kernels.sweep.clear_weights``'s ``close_share``): 0 where every weight is a whole
+    multiple of one power of two and ``passes`` sweeps' sums of them stay below
+    ``2**53`` units, so that every running sum, and every difference of them, is exact
+    (a range's weights of 1 or 0.5); ``CLOSE`` otherwise, where differences of running
+    sums can cancel the digits of a combo clear of little weight."""
+    from .kernels.sweep import CLOSE
+    w = reach[reach > 0]
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = float(w.sum()) if len(w) else 0.0
+    if not len(w) or not math.isfinite(total) or not np.isfinite(w).all():
+        return CLOSE
+    # w = M * 2**(e - 53) with M a 53-bit whole number: its trailing zeros are the
+    # fraction bits it does not need
+    m, e = np.frexp(w)
+    whole = np.ldexp(m, 53).astype(np.int64)
+    zeros = np.log2(whole & -whole).astype(np.int64)
+    bits = max(0, int((53 - e - zeros).max()))
+    return 0.0 if math.log2(total * (2 * passes + 2)) + bits < 53 else CLOSE
+
+
+def readonly(a: np.ndarray) -> np.ndarray:
+    """A read-only view: the kernels take every weight vector as one type, so that one
+    compilation serves ranges' vectors (read-only) and the caller's arrays alike."""
+    if not a.flags.writeable:
+        return a
+    view = a.view()
+    view.flags.writeable = False
+    return view
+
+
+BAND_BITS = 26
+"""Binary orders of magnitude of weight a band of ``showdown_values`` spans."""
+MAX_BANDS = 8
+
+
+def bands(rows: np.ndarray) -> list[np.ndarray]:
+    """``rows`` (k, N) split into bands of weight, largest first, that add up to it:
+    each row's weights within ``BAND_BITS`` binary orders of its largest, the next
+    ``BAND_BITS`` below, and so on (the last band takes the rest).  A value is the
+    beaten weight less the losing weight, and a sweep keeps it to about 2**-52 of the
+    weight it sums: so a weight far below the rest (1e-20 beside 1), which decides the
+    sign of a combo that ties or is blocked from the rest, is summed in a band of its
+    own.  Weights that sum exactly (``exact_share``) stay in one band."""
+    if exact_share(rows, 1) == 0.0:
+        return [rows]
+    top = np.frexp(rows.max(axis=1))[1][:, None]
+    with np.errstate(divide="ignore"):
+        exponent = np.frexp(rows)[1]
+    band = np.minimum((top - exponent) // BAND_BITS, MAX_BANDS - 1)
+    band[rows == 0] = -1
+    out = []
+    for b in range(int(band.max()) + 1):
+        part = np.where(band == b, rows, 0.0)
+        if part.any():
+            out.append(readonly(part))
+    return out or [rows]
