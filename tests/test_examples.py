@@ -577,6 +577,10 @@ def test_usage_line(code, tmp_path, monkeypatch):
                 nxt = words[i + 1] if i + 1 < len(words) else ""
                 if action.choices and "|" in nxt:
                     assert set(nxt.split("|")) == set(action.choices), (word, nxt)
+            elif "|" in word.strip("|") and not words[i - 1].startswith("--"):  # grid|streets
+                positional = [set(a.choices) for a in parser._actions
+                              if not a.option_strings and isinstance(a.choices, (list, tuple))]
+                assert set(word.split("|")) in positional, (name, word)
     entry = SHELL[code]
     if entry.run:
         check_run(entry.run, Run(), tmp_path, monkeypatch)
