@@ -57,7 +57,7 @@ examples:
   evaluator batch queries.csv --out results.csv
   evaluator batch queries.csv --out results.csv --resume   # finish an interrupted run
   cat queries.jsonl | evaluator batch - --out results.json
-  evaluator batch queries.jsonl --scheduler tcp://10.0.0.5:8786
+  evaluator batch queries.jsonl --scheduler tcp://scheduler:8786
 """
 
 

@@ -202,12 +202,18 @@ def parser() -> argparse.ArgumentParser:
                    help="replace existing --json, --chart or --markdown files")
     p.set_defaults(run=cmd_bench)
 
-    p = sub.add_parser("tables", help="verify or rebuild the lookup tables")
+    p = sub.add_parser("tables", help="verify or rebuild the lookup tables",
+                       formatter_class=raw,
+                       epilog="example:\n  evaluator tables verify      # the installed "
+                              "tables against their manifest")
     p.add_argument("action", choices=("verify", "build"))
     p.add_argument("--out", help="folder for 'build' (default: the tables folder)")
     p.set_defaults(run=cmd_tables)
 
-    p = sub.add_parser("warmup", help="compile the kernels into Numba's cache")
+    p = sub.add_parser("warmup", help="compile the kernels into Numba's cache",
+                       formatter_class=raw,
+                       epilog="example:\n  evaluator warmup             # every kernel, once; "
+                              "then every first call is quick")
     p.add_argument("--force", action="store_true",
                    help="run every step even when a complete warmup is recorded")
     p.add_argument("--processes", type=whole,
