@@ -153,7 +153,7 @@ def _answer(game, hands, board, dead, exact, trials, target_stderr, seed, thread
     used_seed = None
     if exact and not hidden:
         counts = exact_counts(g, parsed, board_ids, live, need, threads, prefer_numpy)
-        method = f"exact enumeration of {deals:,} boards"
+        method = f"exact enumeration of {deals:,} board{'s' * (deals != 1)}"
     elif exact:
         listed = exact_with_unknown(g, parsed, unknown, board_ids, live, need, threads)
         if listed is not None:
@@ -162,7 +162,7 @@ def _answer(game, hands, board, dead, exact, trials, target_stderr, seed, thread
             counts = Counts(len(parsed))
             for hands_now, live_now in unknown_assignments(parsed, unknown, live):
                 counts.add(exact_counts(g, hands_now, board_ids, live_now, need, threads))
-        method = f"exact enumeration of {deals:,} deals"
+        method = f"exact enumeration of {deals:,} deal{'s' * (deals != 1)}"
     elif hidden and family(g).ranged(g):
         # unknown hole cards are the ranges of their completions (at most 22,100 combos
         # for three cards): the range sampler deals them
