@@ -17,6 +17,21 @@ def scaled(w: np.ndarray) -> tuple[np.ndarray, float]:
         return readonly(np.ldexp(w, -e)), float(np.ldexp(1.0, e))
 
 
+def stats(weights: np.ndarray) -> tuple[int, float, int]:
+    """``kernels.sweep.weight_stats`` of any array of weights."""
+    from .kernels.sweep import weight_stats
+    flat = np.ascontiguousarray(weights, np.float64).reshape(-1)
+    return weight_stats(flat, flat.view(np.uint64))
+
+
+def share_of(bits: int, total: float, passes: int) -> float:
+    """``exact_share`` from ``stats``' bits and total."""
+    from .kernels.sweep import CLOSE
+    if bits < 0 or not 0 < total < math.inf:
+        return CLOSE
+    return 0.0 if math.log2(total * (2 * passes + 2)) + bits < 53 else CLOSE
+
+
 def exact_share(reach: np.ndarray, passes: int) -> float:
     """The share of the live weight under which the sweep sums a combo pair by pair
     (``kernels.sweep.clear_weights``'s ``close_share``): 0 where every weight is a whole
@@ -24,19 +39,8 @@ def exact_share(reach: np.ndarray, passes: int) -> float:
     ``2**53`` units, so that every running sum, and every difference of them, is exact
     (a range's weights of 1 or 0.5); ``CLOSE`` otherwise, where differences of running
     sums can cancel the digits of a combo clear of little weight."""
-    from .kernels.sweep import CLOSE
-    w = reach[reach > 0]
-    with np.errstate(over="ignore", invalid="ignore"):
-        total = float(w.sum()) if len(w) else 0.0
-    if not len(w) or not math.isfinite(total) or not np.isfinite(w).all():
-        return CLOSE
-    # w = M * 2**(e - 53) with M a 53-bit whole number: its trailing zeros are the
-    # fraction bits it does not need
-    m, e = np.frexp(w)
-    whole = np.ldexp(m, 53).astype(np.int64)
-    zeros = np.log2(whole & -whole).astype(np.int64)
-    bits = max(0, int((53 - e - zeros).max()))
-    return 0.0 if math.log2(total * (2 * passes + 2)) + bits < 53 else CLOSE
+    bits, total, _ = stats(reach)
+    return share_of(bits, total, passes)
 
 
 def readonly(a: np.ndarray) -> np.ndarray:
@@ -54,16 +58,19 @@ BAND_BITS = 26
 MAX_BANDS = 8
 
 
-def bands(rows: np.ndarray) -> list[np.ndarray]:
+def bands(rows: np.ndarray) -> tuple[list[np.ndarray], float]:
     """``rows`` (k, N) split into bands of weight, largest first, that add up to it:
     each row's weights within ``BAND_BITS`` binary orders of its largest, the next
     ``BAND_BITS`` below, and so on (the last band takes the rest).  A value is the
     beaten weight less the losing weight, and a sweep keeps it to about 2**-52 of the
     weight it sums: so a weight far below the rest (1e-20 beside 1), which decides the
     sign of a combo that ties or is blocked from the rest, is summed in a band of its
-    own.  Weights that sum exactly (``exact_share``) stay in one band."""
-    if exact_share(rows, 1) == 0.0:
-        return [rows]
+    own.  Weights that sum exactly (``exact_share``) stay in one band.  Returned with
+    the rows' ``exact_share`` (a band's own is no larger)."""
+    bits, total, spread = stats(rows)
+    close = share_of(bits, total, 1)
+    if close == 0.0 or spread < BAND_BITS:
+        return [rows], close                # exact, or every weight within one band
     top = np.frexp(rows.max(axis=1))[1][:, None]
     with np.errstate(divide="ignore"):
         exponent = np.frexp(rows)[1]
@@ -74,4 +81,4 @@ def bands(rows: np.ndarray) -> list[np.ndarray]:
         part = np.where(band == b, rows, 0.0)
         if part.any():
             out.append(readonly(part))
-    return out or [rows]
+    return out or [rows], close

@@ -329,7 +329,9 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
     of the runouts on ``threads``, summed in chunk order (the same bits on any thread
     count) and finished here."""
     from .kernels import omaha_sweep, sweep
-    close = exact_share(reach, len(s.runouts))
+    # the two-card sweep sums a careful combo pair by pair at little cost: it is never
+    # refused, and finds no careful combo among weights that sum exactly anyway
+    close = sweep.CLOSE if two_cards(g) else exact_share(reach, len(s.runouts))
     if kind(g) == "subsets":
         from .subset_vectors import runout_sums
         status, part, met = runout_sums(g, s.board, int(s.out_bits), s.runouts, reach,
@@ -545,7 +547,6 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
 
     def one_pass(part: np.ndarray) -> tuple[int, np.ndarray]:
         out = np.empty(part.shape)
-        close = exact_share(part, 1)
         spans = [(a, min(a + block, len(part))) for a in range(0, len(part), block)]
 
         def work(span: tuple[int, int]) -> int:
@@ -553,7 +554,7 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
         if len(spans) == 1:
             return work(spans[0]), out
         return max(map_items(work, spans, resolve_threads(threads, len(spans) << 16))), out
-    parts = bands(rows)
+    parts, close = bands(rows)
     status, values = one_pass(parts[0])
     for band in parts[1:]:          # the smaller weights' values, added in
         if status != k.OK:

@@ -41,6 +41,7 @@ opponent.
 import numpy as np
 
 from .._jit import kernel
+from ._intrinsics import trailing_zeros
 from .high import KEY_MASK, ONE, U64, hash_read
 
 RADIX = 256
@@ -413,3 +414,32 @@ def finish(num, den, factor, eq):
         num[i] = x
         if eq.shape[0]:
             eq[i] = x / d if d > 0.0 else np.nan
+
+
+@kernel
+def weight_stats(weights, raw):
+    """``(bits, total, spread)`` of a flat array of weights (``raw``: the same memory as
+    uint64): the fraction bits the positive ones need to be whole numbers (-1 for a
+    negative, nan or infinite one), their sum, and the binary orders of magnitude between
+    the largest and the smallest positive one.  Read off the bits: no ``frexp`` a weight."""
+    bits = 0
+    total = 0.0
+    high = -100000
+    low = 100000
+    for j in range(raw.shape[0]):
+        b = raw[j]
+        if b << U64(1) == U64(0):
+            continue                              # 0.0 or -0.0
+        exponent = np.int64((b >> U64(52)) & U64(0x7FF))
+        if b >> U64(63) or exponent == 0x7FF:
+            return -1, 0.0, 0                     # negative, nan or infinite: named later
+        mantissa = b & U64(0xFFFFFFFFFFFFF)
+        if exponent:
+            mantissa |= U64(1) << U64(52)
+        else:
+            exponent = 1                          # subnormal
+        total += weights[j]
+        bits = max(bits, 1075 - exponent - np.int64(trailing_zeros(mantissa)))
+        high = max(high, exponent)
+        low = min(low, exponent)
+    return bits, total, max(high - low, 0)
