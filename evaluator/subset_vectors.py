@@ -18,6 +18,7 @@ from .games import Game
 
 __all__ = ["runout_sums", "showdown", "signs", "binomials", "combo_values", "warm"]
 
+NO_TIES = np.zeros(0, np.float64)      # no tie weights to add up
 CAREFUL_WORK = 4_000_000_000
 """Pairs summed one by one at most (careful combos x combos with weight x boards)."""
 
@@ -60,11 +61,12 @@ def _careful(met: np.ndarray, whole: float, close: float, live: np.ndarray) -> n
 
 
 def runout_sums(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
-                reach: np.ndarray, close: float, threads: int | None
-                ) -> tuple[int, np.ndarray, np.ndarray]:
+                reach: np.ndarray, close: float, threads: int | None,
+                tied: np.ndarray = NO_TIES) -> tuple[int, np.ndarray, np.ndarray]:
     """``(status, num, met)``: every combo's twice-wins-plus-ties summed over the
     ``runouts`` (``num``) and the weight clear of it and the known cards (``met``), as
-    ``kernels.sweep.runout_sweep`` leaves them for ``factor = 0``."""
+    ``kernels.sweep.runout_sweep`` leaves them for ``factor = 0``; where ``tied`` is
+    (N,), the weight each ties is added to it."""
     from .kernels import generic_sweep as k
     from .kernels.sweep import OK, TOO_CONCENTRATED
     cards = combos(g)
@@ -87,14 +89,18 @@ def runout_sums(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
             clear = (bits & (bits[c] | np.uint64(out_bits))) == 0
             met[c] = float(reach[clear].sum())
     share = np.zeros(len(careful))
+    tie = np.zeros(len(careful) if len(tied) else 0)
     for runout in runouts:
         full = np.concatenate([board, runout]).astype(np.uint8)
         out = out_bits | sum(1 << int(c) for c in runout.tolist())
         values, order = combo_values(g, full, out, threads)
-        k.sweep_board(cards, order, values, len(order), reach, num, sums, binom, base)
+        k.sweep_board(cards, order, values, len(order), reach, num, tied, sums, binom,
+                      base)
         if len(careful):
-            k.pairwise(bits, order, values, len(order), reach, careful, share, False)
+            k.pairwise(bits, order, values, len(order), reach, careful, share, tie, False)
     num[careful] = share
+    if len(tied):
+        tied[careful] = tie
     return OK, num, met
 
 
@@ -121,14 +127,16 @@ def showdown(g: Game, board: np.ndarray, out_bits: int, rows: np.ndarray, close:
         if status != OK:
             return status, out
         row = out[r]
-        k.sweep_board(cards, order, values, len(order), weights, row, sums, binom, base)
+        k.sweep_board(cards, order, values, len(order), weights, row, NO_TIES, sums, binom,
+                      base)
         row -= met
         careful = _careful(met, whole, close, live)
         if len(careful):
             if len(careful) * int(np.count_nonzero(weights)) > CAREFUL_WORK:
                 return TOO_CONCENTRATED, out
             share = np.zeros(len(careful))
-            k.pairwise(bits, order, values, len(order), weights, careful, share, True)
+            k.pairwise(bits, order, values, len(order), weights, careful, share, NO_TIES,
+                       True)
             row[careful] = share
         row[~live] = 0.0
     return OK, out
@@ -164,6 +172,8 @@ def warm() -> None:
     k.clear_weights(cards, bits, np.uint64(1 << 51), reach, met, sums, binom, base)
     values = np.array([3, 1, 2], np.int64)
     order = np.array([1, 2, 0], np.int64)
-    k.sweep_board(cards, order, values, 3, reach, num, sums, binom, base)
-    for sign in (False, True):
-        k.pairwise(bits, order, values, 3, reach, np.array([0], np.int64), np.zeros(1), sign)
+    for tied in (NO_TIES, np.zeros(3)):
+        k.sweep_board(cards, order, values, 3, reach, num, tied, sums, binom, base)
+        for sign in (False, True):
+            k.pairwise(bits, order, values, 3, reach, np.array([0], np.int64), np.zeros(1),
+                       tied[:1], sign)

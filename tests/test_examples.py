@@ -363,7 +363,7 @@ SHELL: dict[str, Run | Synopsis | Tool] = {
         in_ci("ruff check evaluator tests benchmarks tables"), "CI runs it (.ci/run)"),
     "mypy evaluator": Tool(in_ci("mypy evaluator"), "CI runs it (.ci/run), minutes"),
     "mkdocs build --strict -f docs/mkdocs.yml": Tool(
-        every(in_ci("mkdocs build --strict -f docs/mkdocs.yml"), modules("mkdocs")),
+        every(in_ci("mkdocs build --strict -f docs/mkdocs.yml"), extras("docs")),
         "CI runs it (.ci/run)"),
     "bash .ci/run": Tool(lambda: (ROOT / ".ci/run").is_file() or pytest.fail(".ci/run"),
                          "it is CI: a fresh install and every test"),

@@ -92,10 +92,13 @@ def clear_weights(cards, combo_bits, out_bits, reach, met, sums, binom, base):
 
 
 @kernel
-def sweep_board(cards, order, values, n, reach, num, sums, binom, base):
+def sweep_board(cards, order, values, n, reach, num, tied, sums, binom, base):
     """``num[i] += 2 x (won + tied / 2)`` for every listed combo ``i`` (``order``: the
     live combos, weakest first by ``values``): the clear weight strictly below it plus
-    the clear weight up to its value, less itself."""
+    the clear weight up to its value, less itself; and where ``tied`` is (N,) (not
+    empty), ``tied[i] +=`` the clear weight of its value alone (the second less the
+    first)."""
+    ties = tied.shape[0] > 0
     k = cards.shape[1]
     sign = 1.0 if k % 2 == 0 else -1.0
     sums[:] = 0.0
@@ -106,7 +109,10 @@ def sweep_board(cards, order, values, n, reach, num, sums, binom, base):
         stop = start
         while stop < n and values[order[stop]] == v:
             i = order[stop]
-            num[i] += below + read_subsets(cards, i, sums, binom, base)
+            first = below + read_subsets(cards, i, sums, binom, base)
+            num[i] += first
+            if ties:
+                tied[i] -= first
             stop += 1
         for j in range(start, stop):
             i = order[j]
@@ -116,15 +122,19 @@ def sweep_board(cards, order, values, n, reach, num, sums, binom, base):
                 add_subsets(cards, i, w, sums, binom, base)
         for j in range(start, stop):
             i = order[j]
-            num[i] += below + read_subsets(cards, i, sums, binom, base) + sign * reach[i]
+            second = below + read_subsets(cards, i, sums, binom, base) + sign * reach[i]
+            num[i] += second
+            if ties:
+                tied[i] += second
         start = stop
 
 
 @kernel
-def pairwise(combo_bits, order, values, n, reach, careful, share, signs):
+def pairwise(combo_bits, order, values, n, reach, careful, share, tie, signs):
     """For each combo of ``careful`` listed in ``order``: ``share[k] +=`` twice its wins
     plus its ties (``signs = False``), or the weight it beats less the weight it loses to
-    (``signs = True``), summed pair by pair over the listed combos with weight."""
+    (``signs = True``), summed pair by pair over the listed combos with weight; and where
+    ``tie`` is not empty, ``tie[k] +=`` the weight it ties."""
     listed = np.zeros(values.shape[0], np.bool_)
     for j in range(n):
         listed[order[j]] = True
@@ -146,6 +156,8 @@ def pairwise(combo_bits, order, values, n, reach, careful, share, signs):
             elif u == v:
                 if not signs:
                     total += w
+                if tie.shape[0]:
+                    tie[c] += w
             elif signs:
                 total -= w
         share[c] += total
