@@ -65,7 +65,7 @@ def heads_up_by_boards(g: Game, names, rows, weights, board_ids, dead_ids,
         first_masks, second_masks = card_masks(rows[0]), card_masks(rows[1])
         pairs = int(np.count_nonzero((first_masks[:, None] & second_masks[None, :]) == 0))
     method = (f"exact enumeration of {pairs * per_pair:,} deals ({pairs:,} pairs of combos "
-              f"without a shared card x {per_pair:,} boards)"
+              f"without a shared card x {per_pair:,} board{'s' * (per_pair != 1)})"
               + (", weighted" if weighted else ""))
     return make_result(g, names, board_ids, dead_ids, counts, True, method, None,
                        weight_scale=weight_scale)

@@ -41,6 +41,7 @@ from .results import Counts, EquityResult, make_result
 from .sample import sample_until
 from .showdown import hole_showdown, showdown_applies
 from .spots import STREAM_VERSION, completion_text, resolve_seed
+from .vector_equity import heads_up_by_vectors, vectors_serve
 
 
 def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, trials,
@@ -116,6 +117,14 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             return walked
     # how many combo tuples could be dealt, before listing them
     upper = _tuple_bound(parsed, unknown, ranges, rows, sizes, len(out), g.hole)
+    if (players == 2 and exact is not False and not sampling and upper > RANGE_TUPLE_LIMIT
+            and vectors_serve(g, len(board_ids))):
+        # too many pairs to walk: every combo swept once a board instead, as exactly
+        list_completions()
+        swept = heads_up_by_vectors(g, names, rows, weights, board_ids, dead_ids, scale,
+                                    threads)
+        if swept is not None:
+            return swept
     tuples: np.ndarray | None = None
     if exact and upper > RANGE_TUPLE_LIMIT * 4:
         raise EvaluatorError(f"exact=True would enumerate up to {upper:,} combo tuples, too "

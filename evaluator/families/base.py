@@ -80,8 +80,12 @@ class Family:
         """Whether combo vectors (``evaluator.vectors``) cover its spots with
         ``board_cards`` known: a street of the game that the subset sweep finishes within
         ``SUBSET_SECONDS`` (its combos, times the runouts, times ``subset_seconds``)."""
-        kind = self.vector_kind(g)
-        if kind is None or board_cards not in g.streets:
+        return self.vector_kind(g) is not None and self.subset_fits(g, board_cards)
+
+    def subset_fits(self, g: Game, board_cards: int) -> bool:
+        """Whether the subset sweep takes a spot of ``g`` with ``board_cards`` known within
+        ``SUBSET_SECONDS`` (a high game, a street of it)."""
+        if g.hilo or g.hole > SUBSET_HOLE or board_cards not in g.streets:
             return False
         full = max(g.streets)
         runouts = math.comb(len(g.deck) - board_cards - g.hole, full - board_cards)

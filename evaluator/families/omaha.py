@@ -71,7 +71,7 @@ class Omaha(Family):
         return super().vector_kind(g)
 
     def subset_seconds(self, g: Game) -> float:
-        return 3e-7 if g.hole == 5 else 6e-7       # 100 or 150 five-card choices a hand
+        return {4: 1.5e-7, 5: 3e-7}.get(g.hole, 6e-7)   # 60, 100, 150 five-card choices
 
     def vectors(self, g: Game, board_cards: int) -> bool:
         if self.vector_kind(g) == "omaha":
