@@ -11,7 +11,7 @@ SPOTS = [
     ("omaha", ["AsAhQsQh,AdAcQdQc:0.5", "JJ**:0.3,T9**"], "2c7d9hKsAh"[:8] + "3h"),
     ("tahoe", ["AAK,KKQ", "QQ*"], "2c7d9hKs"),
     ("courchevel", ["AsAhKdKcQc,AdAcKhQhQd:0.5", "JJ***"], "2c7d9hTs3s"),
-    ("omaha5", ["AAKKQ", "JJ***"], "2c7d9hKsAd"),
+    ("omaha5", ["AsAhKdKcQc,AdAcKhQhQd", "JJT9*"], "2c7d9hKs3s"),
 ]
 
 

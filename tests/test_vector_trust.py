@@ -17,6 +17,7 @@ def _all_but(cards: str) -> str:
     return format_cards([c for c in range(52) if c not in keep])
 
 
+@pytest.mark.slow
 def test_an_omaha_runout_study_keeps_every_card_of_a_blocking_range():
     """'AA**,KsQsJsTs' leaves ~190 hands (three aces) clear of almost none of its weight:
     the vectors refused it as too concentrated, and the study read that as no weight,
@@ -32,6 +33,7 @@ def test_an_omaha_runout_study_keeps_every_card_of_a_blocking_range():
         assert row["p1_equity"] == pytest.approx(r.players[0].equity, rel=1e-12)
 
 
+@pytest.mark.slow
 def test_weights_that_do_not_sum_exactly_are_still_answered_on_omaha():
     hands = ["QQJJ", "AA**:0.3,KsQsJsTs:0.7"]
     study = ev.runout_study("omaha", hands, OMAHA_TURN, progress=False)
