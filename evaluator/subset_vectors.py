@@ -166,7 +166,8 @@ def warm() -> None:
     cards = np.array([[0, 1, 2], [3, 4, 5], [0, 4, 8]], np.uint8)
     bits = np.array([sum(1 << int(c) for c in row) for row in cards.tolist()], np.uint64)
     reach = np.array([1.0, 0.5, 0.25])
-    reach.flags.writeable = False
+    for a in (cards, bits, reach):          # read-only, as combos() and the weights are
+        a.flags.writeable = False
     binom, base, size = binomials(3)
     sums, met, num = np.zeros(size), np.zeros(3), np.zeros(3)
     k.clear_weights(cards, bits, np.uint64(1 << 51), reach, met, sums, binom, base)

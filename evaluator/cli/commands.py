@@ -179,11 +179,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
             message = message.replace(api, flag)
         return message
 
-    check_out(args.out, OUT_SUFFIXES, "--out", overwrite=args.overwrite, resume=args.resume,
-              resumable=True)
     if args.out and args.file != "-":
         from ..batch import check_not_queries
-        check_not_queries(args.file, args.out, "--out")
+        check_not_queries(args.file, args.out, "--out")      # the more telling refusal first
+    check_out(args.out, OUT_SUFFIXES, "--out", overwrite=args.overwrite, resume=args.resume,
+              resumable=True)
     if args.resume and not args.out:
         raise EvaluatorError("--resume needs --out: the file to continue", "--resume")
     queries = getattr(sys.stdin, "buffer", sys.stdin) if args.file == "-" else args.file
