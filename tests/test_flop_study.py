@@ -166,7 +166,8 @@ def test_an_interrupted_study_resumes_from_its_rows(tmp_path):
     assert done.returncode == 0, done.stderr
     assert [json.loads(line) for line in done.stdout.splitlines()] == \
         json.loads(json.dumps(full.rows))
-    assert out.is_file() and not rows_file.exists()
+    # the flops' rows stay beside the study, so that --resume of a finished one computes none
+    assert out.is_file() and len(rows_file.read_text().splitlines()) >= len(full.rows)
 
 
 def test_batches_write_parquet(tmp_path):
