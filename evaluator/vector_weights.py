@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from .errors import RangeError
+
 __all__ = ["exact_share", "readonly", "scaled", "bands", "BAND_BITS", "MAX_BANDS"]
 
 
@@ -13,8 +15,16 @@ def scaled(w: np.ndarray) -> tuple[np.ndarray, float]:
     """``(w', unit)`` with ``w = w' * unit``, ``unit`` a power of two (exact) that brings
     the largest weight to [0.5, 1): for weights the kernels will not sum as given."""
     e = math.frexp(float(w.max()))[1]
+    with np.errstate(over="ignore", under="ignore"):
+        out = np.ldexp(w, -e)
+    lost = np.flatnonzero((out == 0) & (w > 0))
+    if len(lost):
+        raise RangeError(f"weights {float(w.max()):.3g} and {float(w[lost[0]]):.3g} are too far "
+                         "apart to sum together (more than 2**1074 between them): the "
+                         "smaller would be lost; drop the weights that small beside the "
+                         "largest, or scale them", "weights")
     with np.errstate(over="ignore"):
-        return readonly(np.ldexp(w, -e)), float(np.ldexp(1.0, e))
+        return readonly(out), float(np.ldexp(1.0, e))
 
 
 def stats(weights: np.ndarray) -> tuple[int, float, int]:

@@ -572,6 +572,10 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
     if status == k.OUT_OF_SCALE:
         # each row scaled by a power of two (exactly) to below 1, and back
         e = np.frexp(rows.max(axis=1))[1][:, None]
-        scaled = showdown_values(g, np.ldexp(rows, -e), board, dead, threads=threads)
-        values = np.ldexp(scaled.reshape(rows.shape), e)
+        with np.errstate(under="ignore"):
+            small = np.ldexp(rows, -e)
+        if ((small == 0) & (rows > 0)).any():
+            scaled(rows[np.flatnonzero(((small == 0) & (rows > 0)).any(axis=1))[0]])  # names it
+        values = np.ldexp(showdown_values(g, small, board, dead, threads=threads)
+                          .reshape(rows.shape), e)
     return values.reshape(reach.shape)

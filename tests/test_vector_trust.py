@@ -116,3 +116,24 @@ def test_whole_weights_and_their_exact_sums_agree():
     num, den, unit = combo_sums("omaha", "AA**,KsQsJsTs", OMAHA_TURN + "9s")
     assert unit == 1.0
     assert np.array_equal(den, np.round(den)) and np.array_equal(2 * num, np.round(2 * num))
+
+
+def test_weights_too_far_apart_to_sum_are_refused_not_dropped():
+    """1e308 beside 1e-300: scaled to below 1, the small weight underflowed to 0 and its
+    combos silently had no opponent."""
+    w = np.zeros(1326)
+    w[5], w[700] = 1e308, 1e-300
+    for call in (lambda: ev.combo_equity("holdem", w, "2c7d9hKsAd"),
+                 lambda: ev.showdown_values("holdem", w, "2c7d9hKsAd")):
+        with pytest.raises(RangeError, match="too far apart"):
+            call()
+    w[700] = 1e-10                                   # far apart, but representable
+    assert np.isfinite(ev.combo_equity("holdem", w, "2c7d9hKsAd")).any()
+
+
+def test_a_swept_flop_study_resumes_for_every_exact_setting(tmp_path):
+    for exact in (True, None):
+        out = tmp_path / f"flops-{exact}.csv"
+        first = ev.flop_study("holdem", ["AA", "KK"], exact=exact, out=out)
+        again = ev.flop_study("holdem", ["AA", "KK"], exact=exact, out=out, resume=True)
+        assert again.rows == first.rows

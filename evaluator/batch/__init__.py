@@ -289,6 +289,12 @@ def _via_rows_file(queries, out: Path, **options) -> BatchRows:
     check_not_queries(queries, out, "out")
     rows_file = out.with_name(out.name + ".rows.jsonl")
     check_output(rows_file, (".jsonl",), "the rows file of out")
+    if suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401 - checked before any work
+        except ImportError:
+            raise EvaluatorError('Parquet output needs pyarrow (the "data" extra): pip '
+                                 'install pyarrow', str(out)) from None
     resume, overwrite = options.pop("resume"), options.pop("overwrite")
     check_fresh(out, "out", resume=resume, overwrite=overwrite)
     check_fresh(rows_file, "the rows file of out", resume=resume, overwrite=overwrite)
@@ -304,12 +310,6 @@ def _via_rows_file(queries, out: Path, **options) -> BatchRows:
                                      for row in finished), encoding="utf-8")
     # both files checked: the rows file is finished (resume) or written anew
     options.update(resume=resume, overwrite=not resume)
-    if suffix == ".parquet":
-        try:
-            import pyarrow  # noqa: F401 - checked before any work
-        except ImportError:
-            raise EvaluatorError('Parquet output needs pyarrow (the "data" extra): pip '
-                                 'install pyarrow', str(out)) from None
     rows = batch_equity(queries, out=rows_file, **options)
     try:
         (write_parquet if suffix == ".parquet" else write_json)(rows, out)

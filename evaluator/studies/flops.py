@@ -397,12 +397,12 @@ def _check_weighable(ranges: list[Range | None], texts: list[str]) -> None:
                 "study one against 'random' (counted, not listed)", pairs)
 
 
-def _write_batch_rows(rows: list[dict[str, Any]], out: Path, g: Game, texts: list[str]
-                      ) -> None:
+def _write_batch_rows(rows: list[dict[str, Any]], out: Path, g: Game, texts: list[str],
+                      exact: bool | None) -> None:
     """The swept flops' rows written as ``batch_equity`` writes them (a CSV in the batch's
     columns, each row ending in its digest), so that ``resume=True`` keeps them all."""
     if out.suffix.lower() == ".csv":
-        header = columns([{"game": g.name, "hands": texts, "exact": True}])
+        header = columns([{"game": g.name, "hands": texts, "exact": exact}])
         rows = [{name: row.get(name) for name in header[:-1]} for row in rows]
     write_rows([{**row, DIGEST: row_digest(row)} for row in rows], out)
 
@@ -522,7 +522,7 @@ def flop_study(game: str | Game, hands: Sequence[object], *, dead: str = "",
                             threads, progress)
         if swept is not None:
             if out is not None:                   # the per-flop rows, as the batch writes
-                _write_batch_rows(swept[1], Path(out), g, texts)
+                _write_batch_rows(swept[1], Path(out), g, texts, exact)
             return swept[0]
     queries = [{"game": g.name, "hands": texts, "board": format_cards(flop, sep=""),
                 "dead": dead_text, "exact": exact, "trials": trials} for flop, _ in classes]
