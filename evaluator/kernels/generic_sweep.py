@@ -23,37 +23,36 @@ from .sweep import BAD_WEIGHT, LARGEST, NO_LIVE_WEIGHT, NO_WEIGHT, OK, OUT_OF_SC
 MAX_HOLE = 6
 
 
+@kernel(inline="always")
+def subset_at(cards, i, mask, binom, base):
+    """``(offset in the sums, size)`` of the subset ``mask`` of combo ``i``'s cards."""
+    key = 0
+    size = 0
+    for j in range(cards.shape[1]):
+        if (mask >> j) & 1:
+            size += 1
+            key += binom[cards[i, j], size]
+    return base[size] + key, size
+
+
 @kernel
 def read_subsets(cards, i, sums, binom, base):
     """``sum over proper non-empty S of H of (-1)**|S| * sums[S]`` for combo ``i``."""
-    k = cards.shape[1]
     total = 0.0
-    for mask in range(1, (1 << k) - 1):
-        key = 0
-        size = 0
-        for j in range(k):
-            if (mask >> j) & 1:
-                size += 1
-                key += binom[cards[i, j], size]
+    for mask in range(1, (1 << cards.shape[1]) - 1):
+        at, size = subset_at(cards, i, mask, binom, base)
         if size & 1:
-            total -= sums[base[size] + key]
+            total -= sums[at]
         else:
-            total += sums[base[size] + key]
+            total += sums[at]
     return total
 
 
 @kernel
 def add_subsets(cards, i, w, sums, binom, base):
     """Add ``w`` to every proper non-empty subset sum of combo ``i``."""
-    k = cards.shape[1]
-    for mask in range(1, (1 << k) - 1):
-        key = 0
-        size = 0
-        for j in range(k):
-            if (mask >> j) & 1:
-                size += 1
-                key += binom[cards[i, j], size]
-        sums[base[size] + key] += w
+    for mask in range(1, (1 << cards.shape[1]) - 1):
+        sums[subset_at(cards, i, mask, binom, base)[0]] += w
 
 
 @kernel
