@@ -131,10 +131,10 @@ def holdem_syntax(game: Game) -> bool:
 
 
 
-RANGE_LIMIT = 4_000_000               # combos one range may hold (15% of 6-card Omaha)
+RANGE_LIMIT = 21_000_000              # combos one range may hold (every 6-card Omaha hand)
 LISTING_LIMIT = 2 * RANGE_LIMIT       # hands a pattern may list, counting repeats
-WORK_LIMIT = 10_000_000               # hands the parts of one range may list in all
-TERM_LIMIT = 40_000_000               # hands the ':' and '!' terms of a range may test
+WORK_LIMIT = 42_000_000               # hands the parts of one range may list in all
+TERM_LIMIT = 84_000_000               # hands the ':' and '!' terms of a range may test
 SMALL_PART = 4096                    # parts this small are listed once per range text
 _CHUNK = 1 << 20                      # card-mask pairs joined at a time
 

@@ -52,14 +52,15 @@ A space inside a hand (``AA KK``) is refused: a comma separates hands.
 ``:`` and ``!`` (and percentages inside them: ``15%:$ds``, ``20%!10%``) work in
 hold'em ranges too.
 
-A range holds at most ``RANGE_LIMIT`` (4,000,000) combos.  A pattern is counted
-before it is listed (its hands, counting those it matches more than one way, may
-not pass ``LISTING_LIMIT``, twice that), so ``******`` or ``random`` in 6-card Omaha
-(20,358,520 hands) is refused at once; equity deals a ``random`` hand without
-listing it.  A small part (at most 4,096 hands) given twice is listed once, and
-the terms of a range's parts may list at most ``WORK_LIMIT`` (10,000,000) hands in
-all, repeats of larger parts and terms included; its ``:`` and ``!`` may test at most
-``TERM_LIMIT`` (40,000,000) hands.  A term given again with the same operator in one
+A range holds at most ``RANGE_LIMIT`` (21,000,000) combos: every hand of every game,
+6-card Omaha's 20,358,520 included (6 bytes of cards and 8 of weight a combo: its 40%,
+8.1 million hands, takes 114 MB and lists in about 4 s; ``random`` 285 MB, about 10 s,
+where equity deals a ``random`` hand without listing it).  A pattern is counted before it
+is listed: its hands, counting those it matches more than one way, may not pass
+``LISTING_LIMIT`` (twice that).  A small part (at most 4,096 hands) given twice is listed
+once, and the terms of a range's parts may list at most ``WORK_LIMIT`` (42,000,000) hands
+in all, repeats of larger parts and terms included; its ``:`` and ``!`` may test at most
+``TERM_LIMIT`` (84,000,000) hands.  A term given again with the same operator in one
 part is skipped (``AA!KK!KK`` is ``AA!KK``).  So any range text, however long, lists
 in seconds or is refused.
 
@@ -132,8 +133,8 @@ class Range:
     Hold'em ranges use PokerStove's notation (``QQ+,AKs,T9s-65s:0.5``), every other game
     the pattern language of Omaha players (``AA$ds``, ``RROO``); the Guide has both.  A
     combo listed more than once keeps the last weight given.  A range holds at most
-    ``RANGE_LIMIT`` (4,000,000) combos: wider ones are refused, counted before they are
-    listed where they can be.
+    ``RANGE_LIMIT`` (21,000,000: every hand of every game) combos; a pattern counted past
+    twice that with its repeats is refused before it is listed.
 
     Parameters
     ----------

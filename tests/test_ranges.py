@@ -101,7 +101,7 @@ def test_wide_patterns_list_every_hand_once_in_order():
     assert (w.weights[both] == 1).all() and (w.weights[~both] == 0.5).all()
     assert both.sum() == 1225
     with pytest.raises(RangeError, match="too many hands"):
-        Range("A*****", "omaha6")
+        Range("x*****", "omaha6")
 
 
 def test_card_removal():
@@ -298,30 +298,49 @@ def test_repeated_wide_parts_are_listed_once():
     mixed = Range("AA**:0.5, KK**, AA**", "omaha")
     assert len(mixed) == len(Range("AA**,KK**", "omaha"))
     assert (mixed.weights[(mixed.combos >> 2 == 12).sum(axis=1) >= 2] == 1).all()
-    assert ranges.RANGE_LIMIT == 4_000_000
+    assert ranges.RANGE_LIMIT == 21_000_000
 
 
 def test_too_wide_patterns_are_refused_before_listing(monkeypatch):
     """Patterns are counted before they are listed: one that could match more hands than
-    a range may hold is refused without listing a hand (listing is made to fail here)."""
-    from evaluator import listing
+    a range may hold is refused without listing a hand (listing is made to fail here).
+    Every 6-card Omaha hand fits a range now, so the limit is lowered to show the bound;
+    a pattern counted past it with its repeats is refused at the real limits."""
+    from evaluator import listing, ranges
 
     def no_listing(*args):
         raise AssertionError("listed a pattern that should be refused first")
 
     monkeypatch.setattr(listing, "_subset_masks", no_listing)
-    for text, game in [("******", "omaha6"), ("A*****", "omaha6"), ("x*****", "omaha6"),
-                       ("random", "omaha6"), ("any", "omaha6"), ("*", "omaha6"),
-                       ("AsAhAdAcKsKh,******", "omaha6")]:
+    with pytest.raises(RangeError, match="122,151,120 omaha6 hands counting") as info:
+        Range("x*****", "omaha6")                 # counted with repeats: past 42,000,000
+    assert "21,000,000" in str(info.value)
+    monkeypatch.setattr(listing, "RANGE_LIMIT", 1_000_000)
+    monkeypatch.setattr(listing, "LISTING_LIMIT", 2_000_000)
+    monkeypatch.setattr(ranges, "RANGE_LIMIT", 1_000_000)
+    for text, game in [("******", "omaha6"), ("A*****", "omaha6"), ("random", "omaha6"),
+                       ("any", "omaha6"), ("*", "omaha6"), ("AsAhAdAcKsKh,******", "omaha6")]:
         with pytest.raises(RangeError, match="too many hands") as info:
             Range(text, game)
-        assert "4,000,000" in str(info.value)
+        assert "1,000,000" in str(info.value)
 
 
-def test_unions_beyond_the_limit_are_refused():
-    with pytest.raises(RangeError, match="more than 4,000,000"):
+def test_unions_beyond_the_limit_are_refused(monkeypatch):
+    from evaluator import listing, ranges
+
+    monkeypatch.setattr(listing, "RANGE_LIMIT", 3_000_000)
+    monkeypatch.setattr(ranges, "RANGE_LIMIT", 3_000_000)
+    with pytest.raises(RangeError, match="more than 3,000,000"):
         Range("AA****,KK****,QQ****,JJ****", "omaha6")
-    assert len(Range("random", "omaha5")) == 2_598_960     # the widest range listed
+    assert len(Range("random", "omaha5")) == 2_598_960
+
+
+@pytest.mark.slow
+def test_every_six_card_omaha_range_is_held():
+    """A range holds every 6-card Omaha hand (20,358,520: 6 bytes of cards and 8 of
+    weight each, 285 MB), so the game's own 40% is a range like any other."""
+    assert len(Range("40%", "omaha6")) == 8_143_410
+    assert len(Range("AA****,KK****,QQ****,JJ****", "omaha6")) == 4_734_856
 
 
 def test_long_range_texts_parse_quickly():
@@ -334,8 +353,8 @@ def test_long_range_texts_parse_quickly():
     assert len(r) == 12_000 and r.weights.max() == 1.0
     # the same hands written many ways are listed each time: the work is bounded
     variants = ",".join(["AA", "AA*", "AA**", "AA***", "AA****", "A*A", "A*A*", "*AA", "A[A]",
-                         "[A]A", "A**A", "*A*A"])      # no space inside a hand: 'A A' is refused
-    with pytest.raises(RangeError, match="lists more than 10,000,000 hands"):
+                         "[A]A", "A**A", "*A*A"] * 3)  # no space inside a hand: 'A A' is refused
+    with pytest.raises(RangeError, match="lists more than 42,000,000 hands"):
         Range(variants, "omaha6")
     with pytest.raises(RangeError, match=r"bad range part 'AKx'") as info:
         Range("AKs," * 25_000 + "AKx")
