@@ -1,8 +1,12 @@
 """Combo vectors for every game the two-card and Omaha sweeps do not cover: each complete
 board's combos valued by the game's own evaluation (``evaluate_batch``), listed weakest
 first, and swept with card removal by inclusion-exclusion over every subset of a combo's
-cards (``kernels/generic_sweep.py``).  Tahoe, "The", 5- and 6-card Omaha, Courchevel and
-Teen Patti (one listing of its 22,100 hands: it has no board) run here.
+cards (``kernels/generic_sweep.py``).  Tahoe, "The", 5- and 6-card Omaha, Courchevel,
+Teen Patti (one listing of its 22,100 hands: it has no board) and the hi-lo games run here.
+
+A hi-lo pot is a high half and a low half: where the board lets a low be made, each
+board is swept three times (every opponent by high, the opponents holding a low by high,
+every opponent by low) and each combo's pot share read off the three (``add_hilo``).
 
 ``vectors`` calls these with a checked spot; nothing here checks its arguments.
 """
@@ -10,13 +14,16 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
 from .combo_order import combo_bits, combos
 from .games import Game
+from .vector_weights import readonly
 
-__all__ = ["runout_sums", "showdown", "signs", "binomials", "combo_values", "warm"]
+__all__ = ["runout_sums", "showdown", "signs", "binomials", "combo_values", "board_values",
+           "low_possible", "warm"]
 
 NO_TIES = np.zeros(0, np.float64)      # no tie weights to add up
 CAREFUL_WORK = 4_000_000_000
@@ -39,10 +46,11 @@ def binomials(hole: int) -> tuple[np.ndarray, np.ndarray, int]:
     return binom, base, max(size, 1)
 
 
-def combo_values(g: Game, full: np.ndarray, out_bits: int, threads: int | None
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def combo_values(g: Game, full: np.ndarray, out_bits: int, threads: int | None,
+                 low: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``(values, order)`` on the complete board ``full``: every combo's value (int64,
-    bigger is better; -1 where it holds a card out) and the live combos weakest first."""
+    bigger is better; -1 where it holds a card out; with ``low``, its 8-or-better low, 0
+    for none) and the live combos weakest first."""
     from .evaluate import evaluate_batch
     cards = combos(g)
     live = np.flatnonzero((combo_bits(g.deck, g.hole) & np.uint64(out_bits)) == 0)
@@ -51,9 +59,63 @@ def combo_values(g: Game, full: np.ndarray, out_bits: int, threads: int | None
     rows[:, g.hole:] = full
     values = np.full(len(cards), -1, np.int64)
     if len(live):
-        values[live] = evaluate_batch(g, rows, validate=False, threads=threads)
+        values[live] = evaluate_batch(g, rows, low=low, validate=False, threads=threads)
     order = live[np.argsort(values[live], kind="stable")]
     return values, order
+
+
+LOW_RANKS = frozenset([12, 0, 1, 2, 3, 4, 5, 6])      # the ace, and the deuce to the eight
+
+
+def low_possible(full: np.ndarray) -> bool:
+    """Whether a low can be made on the complete board ``full``: three low ranks."""
+    return len({int(c) >> 2 for c in full.tolist()} & LOW_RANKS) >= 3
+
+
+class BoardValues(NamedTuple):
+    """Every combo's values on one complete board, as the sweeps take them."""
+    high: np.ndarray           # int64 (N,), -1 for a combo holding a card out
+    order: np.ndarray          # the live combos, weakest high first
+    low: np.ndarray | None     # int64 (N,) 8-or-better lows (0: none); None: no low here
+    low_order: np.ndarray | None
+
+
+def board_values(g: Game, full: np.ndarray, out_bits: int, threads: int | None
+                 ) -> BoardValues:
+    """Every combo's high, and in a hi-lo game on a board that makes lows, its low."""
+    high, order = combo_values(g, full, out_bits, threads)
+    if not (g.hilo and low_possible(full)):
+        return BoardValues(high, order, None, None)
+    return BoardValues(high, order, *combo_values(g, full, out_bits, threads, low=True))
+
+
+def add_board(cards: np.ndarray, v: BoardValues, reach: np.ndarray, num: np.ndarray,
+              tied: np.ndarray, sums: np.ndarray, binom: np.ndarray, base: np.ndarray
+              ) -> None:
+    """``num +=`` every combo's twice pot share against ``reach`` on one board (``tied``:
+    the weight it ties, high games only)."""
+    from .kernels import generic_sweep as k
+    n = len(v.order)
+    if v.low is None:
+        k.sweep_board(cards, v.order, v.high, n, reach, num, tied, sums, binom, base)
+        return
+    high, high_low, low_sum = (np.zeros(len(num)) for _ in range(3))
+    k.sweep_board(cards, v.order, v.high, n, reach, high, NO_TIES, sums, binom, base)
+    holding = readonly(np.where(v.low > 0, reach, 0.0))
+    k.sweep_board(cards, v.order, v.high, n, holding, high_low, NO_TIES, sums, binom, base)
+    k.sweep_board(cards, v.low_order, v.low, n, reach, low_sum, NO_TIES, sums, binom, base)
+    k.add_hilo(v.low, high, high_low, low_sum, num)
+
+
+def pair_by_pair(bits: np.ndarray, v: BoardValues, reach: np.ndarray, careful: np.ndarray,
+                 share: np.ndarray, tie: np.ndarray, signs: bool) -> None:
+    """``kernels.generic_sweep.pairwise`` for the careful combos, hi-lo or high."""
+    from .kernels import generic_sweep as k
+    if v.low is None:
+        k.pairwise(bits, v.order, v.high, len(v.order), reach, careful, share, tie, signs)
+    else:
+        k.pairwise_hilo(bits, v.order, v.high, v.low, len(v.order), reach, careful, share,
+                        signs)
 
 
 def _careful(met: np.ndarray, whole: float, close: float, live: np.ndarray) -> np.ndarray:
@@ -66,7 +128,8 @@ def runout_sums(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
     """``(status, num, met)``: every combo's twice-wins-plus-ties summed over the
     ``runouts`` (``num``) and the weight clear of it and the known cards (``met``), as
     ``kernels.sweep.runout_sweep`` leaves them for ``factor = 0``; where ``tied`` is
-    (N,), the weight each ties is added to it."""
+    (N,), the weight each ties is added to it (high games).  In hi-lo games ``num`` is
+    twice the pot share."""
     from .kernels import generic_sweep as k
     from .kernels.sweep import OK, TOO_CONCENTRATED
     cards = combos(g)
@@ -90,14 +153,14 @@ def runout_sums(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
             met[c] = float(reach[clear].sum())
     share = np.zeros(len(careful))
     tie = np.zeros(len(careful) if len(tied) else 0)
+    assert not (g.hilo and len(tied)), "a hi-lo pot has no single tie to count"
     for runout in runouts:
         full = np.concatenate([board, runout]).astype(np.uint8)
         out = out_bits | sum(1 << int(c) for c in runout.tolist())
-        values, order = combo_values(g, full, out, threads)
-        k.sweep_board(cards, order, values, len(order), reach, num, tied, sums, binom,
-                      base)
+        v = board_values(g, full, out, threads)
+        add_board(cards, v, reach, num, tied, sums, binom, base)
         if len(careful):
-            k.pairwise(bits, order, values, len(order), reach, careful, share, tie, False)
+            pair_by_pair(bits, v, reach, careful, share, tie, False)
     num[careful] = share
     if len(tied):
         tied[careful] = tie
@@ -107,16 +170,16 @@ def runout_sums(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
 def showdown(g: Game, board: np.ndarray, out_bits: int, rows: np.ndarray, close: float,
              threads: int | None) -> tuple[int, np.ndarray]:
     """``(status, values)``: for each row of ``rows`` (k, N), every combo's weight beaten
-    less its weight lost to on the complete board ``board``; 0 for a combo holding a
-    card out."""
+    less its weight lost to on the complete board ``board`` (hi-lo: its pot share less
+    the opponent's, weighed); 0 for a combo holding a card out."""
     from .kernels import generic_sweep as k
     from .kernels.sweep import NO_LIVE_WEIGHT, NO_WEIGHT, OK, TOO_CONCENTRATED
     cards = combos(g)
     bits = combo_bits(g.deck, g.hole)
     binom, base, size = binomials(g.hole)
     sums = np.zeros(size)
-    values, order = combo_values(g, board, out_bits, threads)
-    live = values >= 0
+    v = board_values(g, board, out_bits, threads)
+    live = v.high >= 0
     out = np.zeros(rows.shape)
     met = np.zeros(len(cards))
     for r, weights in enumerate(rows):
@@ -127,16 +190,14 @@ def showdown(g: Game, board: np.ndarray, out_bits: int, rows: np.ndarray, close:
         if status != OK:
             return status, out
         row = out[r]
-        k.sweep_board(cards, order, values, len(order), weights, row, NO_TIES, sums, binom,
-                      base)
+        add_board(cards, v, weights, row, NO_TIES, sums, binom, base)
         row -= met
         careful = _careful(met, whole, close, live)
         if len(careful):
             if len(careful) * int(np.count_nonzero(weights)) > CAREFUL_WORK:
                 return TOO_CONCENTRATED, out
             share = np.zeros(len(careful))
-            k.pairwise(bits, order, values, len(order), weights, careful, share, NO_TIES,
-                       True)
+            pair_by_pair(bits, v, weights, careful, share, NO_TIES, True)
             row[careful] = share
         row[~live] = 0.0
     return OK, out
@@ -146,6 +207,7 @@ def signs(g: Game, board: np.ndarray, out_bits: int, out: np.ndarray,
           threads: int | None) -> None:
     """``out`` (N, N) int8: +1 / -1 / 0 as the row combo beats, loses to or ties the
     column combo on ``board``; 0 where they share a card or either holds a card out."""
+    assert not g.hilo, "no hi-lo game's matrix fits in MATRIX_BYTES"   # 270,725 combos up
     values, _ = combo_values(g, board, out_bits, threads)
     bits = combo_bits(g.deck, g.hole)
     live = values >= 0
@@ -178,3 +240,8 @@ def warm() -> None:
         for sign in (False, True):
             k.pairwise(bits, order, values, 3, reach, np.array([0], np.int64), np.zeros(1),
                        tied[:1], sign)
+    low = np.array([0, 1, -1], np.int64)
+    k.add_hilo(low, np.zeros(3), np.zeros(3), np.zeros(3), num)
+    for sign in (False, True):
+        k.pairwise_hilo(bits, order, values, low, 3, reach, np.array([0], np.int64),
+                        np.zeros(1), sign)

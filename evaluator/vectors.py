@@ -3,8 +3,9 @@ combo order of ``evaluator.combo_order`` (``combos(game)``; ranges as ``Range.ve
 
 The strength of every combo on a complete board is sorted once and swept with
 per-card sums for card removal (``kernels/sweep.py``), so a river costs
-microseconds and a flop (1,176 runouts) milliseconds.  They cover the two-card
-high games (hold'em, the short deck).
+microseconds and a flop (1,176 runouts) milliseconds, in the two-card games; 4-card
+Omaha sweeps its hole pairs (``kernels/omaha_sweep.py``), every other game every subset
+of a combo's cards (``subset_vectors``), the hi-lo games a high and a low sweep a board.
 """
 from __future__ import annotations
 
@@ -70,8 +71,8 @@ def two_cards(g: Game) -> bool:
 def sweep_game(game: str | Game, what: str) -> Game:
     g = checked_game(game)
     if kind(g) is None:
-        raise EvaluatorError(f"{what} covers the high games; {g.name} has no combo vectors "
-                             "yet (its pot is split between a high and a low)", g.name)
+        raise EvaluatorError(f"{what}: {g.name} has no combo vectors (its hands hold more "
+                             "cards than the sweeps take)", g.name)
     return g
 
 
@@ -215,7 +216,10 @@ def combo_equity(game: str | Game, against: RangeLike | np.ndarray, board: Cards
     Parameters
     ----------
     game : str or Game
-        Hold'em and the short deck (flop, turn, river); 4-card Omaha (turn, river).
+        Every game, on each street whose runouts its sweep finishes in seconds (hold'em
+        and the short deck: flop, turn, river; 4-card Omaha: turn, river; Teen Patti: no
+        board).  In a hi-lo game the equity is the pot share: half each half, the whole
+        pot by the high where neither hand makes a low.
     against : str, Range or array
         Range text, a ``Range`` or an ``(N,)`` weight vector in the canonical combo
         order (``combos(game)``).
@@ -432,8 +436,8 @@ def call_matrix(game: str | Game, board: CardsLike, dead: CardsLike = "") -> np.
     Parameters
     ----------
     game : str or Game
-        Hold'em or the short deck (an Omaha matrix would not fit in memory: use
-        ``showdown_values``).
+        A game of at most 46,340 combos (hold'em, the short deck, Pineapple, Tahoe, "The",
+        Teen Patti: an Omaha matrix would not fit in memory: use ``showdown_values``).
     board : cards
         The five-card river.
     dead : cards
@@ -483,7 +487,8 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
     Parameters
     ----------
     game : str or Game
-        Hold'em, the short deck or 4-card Omaha.
+        Any game with a river its sweep values in seconds; in a hi-lo game each pair
+        counts the row combo's pot share less the column combo's.
     reach : array
         ``(N,)`` or ``(k, N)`` weights in ``combos(game)`` order (``Range.vector()``).
     board : cards

@@ -201,6 +201,25 @@ def short_deck_categories_7(hands) -> Counter:
 
 
 # --- Equity by brute force ---------------------------------------------------------
+HILO = ("omaha8", "omaha5_8", "omaha6_8", "courchevel8")
+
+
+def pot_share(high, other_high, low, other_low) -> float:
+    """A hand's share of a heads-up hi-lo pot (``low``: smaller is better, None for no
+    qualifying low): the high half and the low half, or the whole pot by the high where
+    neither has a low."""
+    hi = 1.0 if high > other_high else 0.5 if high == other_high else 0.0
+    if low is None and other_low is None:
+        return hi
+    if low is None:
+        lo = 0.0
+    elif other_low is None:
+        lo = 1.0
+    else:
+        lo = 1.0 if low < other_low else 0.5 if low == other_low else 0.0
+    return (hi + lo) / 2
+
+
 def hand_strength(game: str, hole, board):
     """Comparable strength of a hand in a game (high part)."""
     if game == "short_deck":
@@ -232,7 +251,7 @@ def brute_force_equity(game: str, hands, board, dead, final_board: int):
         best = max(highs)
         hi_winners = [p for p, s in enumerate(highs) if s == best]
         lo_winners = []
-        if game in ("omaha8", "omaha5_8", "omaha6_8"):
+        if game in HILO:
             lows = [omaha_low(h, full) for h in hands]
             qualifying = [x for x in lows if x is not None]
             if qualifying:
@@ -467,12 +486,14 @@ def colex_combos(deck, hole: int) -> list[tuple[int, ...]]:
 
 
 def pairwise_combo_equity(hands, weights, board, dead, deck, strength, heroes=None,
-                          final_board=5):
+                          final_board=5, low=None):
     """For each hero hand (index into ``hands``): the sum over every runout and every
     opposing hand clear of the hero, the board, the runout and the dead cards, of the
     opposing weight times 1 / 0.5 / 0 for a win / tie / loss, over the sum of those
     weights; nan where that sum is 0 or the hero holds a known card.  ``strength(hand,
-    full_board)`` is anything comparable.  Every pair is compared (a matrix a runout)."""
+    full_board)`` is anything comparable.  Every pair is compared (a matrix a runout).
+    With ``low(hand, full_board)`` (smaller is better, None for none), each pair's share
+    is the hi-lo pot share (``pot_share``)."""
     import numpy as np
     hands = [tuple(h) for h in hands]
     heroes = np.arange(len(hands)) if heroes is None else np.asarray(heroes)
@@ -494,21 +515,31 @@ def pairwise_combo_equity(hands, weights, board, dead, deck, strength, heroes=No
         w = np.where(meets, weights[None, :], 0.0)
         hero = s[heroes][:, None]
         share = np.where(hero > s[None, :], 1.0, np.where(hero == s[None, :], 0.5, 0.0))
+        if low is not None:
+            lows = [low(h, full) if ok else None for h, ok in zip(hands, live)]
+            share = np.array([[pot_share(s[i], s[j], lows[i], lows[j])
+                               for j in range(len(hands))] for i in heroes])
         num += (w * share).sum(axis=1)
         den += w.sum(axis=1)
     with np.errstate(invalid="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
 
 
-def pairwise_call_matrix(hands, board, dead, strength):
-    """+1 / -1 / 0 for every pair of hands on a river, by the definition."""
+def pairwise_call_matrix(hands, board, dead, strength, low=None):
+    """+1 / -1 / 0 for every pair of hands on a river, by the definition; with ``low``
+    (as ``pairwise_combo_equity``), the row hand's hi-lo pot share less the column's."""
     known = set(board) | set(dead)
     s = [None if known & set(h) else strength(h, list(board)) for h in hands]
+    lows = [None if x is None or low is None else low(h, list(board))
+            for h, x in zip(hands, s)]
     n = len(hands)
     out = [[0] * n for _ in range(n)]
     for i in range(n):
         for j in range(n):
             if s[i] is None or s[j] is None or set(hands[i]) & set(hands[j]):
                 continue
-            out[i][j] = (s[i] > s[j]) - (s[i] < s[j])
+            if low is None:
+                out[i][j] = (s[i] > s[j]) - (s[i] < s[j])
+            else:
+                out[i][j] = 2 * pot_share(s[i], s[j], lows[i], lows[j]) - 1
     return out

@@ -22,6 +22,11 @@ SPOTS = [   # game, board, live cards beside it (the rest dead, so that the brut
     ("crazy_pineapple", "2c7d9hKs", 14),
     ("omaha5", "2c7d9hKsAd", 13),
     ("courchevel", "Ah7d2c9sTs", 13),
+    ("omaha8", "2c7d9hKsAd", 12),            # hi-lo: the pot share, from three sweeps
+    ("omaha8", "2c3d9hKs", 12),
+    ("omaha8", "2c7d9hKsQd", 12),            # no low can be made: the high alone
+    ("omaha5_8", "2c7d4hKsAd", 13),
+    ("courchevel8", "Ah7d2c9s3s", 13),
 ]
 
 
@@ -41,6 +46,11 @@ def _strength(game):
     return lambda hand, full: ref.hand_strength(game, hand, full)
 
 
+def _low(game):
+    """The hi-lo games' low for the brute force (None: a high game)."""
+    return ref.omaha_low if game in ref.HILO else None
+
+
 @pytest.mark.parametrize("game, board, live_cards", SPOTS)
 @pytest.mark.parametrize("weights", ["whole", "real"])
 def test_combo_equity_is_the_brute_force(game, board, live_cards, weights):
@@ -53,18 +63,20 @@ def test_combo_equity_is_the_brute_force(game, board, live_cards, weights):
         w[live] = rng.random(len(live)) * (rng.random(len(live)) < 0.7)
     w[live[0]] = 1.0
     want = ref.pairwise_combo_equity(cards[live].tolist(), w[live], b, dead, g.deck,
-                                     _strength(game), final_board=max(g.streets))
+                                     _strength(game), final_board=max(g.streets),
+                                     low=_low(game))
     got = ev.combo_equity(game, w, b, dead)
     assert np.isnan(np.delete(got, live)).all()
     np.testing.assert_allclose(got[live], want, rtol=0, atol=1e-12, equal_nan=True)
 
 
 @pytest.mark.parametrize("game, board", [("the", "2c7dKsQh"), ("tahoe", "2c7d9hKsAd"),
-                                         ("teen_patti", ""), ("omaha5", "2c7d9hKsAd")])
+                                         ("teen_patti", ""), ("omaha5", "2c7d9hKsAd"),
+                                         ("omaha8", "2c7d4hKsAd"), ("omaha5_8", "2c7d4hKsAd")])
 def test_showdown_values_are_the_call_matrix_times_the_reach(game, board):
     g, b, dead, cards, live = _spot(game, board, 12, seed=3)
     matrix = np.array(ref.pairwise_call_matrix(cards[live].tolist(), b, dead,
-                                               _strength(game)), np.float64)
+                                               _strength(game), _low(game)), np.float64)
     rng = np.random.default_rng(9)
     reach = np.zeros((3, len(cards)))
     reach[:, live] = rng.random((3, len(live)))
@@ -128,8 +140,8 @@ def test_a_hand_against_a_range_is_equity(game, board, hero):
 
 
 def test_refusals_name_what_is_wrong():
-    with pytest.raises(EvaluatorError, match="split between a high and a low"):
-        ev.combo_equity("omaha8", "AA**", "2c7d9hKsAd")
+    with pytest.raises(EvaluatorError, match="needs a board of 4 or 5 cards, got 3"):
+        ev.combo_equity("omaha8", "AA**", "2c7d9h")       # 1,081 runouts x 3 sweeps
     with pytest.raises(EvaluatorError, match="no street of omaha6"):
         ev.combo_equity("omaha6", "AA****", "2c7d9hKsAd")
     with pytest.raises(EvaluatorError, match="needs a board of 2 or 3 or 4 cards"):

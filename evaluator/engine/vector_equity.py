@@ -24,9 +24,11 @@ __all__ = ["vectors_serve", "heads_up_by_vectors"]
 
 def vectors_serve(g: Game, board_cards: int) -> bool:
     """Whether the subset sweep answers a heads-up spot of ``g`` with ``board_cards``
-    known within its bound (hold'em's own walks serve the two-card games)."""
+    known within its bound (hold'em's own walks serve the two-card games; a hi-lo result
+    counts scoops and halves, which the pot shares alone do not give)."""
     fam = family(g)
-    return fam.vector_kind(g) in ("omaha", "subsets") and fam.subset_fits(g, board_cards)
+    return (not g.hilo and fam.vector_kind(g) in ("omaha", "subsets")
+            and fam.subset_fits(g, board_cards))
 
 
 def _vector(g: Game, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:

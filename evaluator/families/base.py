@@ -67,9 +67,9 @@ class Family:
         """How ``evaluator.vectors`` sweeps its combos: ``"pairs"`` (the two-card sweep,
         rank pairs listed without evaluating each combo), ``"omaha"`` (four-card Omaha's
         hole pairs), ``"subsets"`` (any hole size: every combo valued by the game's own
-        evaluation, card removal over every subset of its cards), or None (none yet: the
-        hi-lo games, whose pot is shared by a high and a low)."""
-        return None if g.hilo or g.hole > SUBSET_HOLE else "subsets"
+        evaluation, card removal over every subset of its cards; hi-lo pot shares from a
+        high and a low sweep of each board), or None (more than ``SUBSET_HOLE`` cards)."""
+        return None if g.hole > SUBSET_HOLE else "subsets"
 
     def subset_seconds(self, g: Game) -> float:
         """Seconds to value and sweep one combo on the subset sweep (measured on two
@@ -84,12 +84,12 @@ class Family:
 
     def subset_fits(self, g: Game, board_cards: int) -> bool:
         """Whether the subset sweep takes a spot of ``g`` with ``board_cards`` known within
-        ``SUBSET_SECONDS`` (a high game, a street of it)."""
-        if g.hilo or g.hole > SUBSET_HOLE or board_cards not in g.streets:
+        ``SUBSET_SECONDS`` (a street of it; hi-lo boards take three sweeps)."""
+        if g.hole > SUBSET_HOLE or board_cards not in g.streets:
             return False
         full = max(g.streets)
         runouts = math.comb(len(g.deck) - board_cards - g.hole, full - board_cards)
-        work = math.comb(len(g.deck), g.hole) * runouts
+        work = math.comb(len(g.deck), g.hole) * runouts * (3 if g.hilo else 1)
         return work * self.subset_seconds(g) <= SUBSET_SECONDS
 
     def holdem_notation(self, g: Game) -> bool:

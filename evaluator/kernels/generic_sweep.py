@@ -160,3 +160,44 @@ def pairwise(combo_bits, order, values, n, reach, careful, share, tie, signs):
             elif signs:
                 total -= w
         share[c] += total
+
+
+@kernel
+def add_hilo(low, high, high_low, low_sum, num):
+    """``num[i] +=`` twice combo ``i``'s hi-lo pot share from three sweeps of one board:
+    ``high`` (every opponent by high), ``high_low`` (the opponents with a qualifying low,
+    by high) and ``low_sum`` (every opponent by low, no low counting below any).  A combo
+    with a low takes half of each half; one without takes the whole pot from an opponent
+    with no low and half of it from one with a low (who takes the low half)."""
+    for i in range(num.shape[0]):
+        if low[i] > 0:
+            num[i] += 0.5 * (high[i] + low_sum[i])
+        elif low[i] == 0:
+            num[i] += high[i] - 0.5 * high_low[i]
+
+
+@kernel
+def pairwise_hilo(combo_bits, order, high, low, n, reach, careful, share, signs):
+    """``pairwise`` for a hi-lo pot: ``share[k] +=`` the weight of each listed opponent
+    times twice the pot share the careful combo takes from it (``signs``: less one, its
+    share less the opponent's), pair by pair."""
+    listed = np.zeros(high.shape[0], np.bool_)
+    for j in range(n):
+        listed[order[j]] = True
+    for c in range(careful.shape[0]):
+        i = careful[c]
+        if not listed[i]:
+            continue
+        mine = combo_bits[i]
+        total = 0.0
+        for j in range(n):
+            o = order[j]
+            w = reach[o]
+            if w == 0.0 or combo_bits[o] & mine:
+                continue
+            h = 2.0 if high[i] > high[o] else (1.0 if high[i] == high[o] else 0.0)
+            if low[i] > 0 or low[o] > 0:
+                lo = 2.0 if low[i] > low[o] else (1.0 if low[i] == low[o] else 0.0)
+                h = 0.5 * (h + lo)
+            total += w * (h - 1.0) if signs else w * h
+        share[c] += total
