@@ -22,7 +22,7 @@ from .combo_order import combo_bits, combos
 from .games import Game
 from .vector_weights import readonly
 
-__all__ = ["runout_sums", "showdown", "signs", "binomials", "combo_values", "board_values",
+__all__ = ["runout_sums", "hilo_tallies", "showdown", "signs", "binomials", "combo_values", "board_values",
            "low_possible", "warm"]
 
 NO_TIES = np.zeros(0, np.float64)      # no tie weights to add up
@@ -167,6 +167,40 @@ def runout_sums(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
     return OK, num, met
 
 
+LOW_LEVELS = 58
+"""Columns of a hi-lo tally's Fenwick trees: the 56 lows of five distinct ranks from the
+ace to the eight, no low, and the tree's unused first column."""
+
+
+def low_ranks(v: BoardValues) -> np.ndarray:
+    """Every combo's low as a rank on its board: 0 for none, 1 for the worst low made."""
+    if v.low is None:
+        return np.zeros(len(v.high), np.int64)
+    made = np.unique(v.low[v.low > 0])
+    return np.where(v.low > 0, np.searchsorted(made, v.low) + 1, 0).astype(np.int64)
+
+
+def hilo_tallies(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
+                 reach: np.ndarray, hero: np.ndarray, threads: int | None) -> np.ndarray:
+    """Heads-up hi-lo outcomes of ``hero``'s combos against ``reach`` over every runout,
+    weighed by both (``kernels.generic_sweep.hilo_tallies``'s ``cells``, (12,)).  Exact
+    where both ranges' weights sum exactly (whole multiples of one power of two)."""
+    from .kernels import generic_sweep as k
+    cards = combos(g)
+    binom, base, size = binomials(g.hole)
+    tree = np.zeros((size + 1, LOW_LEVELS))
+    totals = np.zeros(size + 1)
+    seen = np.zeros((len(cards), 6))
+    cells = np.zeros(12)
+    for runout in runouts:
+        full = np.concatenate([board, runout]).astype(np.uint8)
+        out = out_bits | sum(1 << int(c) for c in runout.tolist())
+        v = board_values(g, full, out, threads)
+        k.hilo_tallies(cards, v.order, v.high, low_ranks(v), len(v.order), reach, hero,
+                       tree, totals, seen, binom, base, cells)
+    return cells
+
+
 def showdown(g: Game, board: np.ndarray, out_bits: int, rows: np.ndarray, close: float,
              threads: int | None) -> tuple[int, np.ndarray]:
     """``(status, values)``: for each row of ``rows`` (k, N), every combo's weight beaten
@@ -245,3 +279,6 @@ def warm() -> None:
     for sign in (False, True):
         k.pairwise_hilo(bits, order, values, low, 3, reach, np.array([0], np.int64),
                         np.zeros(1), sign)
+    tree, totals = np.zeros((size + 1, LOW_LEVELS)), np.zeros(size + 1)
+    k.hilo_tallies(cards, order, values, np.array([0, 1, 0], np.int64), 3, reach, reach,
+                   tree, totals, np.zeros((3, 6)), binom, base, np.zeros(12))

@@ -1,6 +1,7 @@
 """Exact range against range through the combo vectors (``engine/vector_equity.py``): the
 same answer as the walk of every pair of combos, where both can run, and an answer where
 the walk would be refused (PLO ranges on a turn or a river)."""
+import numpy as np
 import pytest
 
 import evaluator as ev
@@ -12,6 +13,13 @@ SPOTS = [
     ("tahoe", ["AAK,KKQ", "QQ*"], "2c7d9hKs"),
     ("courchevel", ["AsAhKdKcQc,AdAcKhQhQd:0.5", "JJ***"], "2c7d9hTs3s"),
     ("omaha5", ["AsAhKdKcQc,AdAcKhQhQd", "JJT9*"], "2c7d9hKs3s"),
+    # hi-lo: scoops, halves and quarters tallied by a high and low sweep together
+    ("omaha8", ["AA2*", "KK**:0.5,A3**"], "2c7d9hKsAd"),
+    ("omaha8", ["A2**", "QQ**"], "2c3d9hKs"),
+    ("omaha8", ["A2**", "QQ**"], "2c8d9hKsQs"),                 # no low can be made
+    ("omaha8", ["A23*,A24*", "A2**:0.5,345*"], "2c3d4h8s"),   # quartered lows
+    ("omaha5_8", ["AA2**", "KKQ**"], "2c7d4hKsAd"),
+    ("courchevel8", ["AA2**", "KKQ**,A3***:0.5"], "2c7d4hKsAd"),
 ]
 
 
@@ -25,12 +33,18 @@ def test_the_vectors_answer_as_the_walk_of_every_pair(game, hands, board, monkey
     assert swept.samples == pytest.approx(walk.samples, rel=1e-12)
     for a, b in zip(walk.players, swept.players):
         assert (a.equity, a.win, a.tie) == pytest.approx((b.equity, b.win, b.tie), abs=1e-12)
+        assert (a.scoop, a.hi, a.lo) == pytest.approx((b.scoop, b.hi, b.lo), abs=1e-12)
+    assert swept.counts.keys() == walk.counts.keys()
+    for key, value in walk.counts.items():          # scoops, halves, squared shares
+        if key != "weighted":
+            np.testing.assert_allclose(swept.counts[key], value, rtol=1e-12, err_msg=key)
     if walk.fractions is not None:
         assert swept.fractions == walk.fractions
 
 
 @pytest.mark.parametrize("game, board", [("omaha", "2c7d9hKsAd"), ("omaha", "2c7d9hKs"),
-                                         ("tahoe", "2c7d9hKsAd"), ("courchevel", "2c7d9hKsAd")])
+                                         ("tahoe", "2c7d9hKsAd"), ("courchevel", "2c7d9hKsAd"),
+                                         ("omaha8", "2c7d9hKsAd"), ("omaha8", "2c7d9hKs")])
 def test_wide_ranges_the_walk_refused_are_answered(game, board):
     """PLO 10% against 40% on a river was refused: 2,112,595,992 combo tuples."""
     r = ev.equity(game, ["10%", "40%"], board, exact=True)

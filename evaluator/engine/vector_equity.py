@@ -24,11 +24,9 @@ __all__ = ["vectors_serve", "heads_up_by_vectors"]
 
 def vectors_serve(g: Game, board_cards: int) -> bool:
     """Whether the subset sweep answers a heads-up spot of ``g`` with ``board_cards``
-    known within its bound (hold'em's own walks serve the two-card games; a hi-lo result
-    counts scoops and halves, which the pot shares alone do not give)."""
+    known within its bound (hold'em's own walks serve the two-card games)."""
     fam = family(g)
-    return (not g.hilo and fam.vector_kind(g) in ("omaha", "subsets")
-            and fam.subset_fits(g, board_cards))
+    return fam.vector_kind(g) in ("omaha", "subsets") and fam.subset_fits(g, board_cards)
 
 
 def _vector(g: Game, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -57,6 +55,17 @@ def heads_up_by_vectors(g: Game, names: list[str], rows: list[np.ndarray],
     need = max(g.streets) - len(board_ids)
     listed = list(itertools.combinations(left, need))
     runouts = np.array(listed, np.uint8).reshape(len(listed), need)
+    integral = bool(np.all(weights[0] == 1) and np.all(weights[1] == 1))
+    pairs = int(np.count_nonzero(hero)) * int(np.count_nonzero(against))
+    method = (f"exact, every combo swept on each of {len(runouts):,} board"
+              f"{'s' * (len(runouts) != 1)} ({pairs:,} pairs of combos listed once a board)")
+    if g.hilo:
+        counts = _hilo_counts(g, board_ids, out_bits, runouts, against, hero, integral,
+                              threads)
+        if counts is None:
+            return None
+        return make_result(g, names, board_ids, dead_ids, counts, True, method, None,
+                           weight_scale=scale)
     tied = np.zeros(len(hero))
     status, num, met = runout_sums(g, board_ids.astype(np.uint8), out_bits, runouts, against,
                                    exact_share(against, len(runouts)), threads, tied)
@@ -67,7 +76,6 @@ def heads_up_by_vectors(g: Game, names: list[str], rows: list[np.ndarray],
     won = float(hero[live] @ (num[live] - tied[live])) / 2
     tie = float(hero[live] @ tied[live])
     deals = float(hero[live] @ met[live]) * factor
-    integral = bool(np.all(weights[0] == 1) and np.all(weights[1] == 1))
     counts = Counts(2, weighted=not integral)
     lost = deals - won - tie
     if integral:                                   # whole numbers of deals, exactly
@@ -75,8 +83,40 @@ def heads_up_by_vectors(g: Game, names: list[str], rows: list[np.ndarray],
     counts.hi_full[0, 1], counts.hi_full[0, 2] = won, tie
     counts.hi_full[1, 1], counts.hi_full[1, 2] = lost, tie
     counts.boards = deals
-    pairs = int(np.count_nonzero(hero)) * int(np.count_nonzero(against))
-    method = (f"exact, every combo swept on each of {len(runouts):,} board"
-              f"{'s' * (len(runouts) != 1)} ({pairs:,} pairs of combos listed once a board)")
     return make_result(g, names, board_ids, dead_ids, counts, True, method, None,
                        weight_scale=scale)
+
+
+LOSE, WIN, TIE = 0, 1, 2
+MIRROR = (WIN, LOSE, TIE)      # the opponent's outcome of a half, heads-up
+
+
+def _hilo_counts(g: Game, board_ids: np.ndarray, out_bits: int, runouts: np.ndarray,
+                 against: np.ndarray, hero: np.ndarray, integral: bool,
+                 threads: int | None) -> Counts | None:
+    """Both players' hi-lo tallies from the first's outcomes (``hilo_tallies``): each
+    half the second loses where the first wins it, and the reverse; None where the
+    weights would not sum exactly."""
+    from ..subset_vectors import hilo_tallies
+    from ..vector_weights import exact_share
+    if exact_share(against, len(runouts)):
+        return None
+    cells = hilo_tallies(g, board_ids.astype(np.uint8), out_bits, runouts, against, hero,
+                         threads)
+    if integral:                                   # whole numbers of deals, exactly
+        cells = np.round(cells)
+    counts = Counts(2, weighted=not integral, hilo=True)
+    won, tied, lost = cells[9:].tolist()
+    counts.hi_full[0, 1], counts.hi_full[0, 2] = won, tied
+    counts.hi_full[1, 1], counts.hi_full[1, 2] = lost, tied
+    joint = counts.joint
+    assert joint is not None
+    for a in (LOSE, WIN, TIE):
+        for b in (LOSE, WIN, TIE):
+            deals = cells[3 * a + b]
+            if (a, b) != (LOSE, LOSE):
+                joint[0, a, b] = deals
+            if (MIRROR[a], MIRROR[b]) != (LOSE, LOSE):
+                joint[1, MIRROR[a], MIRROR[b]] = deals
+    counts.boards = int(cells.sum()) if integral else float(cells.sum())
+    return counts

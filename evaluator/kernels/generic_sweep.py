@@ -201,3 +201,113 @@ def pairwise_hilo(combo_bits, order, high, low, n, reach, careful, share, signs)
                 h = 0.5 * (h + lo)
             total += w * (h - 1.0) if signs else w * h
         share[c] += total
+
+
+# --- hi-lo tallies: high and low outcomes together ---------------------------------------
+# Each subset sum of the sweep becomes a Fenwick tree over the board's low ranks (row
+# ``sums.shape[0] - 1`` the empty subset's), so that a combo reads, for every band of
+# high (below it, level, above), the clear weight whose low is below its own and level
+# with it.  Low rank 0 is "no low".
+
+@kernel(inline="always")
+def _below(tree, row, t):
+    """The weight in ``tree[row]`` at low ranks below ``t``."""
+    s = 0.0
+    while t > 0:
+        s += tree[row, t]
+        t -= t & -t
+    return s
+
+
+@kernel(inline="always")
+def _add_low(tree, row, t, w):
+    t += 1
+    while t < tree.shape[1]:
+        tree[row, t] += w
+        t += t & -t
+
+
+@kernel
+def _read_low(cards, i, t, tree, totals, binom, base):
+    """``(below, level, every)``: the clear weight of combo ``i`` listed so far whose low
+    rank is below ``t``, equal to it, and in all (its own weight excluded)."""
+    empty = tree.shape[0] - 1
+    lo = _below(tree, empty, t)
+    up = _below(tree, empty, t + 1)
+    every = totals[empty]
+    for mask in range(1, (1 << cards.shape[1]) - 1):
+        at, size = subset_at(cards, i, mask, binom, base)
+        a = _below(tree, at, t)
+        b = _below(tree, at, t + 1)
+        if size & 1:
+            lo -= a
+            up -= b
+            every -= totals[at]
+        else:
+            lo += a
+            up += b
+            every += totals[at]
+    return lo, up - lo, every
+
+
+@kernel
+def hilo_tallies(cards, order, high, low, n, reach, hero, tree, totals, seen, binom,
+                 base, cells):
+    """Heads-up hi-lo outcomes of every listed combo with ``hero`` weight against the
+    ``reach`` weights clear of it, on one board, weighed by both and added to ``cells``:
+    ``cells[3 * a + b]`` the deals with a qualifying low where the hero loses (0), wins
+    (1) or ties (2) the high half and the low half (no low of its own: loses it);
+    ``cells[9:12]`` the deals without one, won, tied, lost by the high.  ``low``: each
+    combo's low rank (0 none, bigger better), below ``tree.shape[1] - 1``; ``seen``
+    (N, 6) scratch."""
+    k = cards.shape[1]
+    own = 1.0 if k % 2 == 0 else -1.0
+    tree[:, :] = 0.0
+    totals[:] = 0.0
+    empty = tree.shape[0] - 1
+    start = 0
+    while start < n:
+        v = high[order[start]]
+        stop = start
+        while stop < n and high[order[stop]] == v:
+            i = order[stop]
+            if hero[i] != 0.0:
+                seen[i, 0], seen[i, 1], seen[i, 2] = _read_low(cards, i, low[i], tree,
+                                                               totals, binom, base)
+            stop += 1
+        for j in range(start, stop):
+            i = order[j]
+            w = reach[i]
+            if w != 0.0:
+                _add_low(tree, empty, low[i], w)
+                totals[empty] += w
+                for mask in range(1, (1 << k) - 1):
+                    at = subset_at(cards, i, mask, binom, base)[0]
+                    _add_low(tree, at, low[i], w)
+                    totals[at] += w
+        for j in range(start, stop):
+            i = order[j]
+            if hero[i] != 0.0:
+                a, b, c = _read_low(cards, i, low[i], tree, totals, binom, base)
+                seen[i, 3], seen[i, 4], seen[i, 5] = a, b + own * reach[i], c + own * reach[i]
+        start = stop
+    for j in range(n):
+        i = order[j]
+        x = hero[i]
+        if x == 0.0:
+            continue
+        a, b, c = _read_low(cards, i, low[i], tree, totals, binom, base)
+        b += own * reach[i]
+        c += own * reach[i]
+        # (low below, low level, all) by high band: won (below), tied (level), lost (above)
+        bands = ((1, seen[i, 0], seen[i, 1], seen[i, 2]),
+                 (2, seen[i, 3] - seen[i, 0], seen[i, 4] - seen[i, 1], seen[i, 5] - seen[i, 2]),
+                 (0, a - seen[i, 3], b - seen[i, 4], c - seen[i, 5]))
+        for hand, below, level, every in bands:
+            if low[i] == 0:
+                cells[9 + (hand + 2) % 3] += x * level     # neither has a low
+                cells[3 * hand] += x * (every - level)     # the opponent's low
+            else:
+                cells[3 * hand + 1] += x * below
+                cells[3 * hand + 2] += x * level
+                cells[3 * hand] += x * (every - below - level)
