@@ -55,7 +55,38 @@ def test_omaha_breakdown_and_errors():
     b = range_breakdown("omaha", "AA$ds", "Ts9h2s")
     assert sum(r["share"] for r in b.rows if r["kind"] == "made") == pytest.approx(1.0)
     assert any(r["class"] == "nut flush draw" for r in b.rows)
-    with pytest.raises(Exception, match="breakdown is for hold'em and Omaha"):
+    with pytest.raises(Exception, match="breakdown is for games with a board"):
         range_breakdown("teen_patti", "AsKsQs", "2c7d9h")
     with pytest.raises(Exception, match="no class"):
         b.combos("royal")
+
+
+def _classes(b, combo):
+    return {r["class"] for r in b.rows if r["kind"] != "category" and combo in b.combos(r["class"])}
+
+
+@pytest.mark.parametrize("game_name, board, combo, made, draws", [
+    # "The": three hole cards, any of them played; a board of two to four cards
+    ("the", "2c7d", "7s7h7c", "four of a kind", set()),
+    ("the", "2c7d9h", "AhAd3s", "overpair", set()),
+    ("the", "2c7d9h", "9c8c3s", "top pair, weak kicker", set()),
+    ("the", "2c7d9h", "Ah5h3h", "high card",                          # a 4 makes A-5
+     {"flush draw", "nut flush draw", "gutshot", "combo draw"}),
+    ("the", "2c7d", "Kh5h3h", "high card", {"backdoor flush"}),       # two cards to come
+    # Tahoe: at most two of three hole cards
+    ("tahoe", "2c7d9hKsAd", "AhKh3c", "two pair", set()),
+    ("tahoe", "2c7d9hKsAd", "QcQd3s", "underpair", set()),
+    ("tahoe", "2c7d9h", "Ah5h3h", "high card", {"backdoor flush"}),  # two hearts play, not 3
+    ("tahoe", "2c7d9h", "8c6s3d", "high card", {"open-ended"}),
+])
+def test_tahoe_and_the_by_the_cards_their_best_hand_plays(game_name, board, combo, made,
+                                                          draws):
+    b = range_breakdown(game_name, "random", board)
+    assert sum(r["share"] for r in b.rows if r["kind"] == "made") == pytest.approx(1.0)
+    text = format_cards(sorted(parse_cards(combo).tolist(), reverse=True), sep="")
+    assert _classes(b, text) == {made} | draws
+
+
+def test_a_board_of_no_cards_is_refused_with_the_sizes():
+    with pytest.raises(Exception, match="a breakdown in the takes a board of 1 to 4 cards"):
+        range_breakdown("the", "AAK", "")

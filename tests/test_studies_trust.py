@@ -6,6 +6,7 @@ import json
 import time
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 import evaluator as ev
@@ -81,8 +82,31 @@ def quickly(call, *args, **kwargs):
 
 
 def test_a_sampled_flop_study_too_wide_to_weigh_is_refused_before_any_flop():
-    why = quickly(flop_study, "omaha", ["AA", "KK"], trials=200)
+    why = quickly(flop_study, "omaha6", ["10%", "40%"], trials=200)   # no combo order
     assert "too wide to weigh" in why and "'random'" in why
+    why = quickly(flop_study, "omaha5", ["40%", "60%"], trials=200)   # about 16 minutes
+    assert "would take about" in why and "minutes" in why
+
+
+@pytest.mark.parametrize("game_name, first, second", [
+    ("tahoe", "10%", "40%:0.5,3%"), ("omaha", "AA**", "KK**,QQ**:0.25"),
+    ("the", "20%", "random"), ("holdem", "QQ+", "22+")])
+def test_wide_ranges_are_weighed_by_card_removal_as_pair_by_pair(game_name, first, second,
+                                                                 monkeypatch):
+    """Each flop's weighted deals, by card removal over every combo's subsets, equal the
+    sum over every pair of combos (the dense matrix), to the last bit."""
+    import itertools
+
+    from evaluator.ranges import Range
+    from evaluator.studies import flops
+
+    g = ev.game(game_name)
+    ranges = [Range(first, g), None if second == "random" else Range(second, g)]
+    some = list(itertools.islice(itertools.combinations(g.deck, 3), 0, 22100, 997))
+    used = np.array([g.deck[-1]], np.int64)
+    dense = flops._deal_weights(g, ranges, some, used)
+    monkeypatch.setattr(flops, "DENSE_PAIRS", 0)
+    assert flops._deal_weights(g, ranges, some, used) == dense
 
 
 @pytest.mark.slow

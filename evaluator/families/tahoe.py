@@ -38,6 +38,9 @@ class Tahoe(FusedBest5):
             return 1e-6 + 3e-8 * math.comb(live, need)
         return super().class_seconds(g, need, live)
 
+    def breakdown_seconds(self, g: Game) -> float | None:
+        return 1.2e-4                   # its played cards are read in Python
+
     def batch_kernel(self, g: Game, low: bool, width: int
                      ) -> tuple[Any, tuple[Any, ...], tuple[np.ndarray, ...]]:
         from ..kernels import high

@@ -311,3 +311,29 @@ def hilo_tallies(cards, order, high, low, n, reach, hero, tree, totals, seen, bi
                 cells[3 * hand + 1] += x * below
                 cells[3 * hand + 2] += x * level
                 cells[3 * hand] += x * (every - below - level)
+
+
+@kernel
+def clear_total(cards, combo_bits, out_bits, reach, villains, heroes, hero_weights, sums,
+                binom, base):
+    """``sum over heroes h clear of out_bits of hero_weights[h] x`` the weight of the
+    ``villains`` (indices with weight) clear of ``h`` and of ``out_bits``: the weighted
+    deals of two ranges on one board, reading only the combos that carry weight."""
+    k = cards.shape[1]
+    sums[:] = 0.0
+    whole = 0.0
+    for t in range(villains.shape[0]):
+        i = villains[t]
+        if combo_bits[i] & out_bits:
+            continue
+        whole += reach[i]
+        add_subsets(cards, i, reach[i], sums, binom, base)
+    sign = 1.0 if k % 2 == 0 else -1.0
+    total = 0.0
+    for t in range(heroes.shape[0]):
+        i = heroes[t]
+        if combo_bits[i] & out_bits:
+            continue
+        total += hero_weights[t] * (whole + read_subsets(cards, i, sums, binom, base)
+                                    + sign * reach[i])
+    return total

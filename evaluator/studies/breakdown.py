@@ -34,7 +34,11 @@ Draws (with a card or two still to come), from the cards that could come next:
 
 Omaha games use the same definitions through their own evaluation (exactly two hole cards
 and three board cards): a draw is a next card that makes the flush or straight with two
-hole cards; the pair classes look at the two hole cards that make the best hand.
+hole cards; the pair classes look at the two hole cards that make the best hand.  Tahoe
+(at most two of three hole cards) and "The" (three hole cards, a board of two to four)
+likewise: the two hole cards its best hand plays (those pairing the board or each other
+first, then the highest; a hand playing one or none adds its highest other), and the
+draws its own evaluation makes; a backdoor flush where two board cards are still to come.
 """
 from __future__ import annotations
 
@@ -209,11 +213,12 @@ def range_breakdown(game: str | Game, hands: RangeLike, board: CardsLike,
     fam = family(g)
     combo_seconds = fam.breakdown_seconds(g)
     if combo_seconds is None:
-        raise HandError(f"the breakdown is for hold'em and Omaha games, not {g.name}", g.name)
+        raise HandError(f"the breakdown is for games with a board, not {g.name}", g.name)
     board_ids = parse_cards(board, what="the board")
     check_street(g, board_ids)
-    if not 3 <= len(board_ids) <= 5:
-        raise HandError("a breakdown takes a board of 3 to 5 cards", len(board_ids))
+    if not len(board_ids):
+        sizes = " to ".join(str(s) for s in (min(g.streets[1:]), max(g.streets)))
+        raise HandError(f"a breakdown in {g.name} takes a board of {sizes} cards", 0)
     dead_ids = parse_cards(dead, what="the dead cards")
     g.check_in_deck(board_ids.tolist(), "the board")
     g.check_in_deck(dead_ids.tolist(), "the dead cards")
@@ -243,13 +248,13 @@ def range_breakdown(game: str | Game, hands: RangeLike, board: CardsLike,
             values = evaluate_batch(g, np.ascontiguousarray(rows))
             cats = [names[v >> 12] for v in values.tolist()]
             categories += cats
-            if fam.two_plus_three:
-                made += [_omaha_made(g, c, board_list, cat) for c, cat in zip(part.tolist(),
-                                                                             cats)]
+            if g.hole != 2:
+                made += [_played_made(g, c, board_list, cat) for c, cat in zip(part.tolist(),
+                                                                              cats)]
             else:
                 made += [_made_class(cat, c, board_list) for c, cat in zip(part.tolist(), cats)]
-            draws += _draws(g, part, board_ids, dead_ids, values) if len(board_ids) < 5 else \
-                [[] for _ in range(len(part))]
+            draws += _draws(g, part, board_ids, dead_ids, values) \
+                if len(board_ids) < max(g.streets) else [[] for _ in range(len(part))]
             if bar is not None:
                 bar.advance(bar.task, len(part))
     finally:
@@ -278,14 +283,19 @@ def _row(name: str, kind: str, mask: np.ndarray, weights: np.ndarray, total: flo
             "share": w / total}
 
 
-def _omaha_made(g: Game, hole: list[int], board: list[int], category: str) -> str:
-    """The made class of an Omaha hand: that of the two hole cards making its best hand."""
+def _played_made(g: Game, hole: list[int], board: list[int], category: str) -> str:
+    """The made class of a hand of more than two hole cards: that of the two its best
+    hand plays (Omaha: exactly two; Tahoe, "The": those pairing the board or each other
+    first, then the highest, topped up by its highest other card)."""
     if category in _STRONG:
         return category
-    best = evaluate(g, hole, board)
-    used = [parse_cards(c).tolist()[0] for c in best.best]
-    pair = [c for c in hole if c in used] or hole[:2]
-    return _made_class(category, pair[:2] if len(pair) >= 2 else hole[:2], board)
+    used = {parse_cards(c).tolist()[0] for c in evaluate(g, hole, board).best}
+    on_board = {c >> 2 for c in board}
+    held = Counter(c >> 2 for c in hole)
+
+    def weight(c: int) -> tuple[bool, bool, int]:
+        return c in used, (c >> 2) in on_board or held[c >> 2] > 1, c >> 2
+    return _made_class(category, sorted(hole, key=weight, reverse=True)[:2], board)
 
 
 def _draws(g: Game, combos: np.ndarray, board: np.ndarray, dead: np.ndarray,
@@ -326,7 +336,7 @@ def _draws(g: Game, combos: np.ndarray, board: np.ndarray, dead: np.ndarray,
             mine.append("gutshot")
         if makes_flush.any() and ranks:
             mine.append("combo draw")
-        if len(board) == 3 and not makes_flush.any() and now[i] < flush \
+        if max(g.streets) - len(board) >= 2 and not makes_flush.any() and now[i] < flush \
                 and _backdoor_flush(g, combos[i].tolist(), board.tolist()):
             mine.append("backdoor flush")
         out.append(mine)
@@ -355,6 +365,14 @@ def _backdoor_flush(g: Game, hole: list[int], board: list[int]) -> bool:
         if family(g).two_plus_three:
             if mine >= 2 and on_board == 1:
                 return True
-        elif mine >= 1 and on_board + min(mine, 2) == 3:
+        elif mine >= 1 and on_board + min(mine, _most_played(g)) == 3:
             return True
     return False
+
+
+def _most_played(g: Game) -> int:
+    """The most hole cards a five-card hand of ``g`` may play (hold'em and Tahoe 2)."""
+    hole = list(range(g.hole))
+    board = list(range(g.hole, g.hole + max(g.streets)))
+    return max(sum(c < g.hole for c in five)
+               for five in family(g).five_card_choices(g, hole, board))

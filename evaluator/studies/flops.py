@@ -251,6 +251,8 @@ def _deal_weights(g: Game, ranges: list[Range | None], flops: list[tuple[int, ..
         others = math.comb(left - g.hole, g.hole)
         return [float(known.weights[alive & ((mine & np.uint64(sum(1 << c for c in flop)))
                                              == 0)].sum()) * others * rest for flop in flops]
+    if len(ranges[0]) * len(ranges[1]) > DENSE_PAIRS and _has_vectors(g):
+        return _swept_weights(g, ranges[0], ranges[1], flops, blocked, rest)
     a, b = (card_masks(r.combos) for r in ranges if r is not None)
     wa, wb = ranges[0].weights, ranges[1].weights
     pair = (wa[:, None] * wb[None, :]) * (((a[:, None] & b[None, :]) == 0)
@@ -261,6 +263,43 @@ def _deal_weights(g: Game, ranges: list[Range | None], flops: list[tuple[int, ..
         mask = np.uint64(sum(1 << c for c in flop))
         out.append(float(((a & mask) == 0) @ pair @ ((b & mask) == 0)) * rest)
     return out
+
+
+DENSE_PAIRS = 1_000_000
+"""Combo pairs weighed as a matrix; wider ranges are weighed by card removal (each combo's
+clear weight by inclusion-exclusion over its cards' subsets), never listing their pairs."""
+
+
+def _has_vectors(g: Game) -> bool:
+    from ..combo_order import MAX_COMBOS
+    return math.comb(len(g.deck), g.hole) <= MAX_COMBOS
+
+
+def _swept_weights(g: Game, first: Range, second: Range, flops: list[tuple[int, ...]],
+                   blocked: np.uint64, rest: int) -> list[float]:
+    """``_deal_weights`` of two wide ranges: on each flop, every combo's weight of the
+    second range clear of it (``kernels.generic_sweep.clear_weights``), summed under the
+    first's weights.  Exact for weights that are whole multiples of one power of two."""
+    from .._parallel import map_items, resolve_threads
+    from ..combo_order import combo_bits, combo_index, combos
+    from ..kernels import generic_sweep as k
+    from ..subset_vectors import binomials
+    cards, bits = combos(g), combo_bits(g.deck, g.hole)
+    against = second.vector()
+    villains = np.flatnonzero(against)
+    heroes = combo_index(g, first.combos)
+    hero_weights = np.ascontiguousarray(first.weights, np.float64)
+    binom, base, size = binomials(g.hole)
+    masks = [np.uint64(int(blocked) | sum(1 << c for c in flop)) for flop in flops]
+    step = 64
+
+    def part(start: int) -> list[float]:
+        sums = np.zeros(size)
+        return [k.clear_total(cards, bits, mask, against, villains, heroes, hero_weights,
+                              sums, binom, base) * rest for mask in masks[start:start + step]]
+    starts = list(range(0, len(masks), step))
+    parts = map_items(part, starts, resolve_threads(None, len(villains) * len(masks)))
+    return [x for p in parts for x in p]
 
 
 def _sweep_pays(g: Game, parsed: list[np.ndarray], ranges: list[Range | None],
@@ -378,10 +417,15 @@ def _check_study_time(g: Game, texts: list[str], queries: list[dict[str, Any]],
             f"{how}, or a Dask cluster (scheduler=)", " vs ".join(texts))
 
 
-WEIGHED_PAIRS = 20_000_000      # combo pairs a sampled study weighs (a float64 matrix)
+WEIGH_SECONDS = 5e-9
+"""Seconds to add or read one subset sum weighing a flop's deals (2.4 ns on two cores)."""
+FLOPS = 1755                    # flops up to suit renaming, the most a study weighs
+WEIGHED_PAIRS = 20_000_000
+"""Combo pairs a sampled study weighs where the game has no combo order (6-card Omaha);
+elsewhere wide ranges are weighed by card removal, and any width is taken."""
 
 
-def _check_weighable(ranges: list[Range | None], texts: list[str]) -> None:
+def _check_weighable(g: Game, ranges: list[Range | None], texts: list[str]) -> None:
     """Refuse, before any work, a sampled study whose two listed ranges are too wide to
     weigh flop by flop (a 'random' hand is counted, so it never is)."""
     if len(ranges) != 2:
@@ -389,7 +433,14 @@ def _check_weighable(ranges: list[Range | None], texts: list[str]) -> None:
                              "take any number)", len(ranges))
     if ranges[0] is not None and ranges[1] is not None:
         pairs = len(ranges[0]) * len(ranges[1])
-        if pairs > WEIGHED_PAIRS:
+        seconds = WEIGH_SECONDS * (len(ranges[0]) + len(ranges[1])) * 2 ** g.hole * FLOPS
+        if pairs > DENSE_PAIRS and _has_vectors(g) and seconds > STUDY_SECONDS:
+            raise EvaluatorError(
+                f"weighing each flop's deals of {texts[0]!r} ({len(ranges[0]):,} combos) "
+                f"against {texts[1]!r} ({len(ranges[1]):,}) would take about "
+                f"{seconds / 60:,.0f} minutes; narrow one of them, or study one against "
+                "'random' (counted, not listed)", pairs)
+        if pairs > WEIGHED_PAIRS and not _has_vectors(g):
             raise EvaluatorError(
                 f"a sampled flop study of {texts[0]!r} ({len(ranges[0]):,} combos) against "
                 f"{texts[1]!r} ({len(ranges[1]):,}) is too wide to weigh: "
@@ -503,7 +554,7 @@ def flop_study(game: str | Game, hands: Sequence[object], *, dead: str = "",
         None if rnd else Range([h], g) if r is None else r
         for h, r, rnd in zip(parsed, ranges, randoms)]
     if sampled:
-        _check_weighable(as_ranges, texts)
+        _check_weighable(g, as_ranges, texts)
     perms = _symmetries(parsed, ranges, dead_ids)
     classes = _flop_classes(live, perms)
     if trials is not None:                          # every flop samples its trials
@@ -551,7 +602,7 @@ def flop_study(game: str | Game, hands: Sequence[object], *, dead: str = "",
     sampled = any(not r["exact"] for r in rows)
     weights = None
     if sampled:
-        _check_weighable(as_ranges, texts)           # exact=None may have sampled
+        _check_weighable(g, as_ranges, texts)           # exact=None may have sampled
         weights = _deal_weights(g, as_ranges, [f for f, _ in classes], dead_ids)
     study_rows = []
     for k, ((flop, size), row) in enumerate(zip(classes, rows)):
