@@ -314,26 +314,43 @@ def hilo_tallies(cards, order, high, low, n, reach, hero, tree, totals, seen, bi
 
 
 @kernel
-def clear_total(cards, combo_bits, out_bits, reach, villains, heroes, hero_weights, sums,
-                binom, base):
-    """``sum over heroes h clear of out_bits of hero_weights[h] x`` the weight of the
-    ``villains`` (indices with weight) clear of ``h`` and of ``out_bits``: the weighted
-    deals of two ranges on one board, reading only the combos that carry weight."""
+def clear_total(cards, combo_bits, flop, by_card_start, by_card, reach, whole, totals,
+                heroes, hero_weights, sums, binom, base):
+    """``sum over heroes h clear of the flop of hero_weights[h] x`` the weight of the
+    opponents clear of ``h`` and of the flop: the weighted deals of two ranges on one
+    flop.  ``totals`` and ``whole`` hold every opponent's subset sums (``add_subsets``)
+    and weight; the opponents holding a flop card (``by_card``: each card's, from
+    ``by_card_start[c]``) are taken out, so a flop costs the combos it touches."""
     k = cards.shape[1]
-    sums[:] = 0.0
-    whole = 0.0
-    for t in range(villains.shape[0]):
-        i = villains[t]
-        if combo_bits[i] & out_bits:
-            continue
-        whole += reach[i]
-        add_subsets(cards, i, reach[i], sums, binom, base)
+    sums[:] = totals
+    flop_bits = np.uint64(0)
+    for f in range(flop.shape[0]):
+        c = flop[f]
+        for t in range(by_card_start[c], by_card_start[c + 1]):
+            i = by_card[t]
+            if combo_bits[i] & flop_bits:
+                continue                       # taken out with an earlier flop card
+            whole -= reach[i]
+            add_subsets(cards, i, -reach[i], sums, binom, base)
+        flop_bits |= np.uint64(1) << np.uint64(c)
     sign = 1.0 if k % 2 == 0 else -1.0
     total = 0.0
     for t in range(heroes.shape[0]):
         i = heroes[t]
-        if combo_bits[i] & out_bits:
+        if combo_bits[i] & flop_bits:
             continue
         total += hero_weights[t] * (whole + read_subsets(cards, i, sums, binom, base)
                                     + sign * reach[i])
     return total
+
+
+@kernel
+def subset_totals(cards, combos, reach, sums, binom, base):
+    """Add every listed combo's weight to its subset sums; return their weight."""
+    sums[:] = 0.0
+    whole = 0.0
+    for t in range(combos.shape[0]):
+        i = combos[t]
+        whole += reach[i]
+        add_subsets(cards, i, reach[i], sums, binom, base)
+    return whole
