@@ -438,14 +438,23 @@ class Range:
         """
         dead_ids = parse_cards(dead, what="the dead cards")
         out_bits = np.uint64(sum(1 << int(c) for c in dead_ids.tolist()))
-        keep = (self.masks() & out_bits) == 0
+        masks = self.masks()
+        keep = (masks & out_bits) == 0
         if keep.all():
             return self                     # nothing removed: the same range, read-only
         out = object.__new__(Range)
         out.game, out.text = self.game, self.text
         out.combos, out.weights = self.combos[keep], self.weights[keep]
-        out.weights.flags.writeable = False
+        out._masks_cache = masks[keep]      # what a study asks a flop at a time, kept
+        for a in (out.weights, out._masks_cache):
+            a.flags.writeable = False
         return out
+
+    def any_live(self, dead: CardsLike) -> bool:
+        """Whether a combo holds none of ``dead`` (``live`` without listing them)."""
+        dead_ids = parse_cards(dead, what="the dead cards")
+        out_bits = np.uint64(sum(1 << int(c) for c in dead_ids.tolist()))
+        return bool(((self.masks() & out_bits) == 0).any())
 
     def masks(self) -> np.ndarray:
         """Each combo's uint64 card mask, computed once per range (read-only)."""

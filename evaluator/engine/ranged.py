@@ -61,6 +61,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     # a player's combos and weights, or None while not listed (see list_completions)
     rows: list[Any] = []
     weights: list[Any] = []
+    masks_of: list[Any] = []          # each listed player's card masks (the range's own)
     sizes: list[int] = []
     # each range's live weights are scaled so that the largest is 1 (products of small
     # weights then stay representable); ``scale`` is the product of the factors, which the
@@ -72,6 +73,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             names.append(completion_text(cards, missing))
             rows.append(None)
             weights.append(None)
+            masks_of.append(None)
             sizes.append(completions)
             continue
         if rng is None:
@@ -84,6 +86,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         top = float(alive.weights.max())
         scale *= top
         rows.append(alive.combos)
+        masks_of.append(alive.masks())
         weights.append(alive.weights if top == 1.0 else alive.weights / top)
         sizes.append(len(alive))
 
@@ -92,6 +95,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             if rows[p] is None:
                 alive = partial_range(g, cards, missing).live(out)
                 rows[p], weights[p] = alive.combos, alive.weights
+                masks_of[p] = alive.masks()
 
     need = max(g.streets) - len(board_ids)
     left = 52 - len(out) - players * g.hole
@@ -116,7 +120,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         if walked is not None:
             return walked
     # how many combo tuples could be dealt, before listing them
-    upper = _tuple_bound(parsed, unknown, ranges, rows, sizes, len(out), g.hole)
+    upper = _tuple_bound(parsed, unknown, ranges, masks_of, sizes, len(out), g.hole)
     if (players == 2 and exact is not False and not sampling and upper > RANGE_TUPLE_LIMIT
             and vectors_serve(g, len(board_ids))):
         # too many pairs to walk: every combo swept once a board instead, as exactly
@@ -138,7 +142,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         exact = False                              # clearly too long: sample, list nothing
     if exact or (exact is None and not sampling and upper <= RANGE_TUPLE_LIMIT * 4):
         list_completions()
-        masks = [card_masks(r) for r in rows]
+        masks = [m if m is not None else card_masks(r) for r, m in zip(rows, masks_of)]
         tuples, tuple_weights, shift = combo_tuples(
             rows, weights, masks, RANGE_TUPLE_LIMIT if exact is None else None)
         scale *= shift
@@ -198,7 +202,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         # never redealt, however many players there are
         for p in range(players):
             if ranges[p] is None and unknown[p]:
-                rows[p] = weights[p] = None
+                rows[p] = weights[p] = masks_of[p] = None
     ranged = [p for p in range(players) if rows[p] is not None]
     dealt = [p for p in range(players) if rows[p] is None]
     hidden = sum(unknown[p] for p in dealt)
@@ -206,7 +210,10 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     for c in out.tolist() + [c for p in dealt for c in parsed[p].tolist()]:
         taken |= 1 << c
     # a combo that holds a card of a known hand is never dealt: drop it now, not redeal it
-    known = {p: int(np.bitwise_or.reduce(card_masks(rows[p]))) for p in ranged
+    for p in ranged:
+        if masks_of[p] is None:
+            masks_of[p] = card_masks(rows[p])
+    known = {p: int(np.bitwise_or.reduce(masks_of[p])) for p in ranged
              if ranges[p] is None and len(rows[p]) == 1}
     for p in ranged:
         others = taken
@@ -214,14 +221,16 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             if q != p:
                 others |= mask
         if others:
-            keep = (card_masks(rows[p]) & np.uint64(others)) == 0
+            keep = (masks_of[p] & np.uint64(others)) == 0
             if not keep.any():
                 raise NoDeal(f"the range of hand {p + 1} ({names[p]!r}) has no live combos "
                               "beside the other hands' cards", names[p])
             if not keep.all():
                 rows[p], weights[p] = rows[p][keep], weights[p][keep]
+                masks_of[p] = masks_of[p][keep]
     sampler = RangeSampler([rows[p] for p in ranged], [weights[p] for p in ranged],
-                            taken, [names[p] for p in ranged], used_seed)
+                            taken, [names[p] for p in ranged], used_seed,
+                            [masks_of[p] for p in ranged])
     if sampler.tuples or sampler.fit < sampler.FAST_ENOUGH:
         # listed tuples go to the generic sampler, and ranges that fit rarely to the fused
         # one (best-five games) or the generic one, whose redeals are bounded; the
@@ -291,7 +300,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     return make_result(g, names, board_ids, dead_ids, counts, False, method, used_seed)
 
 
-def _tuple_bound(parsed, unknown, ranges, rows, sizes: list[int], out: int,
+def _tuple_bound(parsed, unknown, ranges, masks, sizes: list[int], out: int,
                  hole: int) -> int:
     """How many combo tuples the exact walk could list: at most each range's combos that
     hold no other hand's known card, times the completions of each hand with unknown cards
@@ -312,7 +321,7 @@ def _tuple_bound(parsed, unknown, ranges, rows, sizes: list[int], out: int,
         for q, mask in enumerate(known):
             if q != p:
                 others |= mask
-        bound *= int(((card_masks(rows[p]) & others) == 0).sum()) if others else sizes[p]
+        bound *= int(((masks[p] & others) == 0).sum()) if others else sizes[p]
         left -= hole - len(cards)               # the cards its combos add
     for p, missing in enumerate(unknown):
         if completing[p]:
@@ -338,14 +347,15 @@ class RangeSampler:
     PILOT_TRIES = int(PILOT / SLOWEST)   # redeals the pilot may spend (0.1 s at most)
     TUPLE_LIMIT = 2_000_000         # compatible tuples listed at most
 
-    def __init__(self, rows, weights, taken: int, names, seed: int) -> None:
+    def __init__(self, rows, weights, taken: int, names, seed: int, masks=None) -> None:
         from ..kernels import ranges as range_kernels
         self.players = len(rows)
         self.hole = rows[0].shape[1] if rows else 0
         self.taken = np.uint64(taken)
         self.tuples = False
         self.fit = 1.0
-        masks = [card_masks(r) for r in rows]
+        if masks is None:
+            masks = [card_masks(r) for r in rows]
         if rows:
             check_dealable(np.concatenate(masks), row_starts(rows), taken, names)
         self._set(rows, weights, masks)

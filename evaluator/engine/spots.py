@@ -285,7 +285,7 @@ def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | Non
     resolve_version(version)
     out = np.concatenate([board_ids, dead_ids])
     for i, rng in enumerate(ranges, start=1):
-        if rng is not None and not len(rng.live(out)):
+        if rng is not None and not rng.any_live(out):
             raise NoDeal(f"the range of hand {i} ({rng.text!r}) has no live combos once "
                           "the board and dead cards are out", rng.text)
 
