@@ -22,8 +22,8 @@ from .combo_order import combo_bits, combos
 from .games import Game
 from .vector_weights import readonly
 
-__all__ = ["runout_sums", "hilo_tallies", "showdown", "signs", "binomials", "combo_values", "board_values",
-           "low_possible", "warm"]
+__all__ = ["runout_sums", "hilo_tallies", "showdown", "signs", "binomials", "combo_values",
+           "board_values", "low_possible", "warm"]
 
 NO_TIES = np.zeros(0, np.float64)      # no tie weights to add up
 CAREFUL_WORK = 4_000_000_000

@@ -65,7 +65,7 @@ class Best5(FusedBest5):
         return g.hole == 2 and not g.hilo and not g.lowest_rank
 
     def breakdown_seconds(self, g: Game) -> float | None:
-        return 5e-5 if g.hole == 2 else 1.2e-4      # "The": its played cards read in Python
+        return 5e-5 if g.hole == 2 else 3e-5
 
     def table_class(self, g: Game) -> str:
         # "The" turns its four board cards one at a time, between four betting rounds
