@@ -101,15 +101,15 @@ def test_wide_ranges_are_weighed_by_card_removal_as_pair_by_pair(game_name, firs
     import itertools
 
     from evaluator.ranges import Range
-    from evaluator.studies import flops
+    from evaluator.studies import flop_weights
 
     g = ev.game(game_name)
     ranges = [Range(first, g), None if second == "random" else Range(second, g)]
     some = list(itertools.islice(itertools.combinations(g.deck, 3), 0, 22100, 997))
     used = np.array([g.deck[-1]], np.int64)
-    dense = flops._deal_weights(g, ranges, some, used)
-    monkeypatch.setattr(flops, "DENSE_PAIRS", 0)
-    assert flops._deal_weights(g, ranges, some, used) == dense
+    dense = flop_weights.deal_weights(g, ranges, some, used)
+    monkeypatch.setattr(flop_weights, "DENSE_PAIRS", 0)
+    assert flop_weights.deal_weights(g, ranges, some, used) == dense
 
 
 @pytest.mark.slow
