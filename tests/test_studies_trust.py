@@ -132,7 +132,7 @@ def test_an_unbounded_distribution_is_refused_with_an_estimate():
     assert "would take about" in why and "narrow" in why
 
 
-@pytest.mark.parametrize("game, hands", [("omaha6", "15%"), ("omaha6", "AA****,KK****")])
+@pytest.mark.parametrize("game, hands", [("omaha6", "15%"), ("omaha6", "AA****,KK****,QQ****")])
 def test_an_unbounded_breakdown_is_refused_with_an_estimate(game, hands):
     why = quickly(range_breakdown, game, hands, "2c7d9h")
     assert "would take about" in why
