@@ -73,10 +73,38 @@ def test_eval7_every_combo_on_a_river(benchmark):
 def test_omaha_river_combo_equity(benchmark):
     """All 270,725 Omaha hands against a range on a river."""
     against = ev.Range("AA**,KK**:0.5", "omaha").vector()
-    eq = benchmark.pedantic(ev.combo_equity, args=(against, RIVER),
-                            kwargs={"game": "omaha", "threads": 1}, rounds=5,
-                            warmup_rounds=1)
+    eq = benchmark.pedantic(ev.combo_equity, args=("omaha", against, RIVER),
+                            kwargs={"threads": 1}, rounds=5, warmup_rounds=1)
     assert eq.shape == (270725,)
+
+
+@pytest.mark.parametrize("game, board", [
+    ("omaha", RIVER), ("omaha", TURN), ("omaha8", RIVER), ("omaha8", TURN),
+    ("omaha5", RIVER), ("omaha5_8", RIVER), ("courchevel8", RIVER)])
+def test_every_combo_against_the_games_own_forty_percent(benchmark, game, board):
+    """Every hand of the game against its own top 40% (the step-19 targets), two threads."""
+    against = ev.Range("40%", game).vector()
+    eq = benchmark.pedantic(ev.combo_equity, args=(game, against, board), rounds=3,
+                            warmup_rounds=1)
+    assert eq.shape == (len(ev.combos(game)),)
+
+
+@pytest.mark.parametrize("game", ["omaha", "omaha8", "omaha5_8"])
+def test_exact_range_against_range_on_a_river(benchmark, game):
+    """10% against 40%, exact through the vectors (PLO8: scoops and halves tallied)."""
+    result = benchmark.pedantic(ev.equity, args=(game, ["10%", "40%"], RIVER),
+                                kwargs={"exact": True}, rounds=3, warmup_rounds=1)
+    assert result.exact and "every combo swept" in result.method
+
+
+@pytest.mark.parametrize("game", ["tahoe", "the", "omaha"])
+def test_sampled_flop_study_of_wide_ranges(benchmark, game):
+    """10% against 40% on every flop, 1,000 deals a flop, wide ranges weighed by card
+    removal (was refused as too wide to weigh)."""
+    study = benchmark.pedantic(ev.flop_study, args=(game, ["10%", "40%"]),
+                               kwargs={"trials": 1000, "seed": 1}, rounds=1,
+                               warmup_rounds=1)
+    assert len(study.rows) == 1755
 
 
 def test_runout_study_on_a_flop(benchmark):

@@ -25,6 +25,9 @@ from evaluator.studies.runouts import runout_study
     ("holdem", ["QQ+", "AKs", "JcTc"], "2c7d9h", ""),          # three-way: card by card
     pytest.param("omaha", ["AA$ds", "KK**"], "Ah7d2c9s", "",  # Omaha turn: river sweeps
                  marks=pytest.mark.slow),
+    ("tahoe", ["AAK,KKQ:0.5", "QQ*,JJ*"], "2c7d9h", "Ks"),     # every runout swept once
+    ("the", ["AAK,KKQ", "QQ*:0.5,JJ*"], "2c7d", ""),
+    ("omaha8", ["A2**", "KK**"], "Ah7d2c9s", "3s"),            # pot shares, runout by runout
 ])
 def test_the_rows_add_up_to_the_equity_on_the_board(game, hands, board, dead):
     study = runout_study(game, hands, board, dead, progress=False)
@@ -42,6 +45,9 @@ def test_the_rows_add_up_to_the_equity_on_the_board(game, hands, board, dead):
     ("holdem", ["QQ+,AKs:0.5", "22+,A2s+,KTo+"], "2c7d9h"),
     ("holdem", ["QQ+", "AKs", "JcTc"], "2c7d9h"),
     ("omaha", ["AsAdKcQc", "KK**:0.5,T9**"], "Ah7d2c9s"),
+    ("tahoe", ["AAK,KKQ:0.5", "QQ*,JJ*"], "2c7d9h"),
+    ("the", ["AAK,KKQ", "QQ*:0.5,JJ*"], "2c7d"),
+    ("omaha8", ["A2**", "KK**,A3**:0.5"], "Ah7d2c9s"),
 ])
 @pytest.mark.slow
 def test_each_row_is_the_equity_once_its_card_has_fallen(game, hands, board):

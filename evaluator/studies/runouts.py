@@ -209,11 +209,13 @@ def runout_study(game: str | Game, hands: Sequence[object], board: CardsLike,
     parsed, _, _ = parse_hands(g, texts)        # every hand checked before any work
     check_distinct([(f"hand {k}", h) for k, h in enumerate(parsed, start=1)]
                    + [("the board", board_ids), ("the dead cards", dead_ids)])
-    if len(texts) == 2 and sweeps(g, len(board_ids)) and two_cards(g):
-        rows = _swept(g, texts, board_ids, dead_ids, threads)
-    elif len(texts) == 2 and sweeps(g, len(board_ids) + 1):
+    rows = None
+    if len(texts) == 2 and sweeps(g, len(board_ids)):
+        swept = _swept if two_cards(g) else _runout_by_runout
+        rows = swept(g, texts, board_ids, dead_ids, threads)
+    if rows is None and len(texts) == 2 and sweeps(g, len(board_ids) + 1):
         rows = _card_by_card(g, texts, board_ids, dead_ids, threads, progress)
-    else:
+    if rows is None:
         held = np.concatenate([*parsed, dead_ids]).astype(np.uint8)
         rows = _asked(g, texts, board_ids, held, dead_ids, threads, progress)
     if not rows:
@@ -238,6 +240,35 @@ def _swept(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray,
     for card in np.flatnonzero(deals > 0).tolist():
         p1 = min(max(won[card] / deals[card], 0.0), 1.0)
         out.append(_row(card, float(deals[card] * unit), (p1, 1.0 - p1)))
+    return out
+
+
+def _runout_by_runout(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray,
+                      threads: int | None) -> list[dict[str, Any]] | None:
+    """Heads-up where the board's every runout is swept (Omaha, Tahoe, "The" ...): each
+    runout's first-range-weighted wins and deals, added to each card it holds; None where
+    the weights would not sum exactly (then card by card)."""
+    import itertools
+
+    from ..runout_vectors import hero_totals
+    hero, against = Range(texts[0], g).vector(), Range(texts[1], g).vector()
+    known = set(board.tolist()) | set(dead.tolist())
+    left = [c for c in g.deck if c not in known]
+    need = max(g.streets) - len(board)
+    listed = list(itertools.combinations(left, need))
+    runouts = np.array(listed, np.uint8).reshape(len(listed), need)
+    totals = hero_totals(g, hero, against, board.astype(np.uint8),
+                         sum(1 << c for c in known), runouts, threads)
+    if totals is None:
+        return None
+    won, deals = np.zeros(52), np.zeros(52)
+    for j in range(runouts.shape[1]):
+        np.add.at(won, runouts[:, j], totals[:, 0] / 2)
+        np.add.at(deals, runouts[:, j], totals[:, 1])
+    out = []
+    for card in np.flatnonzero(deals > 0).tolist():
+        p1 = min(max(won[card] / deals[card], 0.0), 1.0)
+        out.append(_row(card, float(deals[card]), (p1, 1.0 - p1)))
     return out
 
 

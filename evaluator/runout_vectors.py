@@ -1,0 +1,107 @@
+"""One range's wins and deals against another on every runout of a board, a runout at a
+time: what a runout study adds to each card a runout holds.  The two-card games have
+their own (``vectors.runout_totals``); here 4-card Omaha sweeps its hole pairs
+(``kernels/omaha_sweep``) and every other game its combos' subsets (``subset_vectors``),
+hi-lo pot shares included.  Each runout's deals are the first range's weights times the
+second's clear of each combo and of the runout (``kernels.generic_sweep.clear_total``:
+the combos the runout touches taken out of sums made once), so a runout costs one sweep.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _tables
+from .combo_order import combo_bits, combos
+from .games import Game
+from .vector_weights import exact_share, readonly
+
+__all__ = ["hero_totals"]
+
+CHUNK = 32
+"""Runouts a work item takes (a fixed split: the same sums on any number of threads)."""
+
+
+def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarray,
+                out_bits: int, runouts: np.ndarray, threads: int | None
+                ) -> np.ndarray | None:
+    """``(R, 2)``: for each runout, twice the ``hero``-weighted wins (ties count one half
+    each, hi-lo: twice the pot share) against ``against``, and the deals, both weights
+    multiplied; None where ``against``'s weights would not sum exactly (a caller then
+    asks card by card)."""
+    from ._parallel import map_items, resolve_threads
+    from .kernels import generic_sweep as k
+    from .subset_vectors import binomials
+    from .vectors import kind
+    if exact_share(against, len(runouts)):
+        return None
+    cards, bits = combos(g), combo_bits(g.deck, g.hole)
+    out = np.uint64(out_bits)
+    villains = np.flatnonzero((against != 0) & ((bits & out) == 0))
+    heroes = np.flatnonzero((hero != 0) & ((bits & out) == 0))
+    hero_weights = np.ascontiguousarray(hero[heroes])
+    held = cards[villains].astype(np.int64).ravel()
+    by_card = np.repeat(villains, g.hole)[np.argsort(held, kind="stable")]
+    by_card_start = np.searchsorted(np.sort(held), np.arange(53))
+    binom, base, size = binomials(g.hole)
+    totals = np.zeros(size)
+    whole = k.subset_totals(cards, villains, against, totals, binom, base)
+    river = _omaha_river(g, cards, bits, against) if kind(g) == "omaha" else \
+        _subset_river(g, cards, against, binom, base, size)
+
+    def work(start: int) -> np.ndarray:
+        part = runouts[start:start + CHUNK]
+        got = np.zeros((len(part), 2))
+        sums = np.zeros(size)
+        sweep = river()
+        for r, runout in enumerate(part):
+            full = np.concatenate([board, runout]).astype(np.uint8)
+            mask = out_bits | sum(1 << int(c) for c in runout.tolist())
+            got[r, 0] = float(hero @ sweep(full, mask))
+            got[r, 1] = k.clear_total(cards, bits, runout.astype(np.int64), by_card_start,
+                                      by_card, against, whole, totals, heroes, hero_weights,
+                                      sums, binom, base)
+        return got
+    starts = list(range(0, len(runouts), CHUNK))
+    parts = map_items(work, starts, resolve_threads(threads, len(runouts) << 16))
+    return np.concatenate(parts) if parts else np.zeros((0, 2))
+
+
+def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, against: np.ndarray):
+    """A maker of 4-card Omaha's river sweep (scratch of its own for each work item)."""
+    from .kernels import omaha_sweep as o
+    t = _tables.high(g.values)
+    n = len(cards)
+
+    def make():
+        pair_rank = np.zeros(o.PAIRS, np.int64)
+        words, spare = np.empty(256, np.int64), np.empty(256, np.int64)
+        count = np.empty(o.PAIRS + 2, np.int64)
+        hand_rank, order = np.empty(n, np.int64), np.empty(n, np.uint64)
+        ones, twos, threes = np.zeros(52), np.zeros(o.PAIRS), np.zeros(o.TRIPLES)
+        num = np.zeros(n)
+
+        def sweep(full: np.ndarray, mask: int) -> np.ndarray:
+            listed = o.list_river(cards, bits, full, np.uint64(mask), pair_rank, words, spare,
+                                  count, hand_rank, order, *t)
+            num[:] = 0.0
+            o.sweep_river(cards, order, listed, against, num, ones, twos, threes)
+            return num
+        return sweep
+    return make
+
+
+def _subset_river(g: Game, cards: np.ndarray, against: np.ndarray, binom: np.ndarray,
+                  base: np.ndarray, size: int):
+    """A maker of the subset sweep of one river (hi-lo: the pot share's three sweeps)."""
+    from .subset_vectors import NO_TIES, add_board, board_values
+
+    def make():
+        sums, num = np.zeros(size), np.zeros(len(cards))
+
+        def sweep(full: np.ndarray, mask: int) -> np.ndarray:
+            num[:] = 0.0
+            add_board(cards, board_values(g, full, mask, 1), readonly(against), num, NO_TIES,
+                      sums, binom, base)
+            return num
+        return sweep
+    return make
