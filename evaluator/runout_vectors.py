@@ -24,10 +24,10 @@ CHUNK = 32
 def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarray,
                 out_bits: int, runouts: np.ndarray, threads: int | None
                 ) -> np.ndarray | None:
-    """``(R, 2)``: for each runout, twice the ``hero``-weighted wins (ties count one half
-    each, hi-lo: twice the pot share) against ``against``, and the deals, both weights
-    multiplied; None where ``against``'s weights would not sum exactly (a caller then
-    asks card by card)."""
+    """``(R, 3)``: for each runout, ``hero``'s weighted share of the deals against
+    ``against`` (wins and half the ties; hi-lo: the pot share), of its ties (high games;
+    0 in hi-lo) and the deals, both weights multiplied; None where ``against``'s weights
+    would not sum exactly (a caller then asks card by card)."""
     from ._parallel import map_items, resolve_threads
     from .kernels import generic_sweep as k
     from .subset_vectors import binomials
@@ -45,29 +45,31 @@ def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarra
     binom, base, size = binomials(g.hole)
     totals = np.zeros(size)
     whole = k.subset_totals(cards, villains, against, totals, binom, base)
-    river = _omaha_river(g, cards, bits, against) if kind(g) == "omaha" else \
-        _subset_river(g, cards, against, binom, base, size)
+    river = _omaha_river(g, cards, bits, hero, against) if kind(g) == "omaha" else \
+        _subset_river(g, cards, hero, against, binom, base, size)
 
     def work(start: int) -> np.ndarray:
         part = runouts[start:start + CHUNK]
-        got = np.zeros((len(part), 2))
+        got = np.zeros((len(part), 3))
         sums = np.zeros(size)
         sweep = river()
         for r, runout in enumerate(part):
             full = np.concatenate([board, runout]).astype(np.uint8)
             mask = out_bits | sum(1 << int(c) for c in runout.tolist())
-            got[r, 0] = float(hero @ sweep(full, mask))
-            got[r, 1] = k.clear_total(cards, bits, runout.astype(np.int64), by_card_start,
+            got[r, 0], got[r, 1] = sweep(full, mask)
+            got[r, 2] = k.clear_total(cards, bits, runout.astype(np.int64), by_card_start,
                                       by_card, against, whole, totals, heroes, hero_weights,
                                       sums, binom, base)
         return got
     starts = list(range(0, len(runouts), CHUNK))
     parts = map_items(work, starts, resolve_threads(threads, len(runouts) << 16))
-    return np.concatenate(parts) if parts else np.zeros((0, 2))
+    return np.concatenate(parts) if parts else np.zeros((0, 3))
 
 
-def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, against: np.ndarray):
-    """A maker of 4-card Omaha's river sweep (scratch of its own for each work item)."""
+def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, hero: np.ndarray,
+                 against: np.ndarray):
+    """A maker of 4-card Omaha's river sweep, read where ``hero`` has weight (scratch of
+    its own for each work item)."""
     from .kernels import omaha_sweep as o
     t = _tables.high(g.values)
     n = len(cards)
@@ -78,30 +80,31 @@ def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, against: np.ndarr
         count = np.empty(o.PAIRS + 2, np.int64)
         hand_rank, order = np.empty(n, np.int64), np.empty(n, np.uint64)
         ones, twos, threes = np.zeros(52), np.zeros(o.PAIRS), np.zeros(o.TRIPLES)
-        num = np.zeros(n)
 
-        def sweep(full: np.ndarray, mask: int) -> np.ndarray:
+        def sweep(full: np.ndarray, mask: int) -> tuple[float, float]:
             listed = o.list_river(cards, bits, full, np.uint64(mask), pair_rank, words, spare,
                                   count, hand_rank, order, *t)
-            num[:] = 0.0
-            o.sweep_river(cards, order, listed, against, num, ones, twos, threes)
-            return num
+            won, up_to = o.hero_sweep_river(cards, order, listed, against, hero, ones, twos,
+                                            threes)
+            return (won + up_to) / 2, up_to - won
         return sweep
     return make
 
 
-def _subset_river(g: Game, cards: np.ndarray, against: np.ndarray, binom: np.ndarray,
-                  base: np.ndarray, size: int):
+def _subset_river(g: Game, cards: np.ndarray, hero: np.ndarray, against: np.ndarray,
+                  binom: np.ndarray, base: np.ndarray, size: int):
     """A maker of the subset sweep of one river (hi-lo: the pot share's three sweeps)."""
     from .subset_vectors import NO_TIES, add_board, board_values
 
     def make():
-        sums, num = np.zeros(size), np.zeros(len(cards))
+        sums, num, tied = np.zeros(size), np.zeros(len(cards)), np.zeros(len(cards))
+        ties = NO_TIES if g.hilo else tied
 
-        def sweep(full: np.ndarray, mask: int) -> np.ndarray:
+        def sweep(full: np.ndarray, mask: int) -> tuple[float, float]:
             num[:] = 0.0
-            add_board(cards, board_values(g, full, mask, 1), readonly(against), num, NO_TIES,
+            tied[:] = 0.0
+            add_board(cards, board_values(g, full, mask, 1), readonly(against), num, ties,
                       sums, binom, base)
-            return num
+            return float(hero @ num) / 2, float(hero @ tied)
         return sweep
     return make

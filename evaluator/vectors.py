@@ -48,8 +48,8 @@ __all__ = ["combo_equity", "call_matrix", "showdown_values"]
 
 def sweeps(g: Game, board_cards: int) -> bool:
     """Whether spots of ``g`` with ``board_cards`` known run on the sort and sweep (the
-    family says): the two-card high games on a flop, turn or river; four-card Omaha
-    (high) on a turn or a river; the other high games where their runouts allow."""
+    family says): the two-card high games and four-card Omaha (high) on a flop, turn or
+    river; the other games where their runouts allow."""
     return family(g).vectors(g, board_cards)
 
 
@@ -77,8 +77,8 @@ def sweep_game(game: str | Game, what: str) -> Game:
 
 
 def boards(g: Game) -> tuple[int, ...]:
-    """The board sizes ``combo_equity`` takes in ``g``: Omaha's 1,081 flop runouts over
-    270,725 hands would take seconds each, so it starts at the turn."""
+    """The board sizes ``combo_equity`` takes in ``g``: those whose runouts its sweep
+    finishes in seconds (``Family.vectors``; an Omaha flop's 1,176 rivers about 6 s)."""
     return tuple(b for b in g.streets if sweeps(g, b))
 
 
@@ -217,7 +217,7 @@ def combo_equity(game: str | Game, against: RangeLike | np.ndarray, board: Cards
     ----------
     game : str or Game
         Every game, on each street whose runouts its sweep finishes in seconds (hold'em
-        and the short deck: flop, turn, river; 4-card Omaha: turn, river; Teen Patti: no
+        and the short deck, 4-card Omaha: flop, turn, river; Teen Patti: no
         board).  In a hi-lo game the equity is the pot share: half each half, the whole
         pot by the high where neither hand makes a low.
     against : str, Range or array

@@ -26,6 +26,8 @@ def vectors_serve(g: Game, board_cards: int) -> bool:
     """Whether the subset sweep answers a heads-up spot of ``g`` with ``board_cards``
     known within its bound (hold'em's own walks serve the two-card games)."""
     fam = family(g)
+    if fam.vector_kind(g) == "omaha" and fam.vectors(g, board_cards):
+        return True                                # 4-card Omaha's own sweep, from the flop
     return fam.vector_kind(g) in ("omaha", "subsets") and fam.subset_fits(g, board_cards)
 
 
@@ -66,16 +68,26 @@ def heads_up_by_vectors(g: Game, names: list[str], rows: list[np.ndarray],
             return None
         return make_result(g, names, board_ids, dead_ids, counts, True, method, None,
                            weight_scale=scale)
-    tied = np.zeros(len(hero))
-    status, num, met = runout_sums(g, board_ids.astype(np.uint8), out_bits, runouts, against,
-                                   exact_share(against, len(runouts)), threads, tied)
-    if status != OK:
-        return None
-    factor = math.comb(len(left) - 2 * g.hole, need)
-    live = hero > 0
-    won = float(hero[live] @ (num[live] - tied[live])) / 2
-    tie = float(hero[live] @ tied[live])
-    deals = float(hero[live] @ met[live]) * factor
+    if family(g).subset_fits(g, len(board_ids)):
+        tied = np.zeros(len(hero))
+        status, num, met = runout_sums(g, board_ids.astype(np.uint8), out_bits, runouts,
+                                       against, exact_share(against, len(runouts)), threads,
+                                       tied)
+        if status != OK:
+            return None
+        factor = math.comb(len(left) - 2 * g.hole, need)
+        live = hero > 0
+        won = float(hero[live] @ (num[live] - tied[live])) / 2
+        tie = float(hero[live] @ tied[live])
+        deals = float(hero[live] @ met[live]) * factor
+    else:                                          # an Omaha flop: a runout at a time
+        from ..runout_vectors import hero_totals
+        totals = hero_totals(g, hero, against, board_ids.astype(np.uint8), out_bits,
+                             runouts, threads)
+        if totals is None:
+            return None
+        share, tie, deals = (float(x) for x in totals.sum(axis=0))
+        won = share - tie / 2
     counts = Counts(2, weighted=not integral)
     lost = deals - won - tie
     if integral:                                   # whole numbers of deals, exactly

@@ -328,6 +328,46 @@ def sweep_river(cards, order, n, reach, num, ones, twos, threes):
 
 
 @kernel
+def hero_sweep_river(cards, order, n, reach, hero, ones, twos, threes):
+    """``(below, up_to)``: over the listed hands ``i`` with ``hero`` weight, ``hero[i]``
+    times the clear weight strictly below it (its wins), and up to its value less itself
+    (its wins and ties): ``sweep_river`` read only where the hero has weight."""
+    below = 0.0
+    ones[:] = 0.0
+    twos[:] = 0.0
+    threes[:] = 0.0
+    won = 0.0
+    up_to = 0.0
+    start = 0
+    while start < n:
+        v = order[start] >> S32
+        stop = start
+        while stop < n and (order[stop] >> S32) == v:
+            i = order[stop] & LOW32
+            if hero[i] != 0.0:
+                won += hero[i] * (below + subset_sums(
+                    np.int64(cards[i, 0]), np.int64(cards[i, 1]), np.int64(cards[i, 2]),
+                    np.int64(cards[i, 3]), ones, twos, threes))
+            stop += 1
+        for j in range(start, stop):
+            i = order[j] & LOW32
+            w = reach[i]
+            if w != 0.0:
+                below += w
+                add_subsets(np.int64(cards[i, 0]), np.int64(cards[i, 1]),
+                            np.int64(cards[i, 2]), np.int64(cards[i, 3]), w, ones, twos,
+                            threes)
+        for j in range(start, stop):
+            i = order[j] & LOW32
+            if hero[i] != 0.0:
+                up_to += hero[i] * (below + subset_sums(
+                    np.int64(cards[i, 0]), np.int64(cards[i, 1]), np.int64(cards[i, 2]),
+                    np.int64(cards[i, 3]), ones, twos, threes) + reach[i])
+        start = stop
+    return won, up_to
+
+
+@kernel
 def support(combo_bits, dead_bits, reach):
     """How many hands clear of the known cards have weight."""
     n = 0

@@ -263,8 +263,8 @@ def _runout_by_runout(g: Game, texts: list[str], board: np.ndarray, dead: np.nda
         return None
     won, deals = np.zeros(52), np.zeros(52)
     for j in range(runouts.shape[1]):
-        np.add.at(won, runouts[:, j], totals[:, 0] / 2)
-        np.add.at(deals, runouts[:, j], totals[:, 1])
+        np.add.at(won, runouts[:, j], totals[:, 0])
+        np.add.at(deals, runouts[:, j], totals[:, 2])
     out = []
     for card in np.flatnonzero(deals > 0).tolist():
         p1 = min(max(won[card] / deals[card], 0.0), 1.0)
