@@ -144,7 +144,8 @@ def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
         if vectors.kind(g) not in ("pairs", "omaha"):
             continue
         cards = _SHORT_BOARD if g.lowest_rank else _BOARD
-        first = min(vectors.boards(g))
+        # an Omaha flop runs the turn's chunked kernels on more rivers: the turn warms them
+        first = max(min(vectors.boards(g)), 4 if vectors.kind(g) == "omaha" else 0)
         narrow = _narrow(g)[1]
         for street in sorted({first, 5}):
             steps.append((f"{name} combo vectors on {street} cards",
@@ -154,6 +155,9 @@ def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
         for rows in (reach, np.stack([reach, reach])):
             steps.append((f"{name} showdown values", partial(
                 vectors.showdown_values, g, rows, cards, threads=1)))
+        if vectors.kind(g) == "omaha":
+            steps.append((f"{name} runout by runout", partial(
+                _runout_totals, g, reach, cards[:8])))
         if g.hole != 2:
             continue
         steps.append((f"{name} call matrix", partial(vectors.call_matrix, g, cards)))
@@ -164,6 +168,16 @@ def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
             flop_vectors.flop_totals, reach, reach, flops, np.array([[0, 1, 2, 3]]), game=g,
             threads=1)))
     return steps
+
+
+def _runout_totals(g: Game, reach: np.ndarray, board: str) -> object:
+    """A runout study's and a flop's exact equity kernels: each river of a turn swept
+    for one range's totals (``runout_vectors.hero_totals``)."""
+    from .runout_vectors import hero_totals
+    ids = parse_cards(board)
+    left = np.array([c for c in g.deck if c not in set(ids.tolist())], np.uint8)
+    return hero_totals(g, reach, reach, ids.astype(np.uint8),
+                       sum(1 << int(c) for c in ids.tolist()), left[:, None], 1)
 
 
 # what the compiled code depends on besides the sources: a record written under other
