@@ -2,6 +2,7 @@
 
     python benchmarks/capabilities.py                       # every game, 10 s a call
     python benchmarks/capabilities.py --games omaha,tahoe --limit 30 --markdown cap.md
+    python benchmarks/capabilities.py --from-json all.json,rerun.json --markdown cap.md
 
 One typical spot a game: the game's own top 10% against its top 40% (``N%`` ranges by the
 shipped ranking), the flop ``2c7d9h``, turn ``Ks``, river ``Ad`` (short deck ``6c7d9h``;
@@ -100,26 +101,11 @@ def cell(result: dict) -> str:
     return f"**{result['status']}**"
 
 
-def main(argv: list[str] | None = None) -> int:
-    import evaluator
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", help="comma-separated games (default: every game)")
-    parser.add_argument("--limit", type=float, default=10.0, help="seconds a call (10)")
-    parser.add_argument("--json", help="write every result as JSON to this file")
-    parser.add_argument("--markdown", help="write the table as Markdown to this file")
-    args = parser.parse_args(argv)
-    games = args.games.split(",") if args.games else list(evaluator.GAMES)
-    results: dict[str, dict[str, dict]] = {}
-    for game in games:
-        calls = NO_BOARD if game == "teen_patti" else CALLS
-        results[game] = {}
-        for name, call in calls.items():
-            results[game][name] = r = measure(game, call, args.limit)
-            print(f"{game:16s} {name:22s} {cell(r)}" + (f"  ({r['why']})" if "why" in r
-                                                         else ""), flush=True)
+def render(results: dict[str, dict[str, dict]], limit: float) -> str:
+    """The Markdown table of every game's calls, then every refusal's reason."""
     answered = sum(r["status"] == "ok" for g in results.values() for r in g.values())
     total = sum(len(g) for g in results.values())
-    lines = [f"{answered} of {total} calls answered within {args.limit:g} s "
+    lines = [f"{answered} of {total} calls answered within {limit:g} s "
              f"({time.strftime('%Y-%m-%d')}, `python benchmarks/capabilities.py`).", "",
              "| game | " + " | ".join(CALLS) + " |", "|---" * (len(CALLS) + 1) + "|"]
     for game, row in results.items():
@@ -135,6 +121,39 @@ def main(argv: list[str] | None = None) -> int:
     refusals = [f"- {game}, {name}: {r['why']}" for game, row in results.items()
                 for name, r in row.items() if r["status"] in ("refused", "error")]
     text = "\n".join(lines + ([""] + ["Refusals:"] + refusals if refusals else [])) + "\n"
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    import evaluator
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", help="comma-separated games (default: every game)")
+    parser.add_argument("--limit", type=float, default=10.0, help="seconds a call (10)")
+    parser.add_argument("--json", help="write every result as JSON to this file")
+    parser.add_argument("--markdown", help="write the table as Markdown to this file")
+    parser.add_argument("--from-json", help="comma-separated --json files to table again "
+                        "instead of running (a later file's games replace an earlier's)")
+    args = parser.parse_args(argv)
+    if args.from_json:
+        merged: dict[str, dict[str, dict]] = {}
+        for path in args.from_json.split(","):
+            merged.update(json.loads(Path(path).read_text()))
+        order = [g for g in evaluator.GAMES if g in merged]
+        text = render({g: merged[g] for g in order}, args.limit)
+        print(text)
+        if args.markdown:
+            Path(args.markdown).write_text(text)
+        return 0
+    games = args.games.split(",") if args.games else list(evaluator.GAMES)
+    results: dict[str, dict[str, dict]] = {}
+    for game in games:
+        calls = NO_BOARD if game == "teen_patti" else CALLS
+        results[game] = {}
+        for name, call in calls.items():
+            results[game][name] = r = measure(game, call, args.limit)
+            print(f"{game:16s} {name:22s} {cell(r)}" + (f"  ({r['why']})" if "why" in r
+                                                         else ""), flush=True)
+    text = render(results, args.limit)
     print()
     print(text)
     if args.markdown:
