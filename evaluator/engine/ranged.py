@@ -436,8 +436,11 @@ def _collision_bound(rows, weights) -> float:
     that both hold the card."""
     shares = []
     for combos, w in zip(rows, weights):
-        chance = np.repeat(w / w.sum(), combos.shape[1])
-        shares.append(np.bincount(combos.ravel(), weights=chance, minlength=52))
+        chance = w / w.sum()
+        share = np.zeros(52)
+        for j in range(combos.shape[1]):           # a column at a time: no repeated copy
+            share += np.bincount(combos[:, j], weights=chance, minlength=52)
+        shares.append(share)
     return float(sum(shares[p] @ shares[q] for p in range(len(shares))
                      for q in range(p + 1, len(shares))))
 
