@@ -78,7 +78,8 @@ def sweep_game(game: str | Game, what: str) -> Game:
 
 def boards(g: Game) -> tuple[int, ...]:
     """The board sizes ``combo_equity`` takes in ``g``: those whose runouts its sweep
-    finishes in seconds (``Family.vectors``; an Omaha flop's 1,176 rivers about 6 s)."""
+    finishes in seconds (``Family.vectors``; an Omaha flop's 1,176 turn-river runouts
+    about 5 s)."""
     return tuple(b for b in g.streets if sweeps(g, b))
 
 
@@ -197,7 +198,7 @@ OMAHA_CHUNK = 8
 """Rivers per work item in Omaha on a turn (six items): each item sums the clear weights
 of 270,725 hands again, which costs about one river."""
 OMAHA_FLOP_CHUNK = 32
-"""Rivers per work item on an Omaha flop (37 items of its 1,176: 6.0 s -> 4.8 s)."""
+"""Runouts per work item on an Omaha flop (37 items of its 1,176: 6.0 s -> 5.3 s)."""
 
 NO_HERO = np.zeros(0, np.float64)      # no hero weights (read-only, as every weight read)
 NO_HERO.flags.writeable = False

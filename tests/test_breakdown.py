@@ -87,6 +87,10 @@ def test_tahoe_and_the_by_the_cards_their_best_hand_plays(game_name, board, comb
     assert _classes(b, text) == {made} | draws
 
 
-def test_a_board_of_no_cards_is_refused_with_the_sizes():
-    with pytest.raises(Exception, match="a breakdown in the takes a board of 1 to 4 cards"):
-        range_breakdown("the", "AAK", "")
+@pytest.mark.parametrize("game_name, board, fewest, most", [
+    ("the", "", 2, 4), ("the", "As", 2, 4), ("courchevel", "As", 3, 5), ("tahoe", "", 3, 5),
+    ("omaha", "", 3, 5)])
+def test_a_board_too_short_for_a_hand_is_refused_with_the_sizes(game_name, board, fewest,
+                                                                 most):
+    with pytest.raises(Exception, match=f"takes a board of {fewest} to {most} cards"):
+        range_breakdown(game_name, "random" if game_name != "courchevel" else "AAKK*", board)

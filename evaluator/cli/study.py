@@ -312,11 +312,12 @@ def add_study_parser(sub, parser_class, raw, whole) -> None:
     q = kinds.add_parser("breakdown", help="a range's made hands and draws on a board",
                          formatter_class=raw,
                          description="The share of a range's live combos in each made-hand "
-                                     "class and draw on a board of 3 to 5 cards.",
+                                     "class and draw on a board (3 to 5 cards; \"The\" 2 "
+                                     "to 4).",
                          epilog="example:\n  evaluator study breakdown 'QQ+,AKs,T9s' --board "
                                 "Ah7d2c")
     q.add_argument("hand", metavar="range", help="the range")
-    q.add_argument("--board", required=True, help="the board: 3 to 5 cards")
+    q.add_argument("--board", required=True, help="the board: 3 to 5 cards (\"The\" 2 to 4)")
     common(q, "write the rows")
     q.set_defaults(run=_study_breakdown)
 

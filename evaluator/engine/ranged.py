@@ -129,10 +129,15 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
                                     threads)
         if swept is not None:
             return swept
+        declined = ("; the combo sweep that answers it exactly declined the second range's "
+                    "weights, which sum exactly only as whole multiples of one power of two "
+                    "(1, 0.5, 0.25 ...)")
+    else:
+        declined = ""
     tuples: np.ndarray | None = None
     if exact and upper > RANGE_TUPLE_LIMIT * 4:
         raise EvaluatorError(f"exact=True would enumerate up to {upper:,} combo tuples, too "
-                             "many to finish in reasonable time; use trials= or "
+                             f"many to finish in reasonable time{declined}; use trials= or "
                              "target_stderr= to sample", upper)
     group = stabilizer(board_ids, dead_ids)
     # at least this many suit classes: half the tuples (the rest may share cards), each class

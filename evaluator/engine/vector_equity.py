@@ -2,8 +2,9 @@
 every combo a board (``subset_vectors``) instead of a walk of every pair of combos.
 
 On a board the sweep covers, every combo of the second range is swept once; each combo of
-the first then reads its wins and ties against the whole second range, and the first
-range's weights add them up.  So PLO ranges on a river (two billion pairs of combos)
+the first then reads its wins and ties against the whole second range (in hi-lo games its
+high and low outcomes together: scoops, halves and quarters), and the first range's
+weights add them up.  So PLO ranges on a river (two billion pairs of combos)
 take a sort of 270,725 hands, and the answer is exact: integer counts for unweighted
 ranges, as a walk of the pairs gives.
 """
@@ -45,7 +46,9 @@ def heads_up_by_vectors(g: Game, names: list[str], rows: list[np.ndarray],
                         ) -> EquityResult | None:
     """The exact result of the two ranges ``rows`` / ``weights`` (live combos, weights
     scaled to a largest of 1, ``scale`` the product of the factors); None where the sweep
-    declines the weights (too concentrated to sum pair by pair within its bound)."""
+    declines the second range's weights: too concentrated to sum pair by pair within its
+    bound, or (hi-lo tallies, Omaha flops, which sum nothing pair by pair) not whole
+    multiples of one power of two."""
 
     from ..kernels.sweep import OK
     from ..subset_vectors import runout_sums

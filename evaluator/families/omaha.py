@@ -75,11 +75,12 @@ class Omaha(Family):
 
     def vectors(self, g: Game, board_cards: int) -> bool:
         if self.vector_kind(g) == "omaha":
-            return board_cards >= 3          # a flop's 1,081 rivers in about 6 s
+            return board_cards >= 3          # a flop's 1,176 turn-river runouts, 5 s
         return super().vectors(g, board_cards)
 
     def breakdown_seconds(self, g: Game) -> float | None:
-        return 3e-5                     # the draws read in Python (25 us a 5-card combo)
+        # the draws read in Python: 25 us a 4- or 5-card combo; 6 cards try 150 choices
+        return 5e-5 if g.hole == 6 else 3e-5
 
     def class_seconds(self, g: Game, need: int, live: int) -> float:
         if need:

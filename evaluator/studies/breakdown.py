@@ -216,9 +216,11 @@ def range_breakdown(game: str | Game, hands: RangeLike, board: CardsLike,
         raise HandError(f"the breakdown is for games with a board, not {g.name}", g.name)
     board_ids = parse_cards(board, what="the board")
     check_street(g, board_ids)
-    if not len(board_ids):
-        sizes = " to ".join(str(s) for s in (min(g.streets[1:]), max(g.streets)))
-        raise HandError(f"a breakdown in {g.name} takes a board of {sizes} cards", 0)
+    fewest = _fewest_board(g)
+    if len(board_ids) < fewest:
+        raise HandError(f"a breakdown in {g.name} takes a board of {fewest} to "
+                        f"{max(g.streets)} cards (a five-card hand), got {len(board_ids)}",
+                        len(board_ids))
     dead_ids = parse_cards(dead, what="the dead cards")
     g.check_in_deck(board_ids.tolist(), "the board")
     g.check_in_deck(dead_ids.tolist(), "the dead cards")
@@ -391,3 +393,14 @@ def _most_played(g: Game) -> int:
     board = list(range(g.hole, g.hole + max(g.streets)))
     return max(sum(c < g.hole for c in five)
                for five in family(g).five_card_choices(g, hole, board))
+
+
+def _fewest_board(g: Game) -> int:
+    """The fewest board cards of a street of ``g`` that make a five-card hand (hold'em,
+    Omaha, Tahoe 3; "The" 2)."""
+    hole = list(range(g.hole))
+    for size in sorted(s for s in g.streets if s):
+        board = list(range(g.hole, g.hole + size))
+        if next(iter(family(g).five_card_choices(g, hole, board)), None) is not None:
+            return size
+    return max(g.streets)

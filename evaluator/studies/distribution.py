@@ -165,7 +165,8 @@ def _fast_path(g: Game) -> bool:
 
 
 def _sweeps(g: Game, board: np.ndarray) -> bool:
-    """Two-card high games past the flop: the sort-and-sweep of ``vectors``."""
+    """A street the combo vectors take (``vectors.sweeps``): every game's but 6-card
+    Omaha's, from the flop where its runouts are swept in seconds."""
     from ..vectors import sweeps
     return sweeps(g, len(board))
 
@@ -213,10 +214,11 @@ def equity_distribution(game: str | Game, hands: RangeLike, against: RangeLike,
 
     Notes
     -----
-    Hold'em and short-deck spots on a flop, turn or river are every combo's equity at
-    once (``combo_equity``'s sort and sweep: milliseconds); hold'em pre-flop goes
-    through the rank-multiset kernels in one pass over every pair of combos (grouped by
-    suit symmetry), exactly.  Other games ask ``equity`` once per combo
+    Spots the combo vectors take are every combo's equity at once (``combo_equity``'s
+    sort and sweep: milliseconds in hold'em, seconds on an Omaha flop; hi-lo: the pot
+    share); hold'em pre-flop goes through the rank-multiset kernels in one pass over
+    every pair of combos (grouped by suit symmetry), exactly.  Other spots ask ``equity``
+    once per combo
     (exact where its planner enumerates, else sampled with the combo's index as the seed);
     their deal weights are counted exactly.  The weighted mean of the equities is then
     ``equity(game, [hands, against], board, dead)`` for the first player (exactly, when every

@@ -51,7 +51,7 @@ def check_weighable(g: Game, ranges: list[Range | None], texts: list[str],
 
 
 def deal_weights(g: Game, ranges: list[Range | None], flops: list[tuple[int, ...]],
-                  used: np.ndarray) -> list[float]:
+                 used: np.ndarray, threads: int | None = None) -> list[float]:
     """For Monte Carlo rows: the weighted number of deals of two hands on each flop (pairs
     of combos sharing no card with each other, the flop or a dead card, times the turn
     and river).  A ``random`` hand (None) is counted, not listed: every combo of the cards
@@ -71,7 +71,7 @@ def deal_weights(g: Game, ranges: list[Range | None], flops: list[tuple[int, ...
         return [float(known.weights[alive & ((mine & np.uint64(sum(1 << c for c in flop)))
                                              == 0)].sum()) * others * rest for flop in flops]
     if len(ranges[0]) * len(ranges[1]) > DENSE_PAIRS and has_vectors(g):
-        return swept_weights(g, ranges[0], ranges[1], flops, blocked, rest)
+        return swept_weights(g, ranges[0], ranges[1], flops, blocked, rest, threads)
     a, b = (card_masks(r.combos) for r in ranges if r is not None)
     wa, wb = ranges[0].weights, ranges[1].weights
     pair = (wa[:, None] * wb[None, :]) * (((a[:, None] & b[None, :]) == 0)
@@ -95,7 +95,7 @@ def has_vectors(g: Game) -> bool:
 
 
 def swept_weights(g: Game, first: Range, second: Range, flops: list[tuple[int, ...]],
-                   blocked: np.uint64, rest: int) -> list[float]:
+                  blocked: np.uint64, rest: int, threads: int | None = None) -> list[float]:
     """``deal_weights`` of two wide ranges: on each flop, every combo's weight of the
     second range clear of it (``kernels.generic_sweep.clear_weights``), summed under the
     first's weights.  Exact for weights that are whole multiples of one power of two."""
@@ -126,5 +126,5 @@ def swept_weights(g: Game, first: Range, second: Range, flops: list[tuple[int, .
                               totals, heroes, hero_weights, sums, binom, base) * rest
                 for flop in flop_cards[start:start + step]]
     starts = list(range(0, len(flops), step))
-    parts = map_items(part, starts, resolve_threads(None, len(villains) * len(flops)))
+    parts = map_items(part, starts, resolve_threads(threads, len(villains) * len(flops)))
     return [x for p in parts for x in p]

@@ -502,7 +502,7 @@ def flop_study(game: str | Game, hands: Sequence[object], *, dead: str = "",
     weights = None
     if sampled:
         check_weighable(g, as_ranges, texts, STUDY_SECONDS)           # exact=None may have sampled
-        weights = deal_weights(g, as_ranges, [f for f, _ in classes], dead_ids)
+        weights = deal_weights(g, as_ranges, [f for f, _ in classes], dead_ids, threads)
     study_rows = []
     for k, ((flop, size), row) in enumerate(zip(classes, rows)):
         deals = weights[k] if weights is not None else row["samples"]
