@@ -27,7 +27,8 @@ from evaluator.studies.runouts import runout_study
                  marks=pytest.mark.slow),
     ("tahoe", ["AAK,KKQ:0.5", "QQ*,JJ*"], "2c7d9h", "Ks"),     # every runout swept once
     ("the", ["AAK,KKQ", "QQ*:0.5,JJ*"], "2c7d", ""),
-    ("omaha8", ["A2**", "KK**"], "Ah7d2c9s", "3s"),            # pot shares, runout by runout
+    pytest.param("omaha8", ["A2**", "KK**"], "Ah7d2c9s", "3s",  # pot shares, runout by runout
+                 marks=pytest.mark.slow),
 ])
 def test_the_rows_add_up_to_the_equity_on_the_board(game, hands, board, dead):
     study = runout_study(game, hands, board, dead, progress=False)

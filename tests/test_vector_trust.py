@@ -44,9 +44,11 @@ def test_weights_that_do_not_sum_exactly_are_still_answered_on_omaha():
 
 def test_a_refusal_on_one_card_stops_the_runout_study(monkeypatch):
     """Any refusal but NoDeal is the study's: it stops, naming it, instead of dropping
-    the card (weights that do not sum exactly go card by card)."""
+    the card (on the card-by-card path, which weights that do not sum exactly take)."""
+    import evaluator.runout_vectors as runout_vectors
     import evaluator.vectors as vectors
     real = vectors.combo_sums
+    monkeypatch.setattr(runout_vectors, "hero_totals", lambda *args: None)   # card by card
 
     def refuse_one(game, against, board, *args, **kw):
         if parse_cards(board).tolist()[-1] == parse_cards("Ks")[0]:
@@ -54,8 +56,7 @@ def test_a_refusal_on_one_card_stops_the_runout_study(monkeypatch):
         return real(game, against, board, *args, **kw)
     monkeypatch.setattr(vectors, "combo_sums", refuse_one)
     with pytest.raises(RangeError, match="too concentrated"):
-        ev.runout_study("omaha", ["QQJJ", "AA**:0.3,KsQsJsTs:0.7"], OMAHA_TURN,
-                        progress=False)
+        ev.runout_study("omaha", ["QQJJ", "AA**"], OMAHA_TURN, progress=False)
 
 
 def test_a_blocking_omaha_range_gets_combo_vectors_on_a_river():
