@@ -25,8 +25,9 @@ from evaluator.studies.runouts import runout_study
     ("holdem", ["QQ+", "AKs", "JcTc"], "2c7d9h", ""),          # three-way: card by card
     pytest.param("omaha", ["AA$ds", "KK**"], "Ah7d2c9s", "",  # Omaha turn: river sweeps
                  marks=pytest.mark.slow),
-    ("tahoe", ["AAK,KKQ:0.5", "QQ*,JJ*"], "2c7d9h", "Ks"),     # every runout swept once
-    ("the", ["AAK,KKQ", "QQ*:0.5,JJ*"], "2c7d", ""),
+    pytest.param("tahoe", ["AAK,KKQ:0.5", "QQ*,JJ*"], "2c7d9h", "Ks",  # each runout once
+                 marks=pytest.mark.slow),
+    pytest.param("the", ["AAK,KKQ", "QQ*:0.5,JJ*"], "2c7d", "", marks=pytest.mark.slow),
     pytest.param("omaha8", ["A2**", "KK**"], "Ah7d2c9s", "3s",  # pot shares, runout by runout
                  marks=pytest.mark.slow),
 ])

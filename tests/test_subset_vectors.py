@@ -25,8 +25,8 @@ SPOTS = [   # game, board, live cards beside it (the rest dead, so that the brut
     ("omaha8", "2c7d9hKsAd", 12),            # hi-lo: the pot share, from three sweeps
     ("omaha8", "2c3d9hKs", 12),
     ("omaha8", "2c7d9hKsQd", 12),            # no low can be made: the high alone
-    ("omaha5_8", "2c7d4hKsAd", 11),
-    ("courchevel8", "Ah7d2c9s3s", 11),
+    pytest.param("omaha5_8", "2c7d4hKsAd", 11, marks=pytest.mark.slow),
+    pytest.param("courchevel8", "Ah7d2c9s3s", 11, marks=pytest.mark.slow),
 ]
 
 

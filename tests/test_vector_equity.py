@@ -55,6 +55,7 @@ def test_wide_ranges_the_walk_refused_are_answered(game, board):
     assert r.fractions is not None                              # unweighted: exact counts
 
 
+@pytest.mark.slow
 def test_omaha_combo_vectors_on_a_flop_are_equity():
     """Every PLO hand against a range on a flop (1,176 runouts swept): each entry is the
     hand's exact equity."""
