@@ -231,15 +231,21 @@ def _swept(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray,
     from ..vectors import runout_totals
     hero = Range(texts[0], g)
     runouts, totals, unit = runout_totals(g, hero, texts[1], board, dead, threads=threads)
-    won = np.zeros(52)
-    deals = np.zeros(52)
+    return _by_card(runouts, totals[:, 0], totals[:, 1], unit)
+
+
+def _by_card(runouts: np.ndarray, won: np.ndarray, deals: np.ndarray,
+             unit: float = 1.0) -> list[dict[str, Any]]:
+    """A row per card: the first player's wins and the deals of every runout holding it
+    (``unit`` times, in the ranges' own weights), the cards no deal fits left out."""
+    by_won, by_deals = np.zeros(52), np.zeros(52)
     for j in range(runouts.shape[1]):
-        np.add.at(won, runouts[:, j], totals[:, 0])
-        np.add.at(deals, runouts[:, j], totals[:, 1])
+        np.add.at(by_won, runouts[:, j], won)
+        np.add.at(by_deals, runouts[:, j], deals)
     out = []
-    for card in np.flatnonzero(deals > 0).tolist():
-        p1 = min(max(won[card] / deals[card], 0.0), 1.0)
-        out.append(_row(card, float(deals[card] * unit), (p1, 1.0 - p1)))
+    for card in np.flatnonzero(by_deals > 0).tolist():
+        p1 = min(max(by_won[card] / by_deals[card], 0.0), 1.0)
+        out.append(_row(card, float(by_deals[card] * unit), (p1, 1.0 - p1)))
     return out
 
 
@@ -261,15 +267,7 @@ def _runout_by_runout(g: Game, texts: list[str], board: np.ndarray, dead: np.nda
                          sum(1 << c for c in known), runouts, threads)
     if totals is None:
         return None
-    won, deals = np.zeros(52), np.zeros(52)
-    for j in range(runouts.shape[1]):
-        np.add.at(won, runouts[:, j], totals[:, 0])
-        np.add.at(deals, runouts[:, j], totals[:, 2])
-    out = []
-    for card in np.flatnonzero(deals > 0).tolist():
-        p1 = min(max(won[card] / deals[card], 0.0), 1.0)
-        out.append(_row(card, float(deals[card]), (p1, 1.0 - p1)))
-    return out
+    return _by_card(runouts, totals[:, 0], totals[:, 2])
 
 
 def _card_by_card(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray,
