@@ -10,7 +10,7 @@ import evaluator
 
 
 def pytest_collection_modifyitems(items):
-    """The longest checks first, so that with two workers (``pytest -m slow -n 2``) the
+    """The longest checks first, so that with two workers (``pytest -m slow``) the
     last test to finish is a short one, not a three-minute one started at the end."""
     items.sort(key=lambda item: item.get_closest_marker("longest") is None)
 

@@ -356,9 +356,9 @@ SHELL: dict[str, Run | Synopsis | Tool] = {
     'pip install -e ".[test,lint,docs]"': Tool(
         extras("test", "lint", "docs"), "it installs; the suite runs installed"),
     "pytest": Tool(markers("slow"), NOT_RUN_HERE),
-    'pytest -m "slow and not serial" -n 2': Tool(
+    'pytest -m "slow and not serial"': Tool(
         every(markers("slow", "serial"), modules("xdist")), NOT_RUN_HERE),
-    'pytest -m "slow and serial"': Tool(markers("slow", "serial"), NOT_RUN_HERE),
+    'pytest -m "slow and serial" -n 0': Tool(markers("slow", "serial"), NOT_RUN_HERE),
     "ruff check evaluator tests benchmarks tables": Tool(
         in_ci("ruff check evaluator tests benchmarks tables"), "CI runs it (.ci/run)"),
     "mypy evaluator": Tool(in_ci("mypy evaluator"), "CI runs it (.ci/run), minutes"),
