@@ -1,6 +1,6 @@
 """One range's wins and deals against another on every runout of a board, a runout at a
 time: what a runout study adds to each card a runout holds.  The two-card games have
-their own (``vectors.runout_totals``); here 4-card Omaha sweeps its hole pairs
+their own (``vectors.runout_totals``); here 4- and 5-card Omaha sweep its hole pairs
 (``kernels/omaha_sweep``) and every other game its combos' subsets (``subset_vectors``),
 hi-lo pot shares included.  Each runout's deals are the first range's weights times the
 second's clear of each combo and of the runout (``kernels.generic_sweep.clear_total``:
@@ -68,7 +68,7 @@ def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarra
 
 def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, hero: np.ndarray,
                  against: np.ndarray):
-    """A maker of 4-card Omaha's river sweep, read where ``hero`` has weight (scratch of
+    """A maker of 4- and 5-card Omaha's river sweep, read where ``hero`` has weight (scratch of
     its own for each work item)."""
     from .kernels import omaha_sweep as o
     t = _tables.high(g.values)
@@ -79,13 +79,12 @@ def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, hero: np.ndarray,
         words, spare = np.empty(256, np.int64), np.empty(256, np.int64)
         count = np.empty(o.PAIRS + 2, np.int64)
         hand_rank, order = np.empty(n, np.int64), np.empty(n, np.uint64)
-        ones, twos, threes = np.zeros(52), np.zeros(o.PAIRS), np.zeros(o.TRIPLES)
+        sums = np.zeros(o.sums_size(g.hole))
 
         def sweep(full: np.ndarray, mask: int) -> tuple[float, float]:
             listed = o.list_river(cards, bits, full, np.uint64(mask), pair_rank, words, spare,
                                   count, hand_rank, order, *t)
-            won, up_to = o.hero_sweep_river(cards, order, listed, against, hero, ones, twos,
-                                            threes)
+            won, up_to = o.hero_sweep_river(cards, order, listed, against, hero, sums)
             return (won + up_to) / 2, up_to - won
         return sweep
     return make

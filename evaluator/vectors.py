@@ -220,8 +220,8 @@ def combo_equity(game: str | Game, against: RangeLike | np.ndarray, board: Cards
     ----------
     game : str or Game
         Every game, on each street whose runouts its sweep finishes in seconds (hold'em
-        and the short deck, 4-card Omaha: flop, turn, river; Teen Patti: no
-        board).  In a hi-lo game the equity is the pot share: half each half, the whole
+        and the short deck, 4-card Omaha: flop, turn, river; 5-card Omaha and
+        Courchevel: turn and river; Teen Patti: no board).  In a hi-lo game the equity is the pot share: half each half, the whole
         pot by the high where neither hand makes a low.
     against : str, Range or array
         Range text, a ``Range`` or an ``(N,)`` weight vector in the canonical combo

@@ -141,8 +141,9 @@ def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
     steps: list[tuple[str, Callable[[], object]]] = [("subset sweep", subset_vectors.warm)]
     for name in GAMES:
         g = _game(name)
-        if vectors.kind(g) not in ("pairs", "omaha"):
-            continue
+        if vectors.kind(g) not in ("pairs", "omaha") or (vectors.kind(g) == "omaha"
+                                                        and g.hole != 4):
+            continue        # five-card Omaha runs four-card Omaha's kernels (same types)
         cards = _SHORT_BOARD if g.lowest_rank else _BOARD
         # an Omaha flop runs the turn's chunked kernels on more rivers: the turn warms them
         first = max(min(vectors.boards(g)), 4 if vectors.kind(g) == "omaha" else 0)

@@ -1,6 +1,8 @@
-"""Combo vectors of the games on the subset sweep (Tahoe, "The", Teen Patti, 5-card Omaha,
-Courchevel) and Pineapple's kept hands on the two-card one, against a brute force that
-compares every pair of hands on every runout (``tests/reference.py``)."""
+"""Combo vectors of the games on the subset sweep (Tahoe, "The", Teen Patti, the hi-lo
+games), 5-card Omaha and Courchevel on Omaha's hole-pair sweep (five cards: four-card
+subsets too, the hand's own term negative) and Pineapple's kept hands on the two-card
+one, against a brute force that compares every pair of hands on every runout
+(``tests/reference.py``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -21,7 +23,9 @@ SPOTS = [   # game, board, live cards beside it (the rest dead, so that the brut
     ("pineapple", "2c7d9h", 13),
     ("crazy_pineapple", "2c7d9hKs", 14),
     ("omaha5", "2c7d9hKsAd", 13),
+    ("omaha5", "2c7d9hKs", 12),              # the turn: its rivers swept one by one
     ("courchevel", "Ah7d2c9sTs", 13),
+    ("courchevel", "Ah7d2c9s", 12),
     ("omaha8", "2c7d9hKsAd", 12),            # hi-lo: the pot share, from three sweeps
     ("omaha8", "2c3d9hKs", 12),
     ("omaha8", "2c7d9hKsQd", 12),            # no low can be made: the high alone

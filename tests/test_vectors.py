@@ -364,7 +364,7 @@ def test_omaha_entries_are_equity_of_the_hand_against_the_range(board, against):
 @pytest.mark.parametrize("call, match", [
     (lambda: ev.combo_equity("omaha", "AA", "Ah7d"), "board of 3 or 4 or 5 cards, got 2"),
     (lambda: ev.call_matrix("omaha", "Ah7d2c9sTs"), "270,725 x 270,725"),
-    (lambda: ev.combo_equity("omaha5", "AA", "Ah7d2c9s"), "needs a board of 5 cards"),
+    (lambda: ev.combo_equity("omaha5", "AA", "Ah7d2c"), "needs a board of 4 or 5 cards, got 3"),
     (lambda: ev.combo_equity("omaha", np.ones(1326), "Ah7d2c9s"), r"shape \(270725,\)"),
 ])
 def test_omaha_bad_calls_are_one_line_errors(call, match):

@@ -6,7 +6,8 @@ Full boards read tables indexed by the board's rank multiset (``kernels/omaha``)
 equity of known hands is rank-multiset enumeration, or a fused walk of the boards
 (``kernels/walks.omaha_walk``) where two suits could flush; sampling is
 ``walks.omaha_sample``.  The low is one lookup of the hole's and the board's low ranks.
-Four hole cards have combo vectors from the flop (``kernels/omaha_sweep``).
+Four hole cards have combo vectors from the flop, five from the turn
+(``kernels/omaha_sweep``).
 """
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ class Omaha(Family):
         return True
 
     def vector_kind(self, g: Game) -> str | None:
-        if g.hole == 4 and not g.hilo:
+        if g.hole in (4, 5) and not g.hilo:
             return "omaha"
         return super().vector_kind(g)
 
@@ -75,7 +76,9 @@ class Omaha(Family):
 
     def vectors(self, g: Game, board_cards: int) -> bool:
         if self.vector_kind(g) == "omaha":
-            return board_cards >= 3          # a flop's 1,176 turn-river runouts, 5 s
+            # four cards: a flop's 1,176 turn-river runouts, 5 s; five cards: a turn's 46
+            # rivers, 5 s (its flop would take minutes)
+            return board_cards >= (3 if g.hole == 4 else 4) and board_cards in g.streets
         return super().vectors(g, board_cards)
 
     def breakdown_seconds(self, g: Game) -> float | None:

@@ -1,23 +1,24 @@
-"""Every four-card Omaha hand against a range at once: the sweep of ``sweep.py`` for
-four-card combos.
+"""Every four- or five-card Omaha hand against a range at once: the sweep of
+``sweep.py`` for hands of more cards.
 
-On a complete board an Omaha hand's value is the best of its six hole pairs, each
-played with its best three board cards.  So a river evaluates the hole pairs, not
-the hands: outside a flush a pair's best depends only on its two ranks (91 rank
-pairs, ten board triples each), and a suited pair can add a flush when the board
-holds three of its suit.  The distinct pair values (at most a few hundred) are
-sorted and numbered, a hand's number is the largest of its six pairs', and one
+On a complete board an Omaha hand's value is the best of its hole pairs (six of four
+cards, ten of five), each played with its best three board cards.  So a river
+evaluates the hole pairs, not the hands: outside a flush a pair's best depends only on
+its two ranks (91 rank pairs, ten board triples each), and a suited pair can add a
+flush when the board holds three of its suit.  The distinct pair values (at most a few
+hundred) are sorted and numbered, a hand's number is the largest of its pairs', and one
 counting pass lists the live hands weakest first.
 
-Card removal: two four-card hands can share up to four cards, so the weight of the
+Card removal: two hands can share every card of the smaller, so the weight of the
 hands clear of hand ``H`` is inclusion-exclusion over the subsets of ``H``: the whole,
 less the hands holding each card, plus those holding each pair of its cards, less
-those holding each three, plus ``H`` itself.  The sweep keeps those running sums by
-card (52), by pair (1,326, colex) and by three cards (22,100, colex), and reads
-fifteen of them a hand, before and after its value group joins them, as the
-two-card sweep reads two.
+those holding each three (plus each four, five-card hands), and ``H`` itself with the
+sign of its size.  The sweep keeps those running sums in one flat array, by card (52),
+pair (1,326, colex), three cards (22,100, colex) and, for five-card hands, four
+(270,725, colex), and reads the fifteen (thirty-one) of a hand before and after its
+value group joins them, as the two-card sweep reads two.
 
-cards : uint8 (N, 4), hand ``i``'s cards ascending (colex order of card ids)
+cards : uint8 (N, 4) or (N, 5), hand ``i``'s cards ascending (colex order of card ids)
 combo_bits : uint64 (N,), each hand's card mask
 """
 import numpy as np
@@ -39,6 +40,10 @@ CAREFUL_WORK = 4_000_000_000
 seconds); past it the weights are refused as too concentrated."""
 PAIRS = 1326
 TRIPLES = 22100
+QUADS = 270725
+TWOS_AT = 52             # the running sums, one flat array: cards, pairs, threes, fours
+THREES_AT = TWOS_AT + PAIRS
+FOURS_AT = THREES_AT + TRIPLES
 RANK_BITS = 32           # listed hands: value number << 32 | hand number
 LOW32 = U64(0xFFFFFFFF)
 S32 = U64(32)
@@ -54,44 +59,130 @@ def _c3(x):
     return x * (x - 1) * (x - 2) // 6
 
 
-@kernel
-def subset_sums(a, b, c, d, ones, twos, threes):
-    """The card, pair and three-card sums of the hand ``a < b < c < d``: the
-    inclusion-exclusion ``- ones + twos - threes`` over its subsets."""
-    s = ones[a] + ones[b] + ones[c] + ones[d]
-    cb = _c2(b)
-    cc = _c2(c)
-    cd = _c2(d)
-    t = (twos[cb + a] + twos[cc + a] + twos[cd + a] + twos[cc + b] + twos[cd + b]
-         + twos[cd + c])
-    tc = _c3(c)
-    td = _c3(d)
-    u = threes[tc + cb + a] + threes[td + cb + a] + threes[td + cc + a] + threes[td + cc + b]
-    return t - s - u
+@kernel(inline="always")
+def _c4(x):
+    return x * (x - 1) * (x - 2) * (x - 3) // 24
 
 
 @kernel
-def add_subsets(a, b, c, d, w, ones, twos, threes):
-    """Add ``w`` to every card, pair and three-card sum of the hand ``a < b < c < d``."""
-    ones[a] += w
-    ones[b] += w
-    ones[c] += w
-    ones[d] += w
+def sums_size(hole):
+    """The length of the flat array of running sums a ``hole``-card sweep keeps."""
+    return FOURS_AT + QUADS if hole == 5 else FOURS_AT
+
+
+@kernel
+def own_sign(cards):
+    """The sign of a hand's own term in the inclusion-exclusion over its subsets:
+    ``(-1) ** hole``."""
+    return 1.0 if cards.shape[1] % 2 == 0 else -1.0
+
+
+@kernel
+def subset_sums(cards, i, sums):
+    """The running sums of the proper, non-empty subsets of hand ``i`` with their
+    inclusion-exclusion signs: ``- ones + twos - threes`` (``+ fours``: five cards)."""
+    a = np.int64(cards[i, 0])
+    b = np.int64(cards[i, 1])
+    c = np.int64(cards[i, 2])
+    d = np.int64(cards[i, 3])
     cb = _c2(b)
     cc = _c2(c)
     cd = _c2(d)
-    twos[cb + a] += w
-    twos[cc + a] += w
-    twos[cd + a] += w
-    twos[cc + b] += w
-    twos[cd + b] += w
-    twos[cd + c] += w
     tc = _c3(c)
     td = _c3(d)
-    threes[tc + cb + a] += w
-    threes[td + cb + a] += w
-    threes[td + cc + a] += w
-    threes[td + cc + b] += w
+    s = sums[a] + sums[b] + sums[c] + sums[d]
+    t = (sums[TWOS_AT + cb + a] + sums[TWOS_AT + cc + a] + sums[TWOS_AT + cd + a]
+         + sums[TWOS_AT + cc + b] + sums[TWOS_AT + cd + b] + sums[TWOS_AT + cd + c])
+    u = (sums[THREES_AT + tc + cb + a] + sums[THREES_AT + td + cb + a]
+         + sums[THREES_AT + td + cc + a] + sums[THREES_AT + td + cc + b])
+    if cards.shape[1] == 4:
+        return t - s - u
+    e = np.int64(cards[i, 4])
+    ce = _c2(e)
+    te = _c3(e)
+    s += sums[e]
+    t += (sums[TWOS_AT + ce + a] + sums[TWOS_AT + ce + b] + sums[TWOS_AT + ce + c]
+          + sums[TWOS_AT + ce + d])
+    u += (sums[THREES_AT + te + cb + a] + sums[THREES_AT + te + cc + a]
+          + sums[THREES_AT + te + cd + a] + sums[THREES_AT + te + cc + b]
+          + sums[THREES_AT + te + cd + b] + sums[THREES_AT + te + cd + c])
+    fd = _c4(d)
+    fe = _c4(e)
+    q = (sums[FOURS_AT + fd + tc + cb + a] + sums[FOURS_AT + fe + tc + cb + a]
+         + sums[FOURS_AT + fe + td + cb + a] + sums[FOURS_AT + fe + td + cc + a]
+         + sums[FOURS_AT + fe + td + cc + b])
+    return t - s - u + q
+
+
+@kernel
+def add_subsets(cards, i, w, sums):
+    """Add ``w`` to the running sums of every proper, non-empty subset of hand ``i``."""
+    a = np.int64(cards[i, 0])
+    b = np.int64(cards[i, 1])
+    c = np.int64(cards[i, 2])
+    d = np.int64(cards[i, 3])
+    cb = _c2(b)
+    cc = _c2(c)
+    cd = _c2(d)
+    tc = _c3(c)
+    td = _c3(d)
+    sums[a] += w
+    sums[b] += w
+    sums[c] += w
+    sums[d] += w
+    sums[TWOS_AT + cb + a] += w
+    sums[TWOS_AT + cc + a] += w
+    sums[TWOS_AT + cd + a] += w
+    sums[TWOS_AT + cc + b] += w
+    sums[TWOS_AT + cd + b] += w
+    sums[TWOS_AT + cd + c] += w
+    sums[THREES_AT + tc + cb + a] += w
+    sums[THREES_AT + td + cb + a] += w
+    sums[THREES_AT + td + cc + a] += w
+    sums[THREES_AT + td + cc + b] += w
+    if cards.shape[1] == 4:
+        return
+    e = np.int64(cards[i, 4])
+    ce = _c2(e)
+    te = _c3(e)
+    sums[e] += w
+    sums[TWOS_AT + ce + a] += w
+    sums[TWOS_AT + ce + b] += w
+    sums[TWOS_AT + ce + c] += w
+    sums[TWOS_AT + ce + d] += w
+    sums[THREES_AT + te + cb + a] += w
+    sums[THREES_AT + te + cc + a] += w
+    sums[THREES_AT + te + cd + a] += w
+    sums[THREES_AT + te + cc + b] += w
+    sums[THREES_AT + te + cd + b] += w
+    sums[THREES_AT + te + cd + c] += w
+    fd = _c4(d)
+    fe = _c4(e)
+    sums[FOURS_AT + fd + tc + cb + a] += w
+    sums[FOURS_AT + fe + tc + cb + a] += w
+    sums[FOURS_AT + fe + td + cb + a] += w
+    sums[FOURS_AT + fe + td + cc + a] += w
+    sums[FOURS_AT + fe + td + cc + b] += w
+
+
+@kernel(inline="always")
+def best_pair(cards, i, pair_rank):
+    """The largest pair number among hand ``i``'s hole pairs."""
+    a = np.int64(cards[i, 0])
+    b = np.int64(cards[i, 1])
+    c = np.int64(cards[i, 2])
+    d = np.int64(cards[i, 3])
+    cb = _c2(b)
+    cc = _c2(c)
+    cd = _c2(d)
+    r = max(max(pair_rank[cb + a], pair_rank[cc + a]),
+            max(max(pair_rank[cd + a], pair_rank[cc + b]),
+                max(pair_rank[cd + b], pair_rank[cd + c])))
+    if cards.shape[1] == 4:
+        return r
+    ce = _c2(np.int64(cards[i, 4]))
+    return max(r, max(max(pair_rank[ce + a], pair_rank[ce + b]),
+                      max(pair_rank[ce + c], pair_rank[ce + d])))
 
 
 @kernel
@@ -209,16 +300,7 @@ def list_river(cards, combo_bits, full, out_bits, pair_rank, words, spare, count
         if combo_bits[i] & out_bits:
             hand_rank[i] = -1
             continue
-        a = np.int64(cards[i, 0])
-        b = np.int64(cards[i, 1])
-        c = np.int64(cards[i, 2])
-        d = np.int64(cards[i, 3])
-        cb = _c2(b)
-        cc = _c2(c)
-        cd = _c2(d)
-        r = max(max(pair_rank[cb + a], pair_rank[cc + a]),
-                max(max(pair_rank[cd + a], pair_rank[cc + b]),
-                    max(pair_rank[cd + b], pair_rank[cd + c])))
+        r = best_pair(cards, i, pair_rank)
         hand_rank[i] = r
         count[r + 1] += 1
     for k in range(values):
@@ -233,18 +315,15 @@ def list_river(cards, combo_bits, full, out_bits, pair_rank, words, spare, count
 
 @kernel
 def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share):
-    """As ``sweep.clear_weights`` for four-card hands: ``met[i]`` the weight of the hands
-    clear of hand ``i`` and of the known cards; returns ``(status, careful hands)``."""
+    """As ``sweep.clear_weights`` for four- and five-card hands: ``met[i]`` the weight of
+    the hands clear of hand ``i`` and of the known cards; returns ``(status, careful
+    hands)``."""
     N = cards.shape[0]
     whole = 0.0
     top = 0.0
     live = 0
-    ones = np.zeros(52, np.float64)
-    twos = np.zeros(PAIRS, np.float64)
-    threes = np.zeros(TRIPLES, np.float64)
-    live_ones = np.zeros(52, np.float64)
-    live_twos = np.zeros(PAIRS, np.float64)
-    live_threes = np.zeros(TRIPLES, np.float64)
+    sign = own_sign(cards)
+    sums = np.zeros(sums_size(cards.shape[1]), np.float64)
     for i in range(N):
         w = reach[i]
         if not (w >= 0.0 and w <= LARGEST):
@@ -252,14 +331,9 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share
         top = max(top, w)
         if combo_bits[i] & dead_bits or w == 0.0:
             continue
-        a = np.int64(cards[i, 0])
-        b = np.int64(cards[i, 1])
-        c = np.int64(cards[i, 2])
-        d = np.int64(cards[i, 3])
         whole += w
         live += 1
-        add_subsets(a, b, c, d, w, ones, twos, threes)
-        add_subsets(a, b, c, d, 1.0, live_ones, live_twos, live_threes)
+        add_subsets(cards, i, w, sums)
     if top == 0.0:
         return NO_WEIGHT, 0
     if top < 2.0 ** -1000:
@@ -272,70 +346,59 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share
         met[i] = 0.0
         if combo_bits[i] & dead_bits:
             continue
-        a = np.int64(cards[i, 0])
-        b = np.int64(cards[i, 1])
-        c = np.int64(cards[i, 2])
-        d = np.int64(cards[i, 3])
-        w = reach[i]
-        # the counts are exact: whole numbers far below 2**53
-        if live + subset_sums(a, b, c, d, live_ones, live_twos, live_threes) \
-                + (w > 0.0) == 0:
-            continue
-        m = whole + subset_sums(a, b, c, d, ones, twos, threes) + w
+        m = whole + subset_sums(cards, i, sums) + sign * reach[i]
         if m < close:
-            m = 0.0
-            for j in range(N):
-                if not (combo_bits[j] & (dead_bits | combo_bits[i])):
-                    m += reach[j]
-            careful[n] = i
+            careful[n] = i          # summed pair by pair below, unless nothing is clear
             n += 1
         met[i] = m
-    return OK, n
+    if n == 0:
+        return OK, 0
+    # the hands that may have nothing clear: counted (exact, whole numbers far below
+    # 2**53), and those with no live hand clear of them take 0 instead of a sum
+    sums[:] = 0.0
+    for i in range(N):
+        if reach[i] != 0.0 and not (combo_bits[i] & dead_bits):
+            add_subsets(cards, i, 1.0, sums)
+    kept = 0
+    for k in range(n):
+        i = careful[k]
+        met[i] = 0.0
+        if live + subset_sums(cards, i, sums) + sign * (reach[i] > 0.0) == 0:
+            continue
+        m = 0.0
+        for j in range(N):
+            if not (combo_bits[j] & (dead_bits | combo_bits[i])):
+                m += reach[j]
+        careful[kept] = i
+        kept += 1
+        met[i] = m
+    return OK, kept
 
 
 @kernel
-def sweep_river(cards, order, n, reach, num, ones, twos, threes):
+def sweep_river(cards, order, n, reach, num, sums):
     """``num[i] += 2 x (won + tied / 2)`` for every listed hand, as ``sweep.sweep_river``
     does for two cards."""
-    below = 0.0
-    ones[:] = 0.0
-    twos[:] = 0.0
-    threes[:] = 0.0
-    start = 0
-    while start < n:
-        v = order[start] >> S32
-        stop = start
-        while stop < n and (order[stop] >> S32) == v:
-            i = order[stop] & LOW32
-            num[i] += below + subset_sums(np.int64(cards[i, 0]), np.int64(cards[i, 1]),
-                                          np.int64(cards[i, 2]), np.int64(cards[i, 3]),
-                                          ones, twos, threes)
-            stop += 1
-        for j in range(start, stop):
-            i = order[j] & LOW32
-            w = reach[i]
-            if w != 0.0:
-                below += w
-                add_subsets(np.int64(cards[i, 0]), np.int64(cards[i, 1]),
-                            np.int64(cards[i, 2]), np.int64(cards[i, 3]), w, ones, twos,
-                            threes)
-        for j in range(start, stop):
-            i = order[j] & LOW32
-            num[i] += below + subset_sums(np.int64(cards[i, 0]), np.int64(cards[i, 1]),
-                                          np.int64(cards[i, 2]), np.int64(cards[i, 3]),
-                                          ones, twos, threes) + reach[i]
-        start = stop
+    sweep_hero(cards, order, n, reach, num, np.empty(0), sums)
 
 
 @kernel
-def hero_sweep_river(cards, order, n, reach, hero, ones, twos, threes):
+def hero_sweep_river(cards, order, n, reach, hero, sums):
     """``(below, up_to)``: over the listed hands ``i`` with ``hero`` weight, ``hero[i]``
     times the clear weight strictly below it (its wins), and up to its value less itself
     (its wins and ties): ``sweep_river`` read only where the hero has weight."""
+    return sweep_hero(cards, order, n, reach, np.empty(0), hero, sums)
+
+
+@kernel(inline="always")
+def sweep_hero(cards, order, n, reach, num, hero, sums):
+    """The river's one walk, weakest value first: with ``num`` (N), every listed hand's
+    twice won plus tied added to it; with ``hero`` instead, only the hands it weighs read,
+    their weighted wins and wins-and-ties returned (otherwise zeros)."""
+    every = hero.shape[0] == 0
+    sign = own_sign(cards)
     below = 0.0
-    ones[:] = 0.0
-    twos[:] = 0.0
-    threes[:] = 0.0
+    sums[:] = 0.0
     won = 0.0
     up_to = 0.0
     start = 0
@@ -344,25 +407,23 @@ def hero_sweep_river(cards, order, n, reach, hero, ones, twos, threes):
         stop = start
         while stop < n and (order[stop] >> S32) == v:
             i = order[stop] & LOW32
-            if hero[i] != 0.0:
-                won += hero[i] * (below + subset_sums(
-                    np.int64(cards[i, 0]), np.int64(cards[i, 1]), np.int64(cards[i, 2]),
-                    np.int64(cards[i, 3]), ones, twos, threes))
+            if every:
+                num[i] += below + subset_sums(cards, i, sums)
+            elif hero[i] != 0.0:
+                won += hero[i] * (below + subset_sums(cards, i, sums))
             stop += 1
         for j in range(start, stop):
             i = order[j] & LOW32
             w = reach[i]
             if w != 0.0:
                 below += w
-                add_subsets(np.int64(cards[i, 0]), np.int64(cards[i, 1]),
-                            np.int64(cards[i, 2]), np.int64(cards[i, 3]), w, ones, twos,
-                            threes)
+                add_subsets(cards, i, w, sums)
         for j in range(start, stop):
             i = order[j] & LOW32
-            if hero[i] != 0.0:
-                up_to += hero[i] * (below + subset_sums(
-                    np.int64(cards[i, 0]), np.int64(cards[i, 1]), np.int64(cards[i, 2]),
-                    np.int64(cards[i, 3]), ones, twos, threes) + reach[i])
+            if every:
+                num[i] += below + subset_sums(cards, i, sums) + sign * reach[i]
+            elif hero[i] != 0.0:
+                up_to += hero[i] * (below + subset_sums(cards, i, sums) + sign * reach[i])
         start = stop
     return won, up_to
 
@@ -418,7 +479,7 @@ def pairwise_river(combo_bits, order, n, reach, careful, careful_num, position, 
 @kernel
 def runout_sweep(cards, combo_bits, board, dead_bits, runouts, reach, factor, num, den, eq,
                  close_share, card_keys, rank_offsets, rank_values, flush_values):
-    """``sweep.runout_sweep`` for four-card Omaha: ``num`` the wins (ties half), ``den``
+    """``sweep.runout_sweep`` for Omaha hands: ``num`` the wins (ties half), ``den``
     the deals (``factor`` times the clear weight; ``factor = 0`` for a part of the
     runouts leaves twice the wins, unclamped, and the clear weight), ``eq`` their ratio
     where it is (N,).  Returns ``clear_weights``'s status, or ``TOO_CONCENTRATED`` where
@@ -443,9 +504,7 @@ def runout_sweep(cards, combo_bits, board, dead_bits, runouts, reach, factor, nu
     count = np.empty(PAIRS + 2, np.int64)
     hand_rank = np.empty(N, np.int64)
     order = np.empty(N, np.uint64)
-    ones = np.zeros(52, np.float64)
-    twos = np.zeros(PAIRS, np.float64)
-    threes = np.zeros(TRIPLES, np.float64)
+    sums = np.zeros(sums_size(cards.shape[1]), np.float64)
     full = np.empty(5, np.uint8)
     known = board.shape[0]
     for j in range(known):
@@ -458,7 +517,7 @@ def runout_sweep(cards, combo_bits, board, dead_bits, runouts, reach, factor, nu
             out |= ONE << U64(c)
         n = list_river(cards, combo_bits, full, out, pair_rank, words, spare, count,
                        hand_rank, order, card_keys, rank_offsets, rank_values, flush_values)
-        sweep_river(cards, order, n, reach, num, ones, twos, threes)
+        sweep_river(cards, order, n, reach, num, sums)
         if n_careful:
             pairwise_river(combo_bits, order, n, reach, careful, careful_num, position, heavy,
                            False)
@@ -478,7 +537,7 @@ def runout_sweep(cards, combo_bits, board, dead_bits, runouts, reach, factor, nu
 @kernel
 def river_showdown(cards, combo_bits, board, dead_bits, reach, out, close_share, card_keys,
                    rank_offsets, rank_values, flush_values):
-    """``sweep.river_showdown`` for four-card Omaha, one reach vector (row of ``reach``)
+    """``sweep.river_showdown`` for Omaha hands, one reach vector (row of ``reach``)
     at a time: twice the wins plus the ties, less the clear weight."""
     N = cards.shape[0]
     pair_rank = np.zeros(PAIRS, np.int64)
@@ -487,9 +546,7 @@ def river_showdown(cards, combo_bits, board, dead_bits, reach, out, close_share,
     count = np.empty(PAIRS + 2, np.int64)
     hand_rank = np.empty(N, np.int64)
     order = np.empty(N, np.uint64)
-    ones = np.zeros(52, np.float64)
-    twos = np.zeros(PAIRS, np.float64)
-    threes = np.zeros(TRIPLES, np.float64)
+    sums = np.zeros(sums_size(cards.shape[1]), np.float64)
     careful = np.empty(N, np.int64)
     met = np.empty(N, np.float64)
     position = np.full(N, -1, np.int64)
@@ -508,7 +565,7 @@ def river_showdown(cards, combo_bits, board, dead_bits, reach, out, close_share,
             return status
         if n_careful and n_careful * support(combo_bits, dead_bits, weights) > CAREFUL_WORK:
             return TOO_CONCENTRATED
-        sweep_river(cards, order, n, weights, row, ones, twos, threes)
+        sweep_river(cards, order, n, weights, row, sums)
         for i in range(N):
             row[i] = row[i] - met[i] if not (combo_bits[i] & dead_bits) else 0.0
         if n_careful:
