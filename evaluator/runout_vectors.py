@@ -68,13 +68,25 @@ def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarra
 
 def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, hero: np.ndarray,
                  against: np.ndarray):
-    """A maker of 4- and 5-card Omaha's river sweep, read where ``hero`` has weight (scratch of
-    its own for each work item)."""
+    """A maker of 4- and 5-card Omaha's river sweep (scratch of its own for each work
+    item): read where ``hero`` has weight; hi-lo, every hand's pot share from the board's
+    three sweeps (``kernels/omaha_board``), weighed by ``hero``."""
+    from .kernels import omaha_board as b
     from .kernels import omaha_sweep as o
     t = _tables.high(g.values)
     n = len(cards)
 
     def make():
+        if g.hilo:
+            num = np.zeros(n)
+            scratch = b.scratch(cards, 0, n)
+
+            def hilo(full: np.ndarray, mask: int) -> tuple[float, float]:
+                num[:] = 0.0
+                b.river_num(cards, bits, full, np.uint64(mask), against, num, True, scratch,
+                            *t)
+                return float(hero @ num) / 2, 0.0
+            return hilo
         pair_rank = np.zeros(o.PAIRS, np.int64)
         words, spare = np.empty(256, np.int64), np.empty(256, np.int64)
         count = np.empty(o.PAIRS + 2, np.int64)

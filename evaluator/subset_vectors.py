@@ -1,8 +1,9 @@
 """Combo vectors for every game the two-card and Omaha sweeps do not cover: each complete
 board's combos valued by the game's own evaluation (``evaluate_batch``), listed weakest
 first, and swept with card removal by inclusion-exclusion over every subset of a combo's
-cards (``kernels/generic_sweep.py``).  Tahoe, "The", 5- and 6-card Omaha, Courchevel,
-Teen Patti (one listing of its 22,100 hands: it has no board) and the hi-lo games run here.
+cards (``kernels/generic_sweep.py``).  Tahoe, "The" and Teen Patti (one listing of its
+22,100 hands: it has no board) run here, and the hi-lo games' exact tallies (high and low
+outcomes together, ``hilo_tallies``); Omaha of four and five cards has its own sweep.
 
 A hi-lo pot is a high half and a low half: where the board lets a low be made, each
 board is swept three times (every opponent by high, the opponents holding a low by high,

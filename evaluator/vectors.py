@@ -221,8 +221,9 @@ def combo_equity(game: str | Game, against: RangeLike | np.ndarray, board: Cards
     game : str or Game
         Every game, on each street whose runouts its sweep finishes in seconds (hold'em
         and the short deck, 4-card Omaha: flop, turn, river; 5-card Omaha and
-        Courchevel: turn and river; Teen Patti: no board).  In a hi-lo game the equity is the pot share: half each half, the whole
-        pot by the high where neither hand makes a low.
+        Courchevel: turn and river; Teen Patti: no board).  In a hi-lo game the
+        equity is the pot share: half each half, the whole pot by the high where neither
+        hand makes a low.
     against : str, Range or array
         Range text, a ``Range`` or an ``(N,)`` weight vector in the canonical combo
         order (``combos(game)``).
@@ -335,7 +336,7 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
     """The game's ``runout_sweep`` over every runout: in one call, or over fixed chunks
     of the runouts on ``threads``, summed in chunk order (the same bits on any thread
     count) and finished here."""
-    from .kernels import omaha_sweep, sweep
+    from .kernels import omaha_board, sweep
     # the two-card sweep sums a careful combo pair by pair at little cost: it is never
     # refused, and finds no careful combo among weights that sum exactly anyway
     close = sweep.CLOSE if two_cards(g) else exact_share(reach, len(s.runouts))
@@ -360,8 +361,8 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
 
         def call(runouts: np.ndarray, f: float, part: np.ndarray, met: np.ndarray,
                  e: np.ndarray, tot: np.ndarray) -> int:
-            return omaha_sweep.runout_sweep(cards, bits, s.board, s.out_bits, runouts,
-                                            reach, f, part, met, e, close, *t)
+            return omaha_board.runout_sweep(cards, bits, s.board, s.out_bits, runouts,
+                                            reach, f, part, met, e, close, g.hilo, *t)
     runouts = s.runouts
     chunk = RUNOUT_CHUNK if two_cards(g) else \
         OMAHA_CHUNK if len(runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
@@ -539,12 +540,13 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
         def kernel(part: np.ndarray, out: np.ndarray, close: float) -> int:
             return showdown.river_showdown(*lay, s.board, s.out_bits, part, out, close, *t)
     elif kind(g) == "omaha":
-        from .kernels.omaha_sweep import river_showdown
+        from .kernels.omaha_board import river_showdown
         cards, bits = combos(g), combo_bits(g.deck, g.hole)
         block = 1
 
         def kernel(part: np.ndarray, out: np.ndarray, close: float) -> int:
-            return river_showdown(cards, bits, s.board, s.out_bits, part, out, close, *t)
+            return river_showdown(cards, bits, s.board, s.out_bits, part, out, close, g.hilo,
+                                  *t)
     else:
         from .subset_vectors import showdown as subsets
         block = 1 << 30                 # one listing of the board serves every row

@@ -105,6 +105,34 @@ def test_a_concentrated_reach_keeps_every_sign_in_tahoe():
     np.testing.assert_allclose(got[rows], want, rtol=1e-9, atol=1e-300)
 
 
+@pytest.mark.parametrize("game, board", [("omaha8", "2c7d4hKsAd"), ("omaha5", "2c7d9hKsAd"),
+                                         ("omaha5_8", "2c7d4hKsAd")])
+def test_a_concentrated_reach_is_summed_pair_by_pair_in_omaha(game, board):
+    """Step 18's fourth wrong answer on Omaha's hole-pair sweep (high and hi-lo, four and
+    five cards): weight 1 on one hand and 1e-20 on the rest, so that the hands clear of
+    the heavy one are summed pair by pair (the careful path)."""
+    g, b, dead, cards, live = _spot(game, board, 13, seed=5)
+    matrix = np.array(ref.pairwise_call_matrix(cards[live].tolist(), b, dead,
+                                               _strength(game), _low(game)), np.float64)
+    reach = np.zeros(len(cards))
+    reach[live] = 1e-20
+    reach[live[len(live) // 2]] = 1.0
+    got = ev.showdown_values(game, reach, b, dead)[live]
+    want = matrix @ reach[live]
+    # the light hands' values are sums of +-1e-20 and +-0.5e-20, exact to about 1e-35
+    # each (1e-20 is no power of two): the signs agree wherever the sums are not level
+    noise = 1e-28
+    assert (np.sign(got) == np.sign(want))[np.abs(want) > noise].all()
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=noise)
+    eq = ev.combo_equity(game, reach, b, dead)[live]
+    clear = np.array([[not (set(x) & set(y)) for y in cards[live].tolist()]
+                      for x in cards[live].tolist()])
+    met = clear @ reach[live]
+    share = (want + met) / 2                      # the pot share weighed, from the signs
+    np.testing.assert_allclose(eq[met > 0], share[met > 0] / met[met > 0], rtol=1e-9,
+                               atol=1e-15)
+
+
 def test_the_teen_patti_call_matrix_is_the_definition():
     m = ev.call_matrix("teen_patti", "")
     cards = ev.combos("teen_patti")

@@ -27,9 +27,11 @@ def vectors_serve(g: Game, board_cards: int) -> bool:
     """Whether the subset sweep answers a heads-up spot of ``g`` with ``board_cards``
     known within its bound (hold'em's own walks serve the two-card games)."""
     fam = family(g)
-    if fam.vector_kind(g) == "omaha":
+    if fam.vector_kind(g) == "omaha" and not g.hilo:
         return fam.vectors(g, board_cards)         # Omaha's own sweep of its hole pairs
-    return fam.vector_kind(g) == "subsets" and fam.subset_fits(g, board_cards)
+    # the subset sweep, and the hi-lo tallies (high and low outcomes together), within
+    # the subset sweep's bound
+    return fam.vector_kind(g) in ("omaha", "subsets") and fam.subset_fits(g, board_cards)
 
 
 def _vector(g: Game, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:

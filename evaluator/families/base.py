@@ -66,9 +66,10 @@ class Family:
     def vector_kind(self, g: Game) -> str | None:
         """How ``evaluator.vectors`` sweeps its combos: ``"pairs"`` (the two-card sweep,
         rank pairs listed without evaluating each combo), ``"omaha"`` (four- and
-        five-card Omaha's hole pairs), ``"subsets"`` (any hole size: every combo valued by the game's own
-        evaluation, card removal over every subset of its cards; hi-lo pot shares from a
-        high and a low sweep of each board), or None (more than ``SUBSET_HOLE`` cards)."""
+        five-card Omaha's hole pairs, high and hi-lo), ``"subsets"`` (any hole size:
+        every combo valued by the game's own evaluation, card removal over every subset
+        of its cards; hi-lo pot shares from a high and a low sweep of each board), or None
+        (more than ``SUBSET_HOLE`` cards)."""
         return None if g.hole > SUBSET_HOLE else "subsets"
 
     def subset_seconds(self, g: Game) -> float:

@@ -6,8 +6,9 @@ Full boards read tables indexed by the board's rank multiset (``kernels/omaha``)
 equity of known hands is rank-multiset enumeration, or a fused walk of the boards
 (``kernels/walks.omaha_walk``) where two suits could flush; sampling is
 ``walks.omaha_sample``.  The low is one lookup of the hole's and the board's low ranks.
-Four hole cards have combo vectors from the flop, five from the turn
-(``kernels/omaha_sweep``).
+Four and five hole cards have combo vectors, high and hi-lo, from the street whose
+runouts their hole-pair sweep finishes in seconds (``kernels/omaha_sweep``,
+``kernels/omaha_board``).
 """
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ class Omaha(Family):
     name = "omaha"
     title = "exactly two hole cards and three board cards"
     kernel_modules = ("_intrinsics", "dealing", "high", "counting", "multisets", "omaha",
-                      "walks", "sweep", "showdown", "omaha_sweep",
+                      "walks", "sweep", "showdown", "omaha_sweep", "omaha_board",
                       "generic_sweep")
     sample_rate = 4e7
     two_plus_three = True
@@ -67,7 +68,7 @@ class Omaha(Family):
         return True
 
     def vector_kind(self, g: Game) -> str | None:
-        if g.hole in (4, 5) and not g.hilo:
+        if g.hole in (4, 5):
             return "omaha"
         return super().vector_kind(g)
 
@@ -76,9 +77,11 @@ class Omaha(Family):
 
     def vectors(self, g: Game, board_cards: int) -> bool:
         if self.vector_kind(g) == "omaha":
-            # four cards: a flop's 1,176 turn-river runouts, 5 s; five cards: a turn's 46
-            # rivers, 5 s (its flop would take minutes)
-            return board_cards >= (3 if g.hole == 4 else 4) and board_cards in g.streets
+            # the earliest street swept within seconds on two cores: PLO a flop's 1,176
+            # runouts (5 s), PLO8 a turn (1 s; its flop, three sweeps a river, 25 s), 5-card
+            # Omaha a turn (6 s), 5-card hi-lo a river (0.7 s; a turn 17 s)
+            first = {(4, False): 3, (4, True): 4, (5, False): 4, (5, True): 5}
+            return board_cards >= first[g.hole, g.hilo] and board_cards in g.streets
         return super().vectors(g, board_cards)
 
     def breakdown_seconds(self, g: Game) -> float | None:
