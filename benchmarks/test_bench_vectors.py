@@ -80,7 +80,8 @@ def test_omaha_river_combo_equity(benchmark):
 
 @pytest.mark.parametrize("game, board", [
     ("omaha", RIVER), ("omaha", TURN), ("omaha8", RIVER), ("omaha8", TURN),
-    ("omaha5", RIVER), ("omaha5_8", RIVER), ("courchevel8", RIVER)])
+    ("omaha5", RIVER), ("omaha5", TURN), ("courchevel", TURN), ("omaha5_8", RIVER),
+    ("courchevel8", RIVER)])
 def test_every_combo_against_the_games_own_forty_percent(benchmark, game, board):
     """Every hand of the game against its own top 40% (the step-19 targets), two threads."""
     against = ev.Range("40%", game).vector()

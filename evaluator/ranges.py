@@ -439,14 +439,15 @@ class Range:
         dead_ids = parse_cards(dead, what="the dead cards")
         out_bits = np.uint64(sum(1 << int(c) for c in dead_ids.tolist()))
         masks = self.masks()
-        keep = (masks & out_bits) == 0
-        if keep.all():
+        from .kernels.ranges import live_rows
+        combos, weights, kept = live_rows(self.combos, self.weights, masks, out_bits)
+        if len(kept) == len(masks):
             return self                     # nothing removed: the same range, read-only
         out = object.__new__(Range)
         out.game, out.text = self.game, self.text
-        out.combos, out.weights = self.combos[keep], self.weights[keep]
-        out._masks_cache = masks[keep]      # what a study asks a flop at a time, kept
-        for a in (out.weights, out._masks_cache):
+        out.combos, out.weights = combos, weights
+        out._masks_cache = kept             # what a study asks a flop at a time, kept
+        for a in (out.combos, out.weights, out._masks_cache):
             a.flags.writeable = False
         return out
 

@@ -439,12 +439,11 @@ def _collision_bound(rows, weights) -> float:
     """An upper bound on the chance that a draw of one combo per player, each by weight,
     puts one card in two hands: the sum over pairs of players and cards of the chance
     that both hold the card."""
+    from ..kernels.ranges import card_shares
     shares = []
     for combos, w in zip(rows, weights):
-        chance = w / w.sum()
-        share = np.zeros(52)
-        for j in range(combos.shape[1]):           # a column at a time: no repeated copy
-            share += np.bincount(combos[:, j], weights=chance, minlength=52)
+        share = np.zeros(64)
+        card_shares(combos, w, share)
         shares.append(share)
     return float(sum(shares[p] @ shares[q] for p in range(len(shares))
                      for q in range(p + 1, len(shares))))
@@ -531,8 +530,8 @@ def combo_tuples(rows, weights, masks, limit):
 def check_dealable(combo_masks, starts, taken, names, budget: int = 100_000) -> None:
     """Refuse ranges that can never be dealt together (sampling would never end).
 
-    A depth-first search for one tuple of combos without a shared card, over
-    distinct card masks; it gives up (and trusts the ranges) after ``budget``
+    A depth-first search for one tuple of combos without a shared card (the last
+    player's combos read at once, as an array); it gives up (and trusts the ranges) after ``budget``
     steps, which only very wide ranges need, and those always fit.
     """
     players = len(starts) - 1
@@ -551,6 +550,9 @@ def check_dealable(combo_masks, starts, taken, names, budget: int = 100_000) -> 
         nonlocal steps
         if p == players:
             return True
+        if p == players - 1:                     # the last hand: one look at them all
+            steps += 1
+            return bool(((masks[p] & np.uint64(used)) == 0).any())
         for m in masks[p]:
             steps += 1
             if steps > budget:

@@ -18,6 +18,8 @@ base : int64 (k + 1,), the offset of the ``s``-card subsets' block in ``sums``
 import numpy as np
 
 from .._jit import kernel
+from .omaha_sweep import add_subsets as add_unrolled
+from .omaha_sweep import subset_sums as read_unrolled
 from .sweep import BAD_WEIGHT, LARGEST, NO_LIVE_WEIGHT, NO_WEIGHT, OK, OUT_OF_SCALE
 
 MAX_HOLE = 6
@@ -37,7 +39,10 @@ def subset_at(cards, i, mask, binom, base):
 
 @kernel
 def read_subsets(cards, i, sums, binom, base):
-    """``sum over proper non-empty S of H of (-1)**|S| * sums[S]`` for combo ``i``."""
+    """``sum over proper non-empty S of H of (-1)**|S| * sums[S]`` for combo ``i``
+    (four and five cards: ``omaha_sweep``'s unrolled reads of the same layout)."""
+    if cards.shape[1] == 4 or cards.shape[1] == 5:
+        return read_unrolled(cards, i, sums)
     total = 0.0
     for mask in range(1, (1 << cards.shape[1]) - 1):
         at, size = subset_at(cards, i, mask, binom, base)
@@ -51,6 +56,9 @@ def read_subsets(cards, i, sums, binom, base):
 @kernel
 def add_subsets(cards, i, w, sums, binom, base):
     """Add ``w`` to every proper non-empty subset sum of combo ``i``."""
+    if cards.shape[1] == 4 or cards.shape[1] == 5:
+        add_unrolled(cards, i, w, sums)
+        return
     for mask in range(1, (1 << cards.shape[1]) - 1):
         sums[subset_at(cards, i, mask, binom, base)[0]] += w
 

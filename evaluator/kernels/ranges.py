@@ -117,6 +117,41 @@ def sample_range_deals(combos, starts, cumulative, uniform, combo_masks, taken, 
 
 
 @kernel
+def card_shares(combos, weights, out):
+    """``out[c]``: the weight share of the combos that hold card ``c`` (``out`` zeroed,
+    ``weights`` summing to more than 0)."""
+    total = 0.0
+    for i in range(weights.shape[0]):
+        total += weights[i]
+    for i in range(combos.shape[0]):
+        share = weights[i] / total
+        for j in range(combos.shape[1]):
+            out[combos[i, j]] += share
+
+
+@kernel
+def live_rows(combos, weights, masks, out_bits):
+    """The combos (rows), weights and masks of those that hold no card of ``out_bits``,
+    in their order: one pass to count, one to copy."""
+    n = 0
+    for i in range(masks.shape[0]):
+        if not (masks[i] & out_bits):
+            n += 1
+    rows = np.empty((n, combos.shape[1]), combos.dtype)
+    kept_weights = np.empty(n, weights.dtype)
+    kept_masks = np.empty(n, masks.dtype)
+    k = 0
+    for i in range(masks.shape[0]):
+        if not (masks[i] & out_bits):
+            for j in range(combos.shape[1]):
+                rows[k, j] = combos[i, j]
+            kept_weights[k] = weights[i]
+            kept_masks[k] = masks[i]
+            k += 1
+    return rows, kept_weights, kept_masks
+
+
+@kernel
 def tally_best5_deals(holes, boards, known, card_keys, rank_offsets, rank_values,
                       flush_values, hi_full):
     """Evaluate dealt hands of a best-five game and count the winners (as ``tally``).

@@ -109,7 +109,9 @@ def swept_weights(g: Game, first: Range, second: Range, flops: list[tuple[int, .
     heroes = combo_index(g, first.combos)
     hero_weights = np.ascontiguousarray(first.weights, np.float64)
     clear = (bits[heroes] & blocked) == 0
-    heroes, hero_weights = heroes[clear], hero_weights[clear]
+    # in combo order: each flop reads the heroes' cards and subset sums near each other
+    order = np.argsort(heroes[clear], kind="stable")
+    heroes, hero_weights = heroes[clear][order], hero_weights[clear][order]
     # the opponents holding each card, listed card by card
     held = cards[villains].astype(np.int64)
     by_card = np.repeat(villains, g.hole)[np.argsort(held.ravel(), kind="stable")]
