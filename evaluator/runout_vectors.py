@@ -29,22 +29,14 @@ def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarra
     0 in hi-lo) and the deals, both weights multiplied; None where ``against``'s weights
     would not sum exactly (a caller then asks card by card)."""
     from ._parallel import map_items, resolve_threads
-    from .kernels import generic_sweep as k
-    from .subset_vectors import binomials
+    from .subset_vectors import binomials, clear_deals
     from .vectors import kind
     if exact_share(against, len(runouts)):
         return None
     cards, bits = combos(g), combo_bits(g.deck, g.hole)
-    out = np.uint64(out_bits)
-    villains = np.flatnonzero((against != 0) & ((bits & out) == 0))
-    heroes = np.flatnonzero((hero != 0) & ((bits & out) == 0))
-    hero_weights = np.ascontiguousarray(hero[heroes])
-    held = cards[villains].astype(np.int64).ravel()
-    by_card = np.repeat(villains, g.hole)[np.argsort(held, kind="stable")]
-    by_card_start = np.searchsorted(np.sort(held), np.arange(53))
+    heroes = np.flatnonzero(hero != 0)
+    deals = clear_deals(g, heroes, hero[heroes], against, out_bits)
     binom, base, size = binomials(g.hole)
-    totals = np.zeros(size)
-    whole = k.subset_totals(cards, villains, against, totals, binom, base)
     river = _omaha_river(g, cards, bits, hero, against) if kind(g) == "omaha" else \
         _subset_river(g, cards, hero, against, binom, base, size)
 
@@ -57,9 +49,7 @@ def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarra
             full = np.concatenate([board, runout]).astype(np.uint8)
             mask = out_bits | sum(1 << int(c) for c in runout.tolist())
             got[r, 0], got[r, 1] = sweep(full, mask)
-            got[r, 2] = k.clear_total(cards, bits, runout.astype(np.int64), by_card_start,
-                                      by_card, against, whole, totals, heroes, hero_weights,
-                                      sums, binom, base)
+            got[r, 2] = deals.total(runout.astype(np.int64), sums)
         return got
     starts = list(range(0, len(runouts), CHUNK))
     parts = map_items(work, starts, resolve_threads(threads, len(runouts) << 16))

@@ -24,7 +24,7 @@ from .games import Game
 from .vector_weights import readonly
 
 __all__ = ["runout_sums", "hilo_tallies", "showdown", "signs", "binomials", "combo_values",
-           "board_values", "low_possible", "warm"]
+           "board_values", "low_possible", "warm", "ClearDeals", "clear_deals"]
 
 NO_TIES = np.zeros(0, np.float64)      # no tie weights to add up
 CAREFUL_WORK = 4_000_000_000
@@ -45,6 +45,56 @@ def binomials(hole: int) -> tuple[np.ndarray, np.ndarray, int]:
     for a in (binom, base):
         a.flags.writeable = False
     return binom, base, max(size, 1)
+
+
+class ClearDeals(NamedTuple):
+    """Two ranges laid out for ``kernels.generic_sweep.clear_total``'s weighted deals on a
+    flop or runout: the opponents holding each card, card by card (cards, masks,
+    weights), the heroes in combo order (cards, masks, weights, own weight among the
+    opponents), and every opponent's subset sums and weight."""
+    by_card_start: np.ndarray
+    villain_cards: np.ndarray
+    villain_bits: np.ndarray
+    villain_weights: np.ndarray
+    whole: float
+    totals: np.ndarray
+    hero_cards: np.ndarray
+    hero_bits: np.ndarray
+    hero_weights: np.ndarray
+    hero_own: np.ndarray
+
+    def total(self, flop: np.ndarray, sums: np.ndarray) -> float:
+        """The weighted deals clear of ``flop`` (int64 card ids); ``sums`` scratch."""
+        from .kernels.generic_sweep import clear_total
+        binom, base, _ = binomials(self.hero_cards.shape[1])
+        return clear_total(flop, self.by_card_start, self.villain_cards, self.villain_bits,
+                           self.villain_weights, self.whole, self.totals, self.hero_cards,
+                           self.hero_bits, self.hero_weights, self.hero_own, sums, binom,
+                           base)
+
+
+def clear_deals(g: Game, heroes: np.ndarray, hero_weights: np.ndarray, against: np.ndarray,
+                blocked: int) -> ClearDeals:
+    """``ClearDeals`` of the combos ``heroes`` (indices, weighted) against the weight
+    vector ``against``, the cards ``blocked`` out."""
+    from .kernels import generic_sweep as k
+    cards, bits = combos(g), combo_bits(g.deck, g.hole)
+    out = np.uint64(blocked)
+    villains = np.flatnonzero((against != 0) & ((bits & out) == 0))
+    held = cards[villains].astype(np.int64).ravel()
+    by_card = np.repeat(villains, g.hole)[np.argsort(held, kind="stable")]
+    by_card_start = np.searchsorted(np.sort(held), np.arange(53))
+    binom, base, size = binomials(g.hole)
+    totals = np.zeros(size)
+    whole = k.subset_totals(cards, villains, against, totals, binom, base)
+    clear = (bits[heroes] & out) == 0
+    order = np.argsort(heroes[clear], kind="stable")       # heroes read in combo order
+    heroes, hero_weights = heroes[clear][order], hero_weights[clear][order]
+    return ClearDeals(by_card_start, np.ascontiguousarray(cards[by_card]), bits[by_card],
+                      np.ascontiguousarray(against[by_card], np.float64), whole, totals,
+                      np.ascontiguousarray(cards[heroes]), bits[heroes],
+                      np.ascontiguousarray(hero_weights, np.float64),
+                      np.ascontiguousarray(against[heroes], np.float64))
 
 
 def combo_values(g: Game, full: np.ndarray, out_bits: int, threads: int | None,
@@ -83,9 +133,25 @@ class BoardValues(NamedTuple):
 
 def board_values(g: Game, full: np.ndarray, out_bits: int, threads: int | None
                  ) -> BoardValues:
-    """Every combo's high, and in a hi-lo game on a board that makes lows, its low."""
+    """Every combo's high, and in a hi-lo game on a board that makes lows, its low (Omaha
+    of four and five cards: numbered from its hole pairs' by ``kernels/omaha_board``, in
+    the same order as the evaluation's values)."""
+    lows = g.hilo and low_possible(full)
+    if g.family == "omaha" and g.hole in (4, 5):
+        from . import _tables
+        from .kernels.omaha_board import board_listing
+        cards = combos(g)
+        n = len(cards)
+        high, order = np.empty(n, np.int64), np.empty(n, np.int64)
+        low, low_order = (np.empty(n, np.int64), np.empty(n, np.int64)) if lows else \
+            (np.empty(0, np.int64), np.empty(0, np.int64))
+        live = board_listing(cards, combo_bits(g.deck, g.hole), full, np.uint64(out_bits),
+                             lows, high, order, low, low_order, *_tables.high(g.values))
+        if not lows:
+            return BoardValues(high, order[:live], None, None)
+        return BoardValues(high, order[:live], low, low_order[:live])
     high, order = combo_values(g, full, out_bits, threads)
-    if not (g.hilo and low_possible(full)):
+    if not lows:
         return BoardValues(high, order, None, None)
     return BoardValues(high, order, *combo_values(g, full, out_bits, threads, low=True))
 
@@ -186,22 +252,36 @@ def hilo_tallies(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
     """Heads-up hi-lo outcomes of ``hero``'s combos against ``reach`` over every runout,
     weighed by both (``kernels.generic_sweep.hilo_tallies``'s ``cells``, (12,)).  Exact
     where ``reach``'s weights sum exactly (whole multiples of one power of two).  Memory:
-    a Fenwick row of 58 sums per card subset and six sums per combo (5-card hi-lo: 136 MB
-    and 125 MB)."""
+    a Fenwick row of 58 sums per card subset and six sums per combo, for each thread
+    (4-card Omaha 11 MB and 13 MB; 5-card, 136 MB and 125 MB, on one thread only).
+    Runouts are tallied in fixed chunks summed in order: the same bits on any number of
+    threads."""
+    from ._parallel import map_items, resolve_threads
     from .kernels import generic_sweep as k
     cards = combos(g)
     binom, base, size = binomials(g.hole)
-    tree = np.zeros((size + 1, LOW_LEVELS))
-    totals = np.zeros(size + 1)
-    seen = np.zeros((len(cards), 6))
-    cells = np.zeros(12)
-    for runout in runouts:
-        full = np.concatenate([board, runout]).astype(np.uint8)
-        out = out_bits | sum(1 << int(c) for c in runout.tolist())
-        v = board_values(g, full, out, threads)
-        k.hilo_tallies(cards, v.order, v.high, low_ranks(v), len(v.order), reach, hero,
-                       tree, totals, seen, binom, base, cells)
-    return cells
+
+    def work(start: int) -> np.ndarray:
+        tree = np.zeros((size + 1, LOW_LEVELS))
+        totals = np.zeros(size + 1)
+        seen = np.zeros((len(cards), 6))
+        cells = np.zeros(12)
+        for runout in runouts[start:start + TALLY_CHUNK]:
+            full = np.concatenate([board, runout]).astype(np.uint8)
+            out = out_bits | sum(1 << int(c) for c in runout.tolist())
+            v = board_values(g, full, out, inner)
+            k.hilo_tallies(cards, v.order, v.high, low_ranks(v), len(v.order), reach, hero,
+                           tree, totals, seen, binom, base, cells)
+        return cells
+    starts = list(range(0, len(runouts), TALLY_CHUNK))
+    workers = resolve_threads(threads, len(runouts) << 16) if g.hole <= 4 else 1
+    inner = 1 if workers > 1 else threads          # the evaluation's own threads
+    parts = map_items(work, starts, workers)
+    return np.sum(parts, axis=0) if parts else np.zeros(12)
+
+
+TALLY_CHUNK = 16
+"""Runouts a thread tallies at a time (a fixed split)."""
 
 
 def showdown(g: Game, board: np.ndarray, out_bits: int, rows: np.ndarray, close: float,

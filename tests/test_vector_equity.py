@@ -15,6 +15,8 @@ SPOTS = [
     ("tahoe", ["AAK,KKQ", "QQ*"], "2c7d9hKs"),
     ("courchevel", ["AsAhKdKcQc,AdAcKhQhQd:0.5", "JJ***"], "2c7d9hTs3s"),
     ("omaha5", ["AsAhKdKcQc,AdAcKhQhQd", "JJT9*"], "2c7d9hKs3s"),
+    # a turn runout by runout, as 5-card flops are (hole-pair sweeps read for the first)
+    ("omaha5", ["AsAhKdKcQc,AdAcKhQhQd:0.5", "JJT9*"], "2c7d9hKs"),
     # hi-lo: scoops, halves and quarters tallied by a high and low sweep together
     ("omaha8", ["AA2*", "KK**:0.5,A3**"], "2c7d9hKsAd"),
     ("omaha8", ["A2**", "QQ**"], "2c3d9hKs"),
@@ -64,3 +66,15 @@ def test_omaha_combo_vectors_on_a_flop_are_equity():
         want = ev.equity("omaha", [hand, "JJ**,T9**:0.5"], "2c7d9h", exact=True)
         assert eq[ev.combo_index("omaha", hand)[0]] == pytest.approx(
             want.players[0].equity, rel=1e-12), hand
+
+
+def test_exact_true_takes_a_sweep_of_minutes_and_refuses_past_ten():
+    """exact=True answers where the sweep takes minutes (the estimate is under ten) and
+    refuses at once, with both estimates, past that: 5-card hi-lo on a flop."""
+    from evaluator.engine.vector_equity import vectors_serve
+    assert vectors_serve(ev.game("omaha8"), 3, 600.0)        # about 30 s: exact=True answers
+    assert not vectors_serve(ev.game("omaha8"), 3)           # exact=None samples instead
+    assert not vectors_serve(ev.game("omaha5_8"), 3, 600.0)
+    with pytest.raises(ev.EvaluatorError, match=r"combo tuples \(at least about \d+ days\).*"
+                       r"the combo sweep would take about \d+ minutes"):
+        ev.equity("omaha5_8", ["10%", "40%"], "2c7d9h", exact=True)

@@ -41,7 +41,7 @@ from .results import Counts, EquityResult, make_result
 from .sample import sample_until
 from .showdown import hole_showdown, showdown_applies
 from .spots import STREAM_VERSION, completion_text, resolve_seed
-from .vector_equity import heads_up_by_vectors, vectors_serve
+from .vector_equity import heads_up_by_vectors, sweep_seconds, vectors_serve
 
 
 def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, trials,
@@ -122,7 +122,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     # how many combo tuples could be dealt, before listing them
     upper = _tuple_bound(parsed, unknown, ranges, masks_of, sizes, len(out), g.hole)
     if (players == 2 and exact is not False and not sampling and upper > RANGE_TUPLE_LIMIT
-            and vectors_serve(g, len(board_ids))):
+            and vectors_serve(g, len(board_ids), EXACT_SECONDS_MAX if exact else None)):
         # too many pairs to walk: every combo swept once a board instead, as exactly
         list_completions()
         swept = heads_up_by_vectors(g, names, rows, weights, board_ids, dead_ids, scale,
@@ -133,16 +133,20 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
                     "weights, which sum exactly only as whole multiples of one power of two "
                     "(1, 0.5, 0.25 ...)")
     else:
-        declined = ""
+        swept_seconds = sweep_seconds(g, len(board_ids)) if players == 2 else 0.0
+        declined = (f"; the combo sweep would take {_duration(swept_seconds)}"
+                    if math.isfinite(swept_seconds) and swept_seconds > EXACT_SECONDS_MAX
+                    else "")
     tuples: np.ndarray | None = None
-    if exact and upper > RANGE_TUPLE_LIMIT * 4:
-        raise EvaluatorError(f"exact=True would enumerate up to {upper:,} combo tuples, too "
-                             f"many to finish in reasonable time{declined}; use trials= or "
-                             "target_stderr= to sample", upper)
     group = stabilizer(board_ids, dead_ids)
     # at least this many suit classes: half the tuples (the rest may share cards), each class
     # at most as large as the group of suit renamings
     at_least = upper / 2 / len(group) * class_seconds(g, need, left)
+    if exact and upper > RANGE_TUPLE_LIMIT * 4:
+        took = f" (at least {_duration(at_least)})" if _duration(at_least) else ""
+        raise EvaluatorError(f"exact=True would enumerate up to {upper:,} combo tuples"
+                             f"{took}, too many to finish in reasonable "
+                             f"time{declined}; use trials= or target_stderr= to sample", upper)
     if exact is None and at_least > EXACT_SECONDS:
         exact = False                              # clearly too long: sample, list nothing
     if exact or (exact is None and not sampling and upper <= RANGE_TUPLE_LIMIT * 4):
@@ -433,6 +437,14 @@ class RangeSampler:
                                           self.max_tries(size), state, holes, new)
         self.check(done)
         return holes, new
+
+
+def _duration(seconds: float) -> str:
+    """An estimate past two minutes in words ('about 3 hours'), else ''."""
+    for unit, name in ((86400, "days"), (3600, "hours"), (60, "minutes")):
+        if seconds >= 2 * unit:
+            return f"about {seconds / unit:,.0f} {name}"
+    return ""
 
 
 def _collision_bound(rows, weights) -> float:

@@ -15,23 +15,35 @@ import math
 
 import numpy as np
 
-from ..combo_order import combo_index, combos
+from ..combo_order import MAX_COMBOS, combo_index, combos
 from ..families import family
 from ..games import Game
 from .results import Counts, EquityResult, make_result
 
-__all__ = ["vectors_serve", "heads_up_by_vectors"]
+__all__ = ["vectors_serve", "sweep_seconds", "heads_up_by_vectors"]
 
 
-def vectors_serve(g: Game, board_cards: int) -> bool:
-    """Whether the subset sweep answers a heads-up spot of ``g`` with ``board_cards``
-    known within its bound (hold'em's own walks serve the two-card games)."""
+def vectors_serve(g: Game, board_cards: int, longest: float | None = None) -> bool:
+    """Whether the vectors answer a heads-up spot of ``g`` with ``board_cards`` known
+    within their bound, or (``longest``: exact=True's limit) within ``longest`` seconds
+    (hold'em's own walks serve the two-card games)."""
     fam = family(g)
-    if fam.vector_kind(g) == "omaha" and not g.hilo:
-        return fam.vectors(g, board_cards)         # Omaha's own sweep of its hole pairs
+    if fam.vector_kind(g) == "omaha" and not g.hilo and fam.vectors(g, board_cards):
+        return True                                # Omaha's own sweep of its hole pairs
     # the subset sweep, and the hi-lo tallies (high and low outcomes together), within
     # the subset sweep's bound
-    return fam.vector_kind(g) in ("omaha", "subsets") and fam.subset_fits(g, board_cards)
+    if fam.vector_kind(g) in ("omaha", "subsets") and fam.subset_fits(g, board_cards):
+        return True
+    return longest is not None and fam.vector_kind(g) in ("omaha", "subsets") \
+        and sweep_seconds(g, board_cards) <= longest
+
+
+def sweep_seconds(g: Game, board_cards: int) -> float:
+    """About how long the vectors take an exact heads-up spot (``Family.exact_seconds``);
+    infinite for a game whose hands no combo order lists (6-card Omaha)."""
+    if math.comb(len(g.deck), g.hole) > MAX_COMBOS:
+        return math.inf
+    return family(g).exact_seconds(g, board_cards)
 
 
 def _vector(g: Game, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -83,6 +83,17 @@ class Family:
         ``SUBSET_SECONDS`` (its combos, times the runouts, times ``subset_seconds``)."""
         return self.vector_kind(g) is not None and self.subset_fits(g, board_cards)
 
+    def exact_seconds(self, g: Game, board_cards: int) -> float:
+        """About how long (seconds, two cores) an exact answer of two ranges takes on the
+        vectors with ``board_cards`` known: ``subset_seconds`` a combo and runout (hi-lo:
+        three times); infinite where it has no vectors or no such street."""
+        combos = math.comb(len(g.deck), g.hole)
+        if self.vector_kind(g) is None or board_cards not in g.streets:
+            return math.inf
+        full = max(g.streets)
+        runouts = math.comb(len(g.deck) - board_cards - g.hole, full - board_cards)
+        return combos * runouts * (3 if g.hilo else 1) * self.subset_seconds(g)
+
     def subset_fits(self, g: Game, board_cards: int) -> bool:
         """Whether the subset sweep takes a spot of ``g`` with ``board_cards`` known within
         ``SUBSET_SECONDS`` (a street of it; hi-lo boards take three sweeps)."""

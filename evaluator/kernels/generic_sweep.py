@@ -42,7 +42,7 @@ def read_subsets(cards, i, sums, binom, base):
     """``sum over proper non-empty S of H of (-1)**|S| * sums[S]`` for combo ``i``
     (four and five cards: ``omaha_sweep``'s unrolled reads of the same layout)."""
     if cards.shape[1] == 4 or cards.shape[1] == 5:
-        return read_unrolled(cards, i, sums)
+        return read_unrolled(cards, i, sums, cards.shape[1])
     total = 0.0
     for mask in range(1, (1 << cards.shape[1]) - 1):
         at, size = subset_at(cards, i, mask, binom, base)
@@ -57,7 +57,7 @@ def read_subsets(cards, i, sums, binom, base):
 def add_subsets(cards, i, w, sums, binom, base):
     """Add ``w`` to every proper non-empty subset sum of combo ``i``."""
     if cards.shape[1] == 4 or cards.shape[1] == 5:
-        add_unrolled(cards, i, w, sums)
+        add_unrolled(cards, i, w, sums, cards.shape[1])
         return
     for mask in range(1, (1 << cards.shape[1]) - 1):
         sums[subset_at(cards, i, mask, binom, base)[0]] += w
@@ -322,33 +322,33 @@ def hilo_tallies(cards, order, high, low, n, reach, hero, tree, totals, seen, bi
 
 
 @kernel
-def clear_total(cards, combo_bits, flop, by_card_start, by_card, reach, whole, totals,
-                heroes, hero_weights, sums, binom, base):
+def clear_total(flop, by_card_start, villain_cards, villain_bits, villain_weights, whole,
+                totals, hero_cards, hero_bits, hero_weights, hero_own, sums, binom, base):
     """``sum over heroes h clear of the flop of hero_weights[h] x`` the weight of the
     opponents clear of ``h`` and of the flop: the weighted deals of two ranges on one
     flop.  ``totals`` and ``whole`` hold every opponent's subset sums (``add_subsets``)
-    and weight; the opponents holding a flop card (``by_card``: each card's, from
-    ``by_card_start[c]``) are taken out, so a flop costs the combos it touches."""
-    k = cards.shape[1]
+    and weight; the opponents holding each card are listed card by card (from
+    ``by_card_start[c]``: their cards, masks and weights, copied so that a flop reads
+    them in a row) and those holding a flop card taken out, so a flop costs the combos
+    it touches.  ``hero_own``: each hero's own weight among the opponents."""
+    k = hero_cards.shape[1]
     sums[:] = totals
     flop_bits = np.uint64(0)
     for f in range(flop.shape[0]):
         c = flop[f]
         for t in range(by_card_start[c], by_card_start[c + 1]):
-            i = by_card[t]
-            if combo_bits[i] & flop_bits:
+            if villain_bits[t] & flop_bits:
                 continue                       # taken out with an earlier flop card
-            whole -= reach[i]
-            add_subsets(cards, i, -reach[i], sums, binom, base)
+            whole -= villain_weights[t]
+            add_subsets(villain_cards, t, -villain_weights[t], sums, binom, base)
         flop_bits |= np.uint64(1) << np.uint64(c)
     sign = 1.0 if k % 2 == 0 else -1.0
     total = 0.0
-    for t in range(heroes.shape[0]):
-        i = heroes[t]
-        if combo_bits[i] & flop_bits:
+    for t in range(hero_cards.shape[0]):
+        if hero_bits[t] & flop_bits:
             continue
-        total += hero_weights[t] * (whole + read_subsets(cards, i, sums, binom, base)
-                                    + sign * reach[i])
+        total += hero_weights[t] * (whole + read_subsets(hero_cards, t, sums, binom, base)
+                                    + sign * hero_own[t])
     return total
 
 

@@ -84,7 +84,7 @@ def list_low(cards, combo_bits, full, out_bits, pair_low, hand_low, count, order
         if combo_bits[i] & out_bits:
             hand_low[i] = -1
             continue
-        r = best_pair(cards, i, pair_low)
+        r = best_pair(cards, i, pair_low, cards.shape[1])
         hand_low[i] = r
         count[r + 1] += 1
     for k in range(NUMBERS - 1):
@@ -233,3 +233,26 @@ def river_showdown(cards, combo_bits, board, dead_bits, reach, out, close_share,
         for k in range(n_careful):
             row[careful[k]] = exact[k]
     return OK
+
+
+@kernel
+def board_listing(cards, combo_bits, full, out, hilo, high, order, low, low_order,
+                  card_keys, rank_offsets, rank_values, flush_values):
+    """Every hand's high number on the complete board ``full`` into ``high`` (-1 where it
+    holds a card of ``out``) and the live hands weakest first into ``order`` (int64);
+    with ``hilo``, their lows into ``low`` (0: none) and ``low_order`` the same way.
+    Returns how many are live."""
+    N = cards.shape[0]
+    encoded = np.empty(N, np.uint64)
+    n = list_river(cards, combo_bits, full, out, np.zeros(PAIRS, np.int64),
+                   np.empty(256, np.int64), np.empty(256, np.int64),
+                   np.empty(max(PAIRS + 2, NUMBERS), np.int64), high, encoded, card_keys,
+                   rank_offsets, rank_values, flush_values)
+    for j in range(n):
+        order[j] = np.int64(encoded[j] & LOW32)
+    if hilo:
+        list_low(cards, combo_bits, full, out, np.zeros(PAIRS, np.int64), low,
+                 np.empty(NUMBERS, np.int64), encoded)
+        for j in range(n):
+            low_order[j] = np.int64(encoded[j] & LOW32)
+    return n

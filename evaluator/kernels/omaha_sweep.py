@@ -63,23 +63,25 @@ def _c4(x):
     return x * (x - 1) * (x - 2) * (x - 3) // 24
 
 
-@kernel
+@kernel(inline="always")
 def sums_size(hole):
     """The length of the flat array of running sums a ``hole``-card sweep keeps."""
     return FOURS_AT + QUADS if hole == 5 else FOURS_AT
 
 
-@kernel
+@kernel(inline="always")
 def own_sign(cards):
     """The sign of a hand's own term in the inclusion-exclusion over its subsets:
     ``(-1) ** hole``."""
     return 1.0 if cards.shape[1] % 2 == 0 else -1.0
 
 
-@kernel
-def subset_sums(cards, i, sums):
+@kernel(inline="always")
+def subset_sums(cards, i, sums, k):
     """The running sums of the proper, non-empty subsets of hand ``i`` with their
-    inclusion-exclusion signs: ``- ones + twos - threes`` (``+ fours``: five cards)."""
+    inclusion-exclusion signs: ``- ones + twos - threes`` (``+ fours``: five cards).
+    ``k``: the hand's cards, a constant where the caller can give one (the branches on it
+    then compile away)."""
     a = np.int64(cards[i, 0])
     b = np.int64(cards[i, 1])
     c = np.int64(cards[i, 2])
@@ -94,7 +96,7 @@ def subset_sums(cards, i, sums):
          + sums[TWOS_AT + cc + b] + sums[TWOS_AT + cd + b] + sums[TWOS_AT + cd + c])
     u = (sums[THREES_AT + tc + cb + a] + sums[THREES_AT + td + cb + a]
          + sums[THREES_AT + td + cc + a] + sums[THREES_AT + td + cc + b])
-    if cards.shape[1] == 4:
+    if k == 4:
         return t - s - u
     e = np.int64(cards[i, 4])
     ce = _c2(e)
@@ -113,9 +115,10 @@ def subset_sums(cards, i, sums):
     return t - s - u + q
 
 
-@kernel
-def add_subsets(cards, i, w, sums):
-    """Add ``w`` to the running sums of every proper, non-empty subset of hand ``i``."""
+@kernel(inline="always")
+def add_subsets(cards, i, w, sums, k):
+    """Add ``w`` to the running sums of every proper, non-empty subset of hand ``i`` (of
+    ``k`` cards)."""
     a = np.int64(cards[i, 0])
     b = np.int64(cards[i, 1])
     c = np.int64(cards[i, 2])
@@ -139,7 +142,7 @@ def add_subsets(cards, i, w, sums):
     sums[THREES_AT + td + cb + a] += w
     sums[THREES_AT + td + cc + a] += w
     sums[THREES_AT + td + cc + b] += w
-    if cards.shape[1] == 4:
+    if k == 4:
         return
     e = np.int64(cards[i, 4])
     ce = _c2(e)
@@ -165,8 +168,8 @@ def add_subsets(cards, i, w, sums):
 
 
 @kernel(inline="always")
-def best_pair(cards, i, pair_rank):
-    """The largest pair number among hand ``i``'s hole pairs."""
+def best_pair(cards, i, pair_rank, k):
+    """The largest pair number among hand ``i``'s hole pairs (``k`` cards)."""
     a = np.int64(cards[i, 0])
     b = np.int64(cards[i, 1])
     c = np.int64(cards[i, 2])
@@ -177,11 +180,24 @@ def best_pair(cards, i, pair_rank):
     r = max(max(pair_rank[cb + a], pair_rank[cc + a]),
             max(max(pair_rank[cd + a], pair_rank[cc + b]),
                 max(pair_rank[cd + b], pair_rank[cd + c])))
-    if cards.shape[1] == 4:
+    if k == 4:
         return r
     ce = _c2(np.int64(cards[i, 4]))
     return max(r, max(max(pair_rank[ce + a], pair_rank[ce + b]),
                       max(pair_rank[ce + c], pair_rank[ce + d])))
+
+
+@kernel(inline="always")
+def rank_hands(cards, combo_bits, out_bits, pair_rank, hand_rank, count, k):
+    """``hand_rank[i]``: hand ``i``'s best pair number (-1 where it holds a card of
+    ``out_bits``), counted into ``count[r + 1]``."""
+    for i in range(cards.shape[0]):
+        if combo_bits[i] & out_bits:
+            hand_rank[i] = -1
+            continue
+        r = best_pair(cards, i, pair_rank, k)
+        hand_rank[i] = r
+        count[r + 1] += 1
 
 
 @kernel
@@ -292,16 +308,13 @@ def list_river(cards, combo_bits, full, out_bits, pair_rank, words, spare, count
                 pair_rank[p] = max(pair_rank[p], class_rank[(y >> 2) * 13 + (x >> 2)])
             else:
                 pair_rank[p] = class_rank[(y >> 2) * 13 + (x >> 2)]
-    # each live hand: the best of its six pairs; then one counting pass
+    # each live hand: the best of its pairs; then one counting pass
     values = number + 1
     count[:values + 1] = 0
-    for i in range(N):
-        if combo_bits[i] & out_bits:
-            hand_rank[i] = -1
-            continue
-        r = best_pair(cards, i, pair_rank)
-        hand_rank[i] = r
-        count[r + 1] += 1
+    if cards.shape[1] == 4:
+        rank_hands(cards, combo_bits, out_bits, pair_rank, hand_rank, count, 4)
+    else:
+        rank_hands(cards, combo_bits, out_bits, pair_rank, hand_rank, count, 5)
     for k in range(values):
         count[k + 1] += count[k]
     for i in range(N):
@@ -322,7 +335,8 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share
     top = 0.0
     live = 0
     sign = own_sign(cards)
-    sums = np.zeros(sums_size(cards.shape[1]), np.float64)
+    k = cards.shape[1]
+    sums = np.zeros(sums_size(k), np.float64)
     for i in range(N):
         w = reach[i]
         if not (w >= 0.0 and w <= LARGEST):
@@ -332,7 +346,7 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share
             continue
         whole += w
         live += 1
-        add_subsets(cards, i, w, sums)
+        add_subsets(cards, i, w, sums, k)
     if top == 0.0:
         return NO_WEIGHT, 0
     if top < 2.0 ** -1000:
@@ -345,7 +359,7 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share
         met[i] = 0.0
         if combo_bits[i] & dead_bits:
             continue
-        m = whole + subset_sums(cards, i, sums) + sign * reach[i]
+        m = whole + subset_sums(cards, i, sums, k) + sign * reach[i]
         if m < close:
             careful[n] = i          # summed pair by pair below, unless nothing is clear
             n += 1
@@ -357,12 +371,12 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share
     sums[:] = 0.0
     for i in range(N):
         if reach[i] != 0.0 and not (combo_bits[i] & dead_bits):
-            add_subsets(cards, i, 1.0, sums)
+            add_subsets(cards, i, 1.0, sums, k)
     kept = 0
     for k in range(n):
         i = careful[k]
         met[i] = 0.0
-        if live + subset_sums(cards, i, sums) + sign * (reach[i] > 0.0) == 0:
+        if live + subset_sums(cards, i, sums, k) + sign * (reach[i] > 0.0) == 0:
             continue
         m = 0.0
         for j in range(N):
@@ -378,7 +392,11 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share
 def sweep_river(cards, order, n, reach, num, sums):
     """``num[i] += 2 x (won + tied / 2)`` for every listed hand, as ``sweep.sweep_river``
     does for two cards."""
-    sweep_hero(cards, order, n, reach, num, np.empty(0), sums)
+    none = np.empty(0)
+    if cards.shape[1] == 4:
+        walk(cards, order, n, reach, num, none, sums, True, 4)
+    else:
+        walk(cards, order, n, reach, num, none, sums, True, 5)
 
 
 @kernel
@@ -386,16 +404,20 @@ def hero_sweep_river(cards, order, n, reach, hero, sums):
     """``(below, up_to)``: over the listed hands ``i`` with ``hero`` weight, ``hero[i]``
     times the clear weight strictly below it (its wins), and up to its value less itself
     (its wins and ties): ``sweep_river`` read only where the hero has weight."""
-    return sweep_hero(cards, order, n, reach, np.empty(0), hero, sums)
+    none = np.empty(0)
+    if cards.shape[1] == 4:
+        return walk(cards, order, n, reach, none, hero, sums, False, 4)
+    return walk(cards, order, n, reach, none, hero, sums, False, 5)
 
 
 @kernel(inline="always")
-def sweep_hero(cards, order, n, reach, num, hero, sums):
-    """The river's one walk, weakest value first: with ``num`` (N), every listed hand's
-    twice won plus tied added to it; with ``hero`` instead, only the hands it weighs read,
-    their weighted wins and wins-and-ties returned (otherwise zeros)."""
-    every = hero.shape[0] == 0
-    sign = own_sign(cards)
+def walk(cards, order, n, reach, num, hero, sums, every, k):
+    """The river's one walk, weakest value first: with ``every``, every listed hand's
+    twice won plus tied added to ``num``; otherwise only the hands ``hero`` weighs read,
+    their weighted wins and wins-and-ties returned (zeros with ``every``).  ``every``
+    and ``k`` (the hands' cards) are constants at each call, so the branches on them
+    compile away."""
+    sign = 1.0 if k % 2 == 0 else -1.0
     below = 0.0
     sums[:] = 0.0
     won = 0.0
@@ -407,22 +429,22 @@ def sweep_hero(cards, order, n, reach, num, hero, sums):
         while stop < n and (order[stop] >> S32) == v:
             i = order[stop] & LOW32
             if every:
-                num[i] += below + subset_sums(cards, i, sums)
+                num[i] += below + subset_sums(cards, i, sums, k)
             elif hero[i] != 0.0:
-                won += hero[i] * (below + subset_sums(cards, i, sums))
+                won += hero[i] * (below + subset_sums(cards, i, sums, k))
             stop += 1
         for j in range(start, stop):
             i = order[j] & LOW32
             w = reach[i]
             if w != 0.0:
                 below += w
-                add_subsets(cards, i, w, sums)
+                add_subsets(cards, i, w, sums, k)
         for j in range(start, stop):
             i = order[j] & LOW32
             if every:
-                num[i] += below + subset_sums(cards, i, sums) + sign * reach[i]
+                num[i] += below + subset_sums(cards, i, sums, k) + sign * reach[i]
             elif hero[i] != 0.0:
-                up_to += hero[i] * (below + subset_sums(cards, i, sums) + sign * reach[i])
+                up_to += hero[i] * (below + subset_sums(cards, i, sums, k) + sign * reach[i])
         start = stop
     return won, up_to
 

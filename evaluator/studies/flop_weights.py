@@ -100,33 +100,17 @@ def swept_weights(g: Game, first: Range, second: Range, flops: list[tuple[int, .
     second range clear of it (``kernels.generic_sweep.clear_weights``), summed under the
     first's weights.  Exact for weights that are whole multiples of one power of two."""
     from .._parallel import map_items, resolve_threads
-    from ..combo_order import combo_bits, combo_index, combos
-    from ..kernels import generic_sweep as k
-    from ..subset_vectors import binomials
-    cards, bits = combos(g), combo_bits(g.deck, g.hole)
-    against = second.vector()
-    villains = np.flatnonzero((against != 0) & ((bits & blocked) == 0))
-    heroes = combo_index(g, first.combos)
-    hero_weights = np.ascontiguousarray(first.weights, np.float64)
-    clear = (bits[heroes] & blocked) == 0
-    # in combo order: each flop reads the heroes' cards and subset sums near each other
-    order = np.argsort(heroes[clear], kind="stable")
-    heroes, hero_weights = heroes[clear][order], hero_weights[clear][order]
-    # the opponents holding each card, listed card by card
-    held = cards[villains].astype(np.int64)
-    by_card = np.repeat(villains, g.hole)[np.argsort(held.ravel(), kind="stable")]
-    by_card_start = np.searchsorted(np.sort(held.ravel()), np.arange(53))
-    binom, base, size = binomials(g.hole)
-    totals = np.zeros(size)
-    whole = k.subset_totals(cards, villains, against, totals, binom, base)
+    from ..combo_order import combo_index
+    from ..subset_vectors import binomials, clear_deals
+    deals = clear_deals(g, combo_index(g, first.combos), first.weights, second.vector(),
+                        int(blocked))
+    size = binomials(g.hole)[2]
     flop_cards = np.array(flops, np.int64).reshape(len(flops), 3)
     step = 64
 
     def part(start: int) -> list[float]:
         sums = np.zeros(size)
-        return [k.clear_total(cards, bits, flop, by_card_start, by_card, against, whole,
-                              totals, heroes, hero_weights, sums, binom, base) * rest
-                for flop in flop_cards[start:start + step]]
+        return [deals.total(flop, sums) * rest for flop in flop_cards[start:start + step]]
     starts = list(range(0, len(flops), step))
-    parts = map_items(part, starts, resolve_threads(threads, len(villains) * len(flops)))
+    parts = map_items(part, starts, resolve_threads(threads, len(deals.villain_bits) * len(flops)))
     return [x for p in parts for x in p]
