@@ -76,7 +76,7 @@ def own_sign(cards):
     return 1.0 if cards.shape[1] % 2 == 0 else -1.0
 
 
-@kernel(inline="always")
+@kernel
 def subset_sums(cards, i, sums, k):
     """The running sums of the proper, non-empty subsets of hand ``i`` with their
     inclusion-exclusion signs: ``- ones + twos - threes`` (``+ fours``: five cards).
@@ -115,7 +115,7 @@ def subset_sums(cards, i, sums, k):
     return t - s - u + q
 
 
-@kernel(inline="always")
+@kernel
 def add_subsets(cards, i, w, sums, k):
     """Add ``w`` to the running sums of every proper, non-empty subset of hand ``i`` (of
     ``k`` cards)."""
