@@ -159,6 +159,9 @@ def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
         if vectors.kind(g) == "omaha":
             steps.append((f"{name} runout by runout", partial(
                 _runout_totals, g, reach, cards[:8])))
+        if vectors.kind(g) == "omaha" and g.hilo:        # the hi-lo tallies' board listing
+            steps.append((f"{name} board values", partial(
+                subset_vectors.board_values, g, parse_cards(cards).astype(np.uint8), 0, 1)))
         if g.hole != 2:
             continue
         steps.append((f"{name} call matrix", partial(vectors.call_matrix, g, cards)))
