@@ -126,3 +126,12 @@ def test_teen_patti_three_way_against_two_random_hands(benchmark):
     """Exact: 279,676,320 deals, as 18,424 x 18,424 combos compared in one sweep."""
     result = benchmark(ev.equity, "teen_patti", ["AsKsQs", "random", "random"], threads=2)
     assert result.exact and result.samples == 279_676_320
+
+
+def test_teen_patti_three_ranges_exact(benchmark):
+    """Exact: 10% against 40% against 40%, 94 billion deals, each pair of combos of the
+    two smaller ranges meeting the third at once (was refused: "at least 40 hours")."""
+    result = benchmark.pedantic(ev.equity, args=("teen_patti", ["10%", "40%", "40%"]),
+                                kwargs={"exact": True, "threads": 2}, rounds=5,
+                                warmup_rounds=1)
+    assert result.exact and "the third at once" in result.method

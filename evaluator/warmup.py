@@ -22,6 +22,7 @@ import numpy as np
 from .cards import parse_cards
 from .engine import equity
 from .evaluate import evaluate_batch
+from .families import family as _family
 from .games import GAMES, Game
 from .games import game as _game
 from .kernels.markers import STRAIGHT_DEALT
@@ -99,6 +100,8 @@ def _equity_steps() -> list[tuple[str, list[str], str, dict[str, Any]]]:
             # (the sampler draws them as any other weights)
             steps.append((name, [uneven, unequal], board, dead))
             steps.append((name, [uneven, unequal, c], board, dead))
+            if _family(g).hole_only:          # three ranges swept at once (no board)
+                steps.append((name, [equal, unequal, equal], board, dead))
             for hands in ([wide, "random"], [wide, b], [wide, unequal, c]):
                 steps.append((name, hands, board, {**SAMPLED, **dead}))
             if name in firsts:

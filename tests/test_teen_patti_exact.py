@@ -1,5 +1,6 @@
-"""Teen Patti exact with two unknown hands or ranges (``engine/showdown``): every pair of
-combos compared, against a brute force over the same pairs with the reference ranking."""
+"""Teen Patti exact with two or three unknown hands or ranges (``engine/showdown``): every
+tuple of combos counted, against a brute force over the same tuples with the reference
+ranking."""
 from __future__ import annotations
 
 import itertools
@@ -9,13 +10,14 @@ import pytest
 
 from evaluator import Range, equity
 from evaluator.cards import parse_cards
+from evaluator.errors import EvaluatorError
 
 from reference import teen_patti_strength
 
 
 def brute_force(hands: list[str], weights_exact: bool = True) -> list[Fraction]:
-    """Each player's share of the pot over every deal: known hands fixed, the two ranges
-    dealt as every pair of their combos without a shared card, by weight."""
+    """Each player's share of the pot over every deal: known hands fixed, the ranges
+    dealt as every tuple of their combos without a shared card, by weight."""
     known, spread = {}, {}
     for p, text in enumerate(hands):
         if "*" in text or "?" in text or text == "random" or "," in text or ":" in text:
@@ -25,18 +27,21 @@ def brute_force(hands: list[str], weights_exact: bool = True) -> list[Fraction]:
         else:
             known[p] = tuple(int(c) for c in parse_cards(text))
     held = {c for cards in known.values() for c in cards}
-    (a, a_combos), (b, b_combos) = spread.items()
     strength = {p: teen_patti_strength(c) for p, c in known.items()}
-    values = {cards: teen_patti_strength(cards) for cards, _ in a_combos + b_combos}
+    values = {cards: teen_patti_strength(cards) for combos in spread.values()
+              for cards, _ in combos}
     shares = [Fraction(0)] * len(hands)
     total = Fraction(0)
-    for (ca, wa), (cb, wb) in itertools.product(a_combos, b_combos):
-        if held & set(ca) or held & set(cb) or set(ca) & set(cb):
+    for deal in itertools.product(*spread.values()):
+        cards = [c for combo, _ in deal for c in combo]
+        if held & set(cards) or len(set(cards)) < len(cards):
             continue
-        strength[a], strength[b] = values[ca], values[cb]
+        w = Fraction(1)
+        for p, (combo, weight) in zip(spread, deal):
+            strength[p] = values[combo]
+            w *= weight
         best = max(strength.values())
         winners = [p for p, s in strength.items() if s == best]
-        w = wa * wb
         total += w
         for p in winners:
             shares[p] += w / len(winners)
@@ -75,6 +80,34 @@ def test_three_way_against_two_random_hands_is_exact_and_the_same_on_any_thread_
                      trials=1 << 20)
     for exact_p, sampled_p in zip(one.players, sampled.players):
         assert abs(exact_p.equity - sampled_p.equity) < 5 * sampled_p.stderr
+
+
+@pytest.mark.parametrize("hands", [
+    ["AsKs*:1", "AhKh*:1", "KcKd*:1"],        # two ranges alike, ties between them
+    ["AsKs*", "QhQd*:0.5,JhJd*", "2h3h4h", "AcAd*:0.25"],   # weighted, beside a known hand
+    ["AsAdAc", "KsKd*:1", "QsQd*:1", "KhQh*:1"],   # the known hand on top of every deal
+    ["5s5d*:1", "5h5c*:1", "5s5h*:1,2h3h*:1"],  # the same cards wanted by all three
+])
+def test_three_ranges_against_a_brute_force_exactly(hands):
+    r = equity("teen_patti", hands, exact=True)
+    assert r.exact and "the third at once" in r.method
+    expected = brute_force(hands)
+    if r.fractions is not None:
+        assert list(r.fractions) == expected
+    else:                                     # weighted: float shares
+        assert [p.equity for p in r.players] == pytest.approx([float(x) for x in expected],
+                                                              rel=1e-12)
+
+
+def test_three_ranges_are_the_same_on_any_thread_count_and_refuse_inexact_weights():
+    hands = ["10%", "AK*,QQ*", "random"]
+    one = equity("teen_patti", hands, exact=True, threads=1)
+    two = equity("teen_patti", hands, exact=True, threads=2)
+    assert one.fractions == two.fractions and sum(one.fractions) == 1
+    with pytest.raises(EvaluatorError, match="declined their weights"):
+        equity("teen_patti", ["QQ*:0.3,AK*", "40%", "40%"], exact=True)
+    sampled = equity("teen_patti", ["AK*:0.3", "QQ*", "JJ*"], trials=10_000, seed=1)
+    assert not sampled.exact
 
 
 def test_no_live_combo_beside_the_known_hands_is_refused():

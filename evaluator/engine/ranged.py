@@ -103,8 +103,14 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     threads = resolve_threads(threads, 1 << 30)
     used_seed = None
     sampling = trials is not None or target_stderr is not None
+    unswept = ""                              # why a sweep that could answer declined
     if exact is not False and not sampling and showdown_applies(g, rows, need):
-        return hole_showdown(g, names, rows, weights, board_ids, dead_ids, scale, threads)
+        shown = hole_showdown(g, names, rows, weights, board_ids, dead_ids, scale, threads)
+        if shown is not None:
+            return shown
+        unswept = ("; the sweep of three ranges that answers it exactly declined their "
+                   "weights, which sum exactly only as whole multiples of one power of two "
+                   "(1, 0.5, 0.25 ...)")
     if (players == 2 and family(g).ranged(g) and need <= 2
             and exact is not False and not sampling):
         list_completions()
@@ -136,7 +142,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         swept_seconds = sweep_seconds(g, len(board_ids)) if players == 2 else 0.0
         declined = (f"; the combo sweep would take {_duration(swept_seconds)}"
                     if math.isfinite(swept_seconds) and swept_seconds > EXACT_SECONDS_MAX
-                    else "")
+                    else unswept)
     tuples: np.ndarray | None = None
     group = stabilizer(board_ids, dead_ids)
     # at least this many suit classes: half the tuples (the rest may share cards), each class

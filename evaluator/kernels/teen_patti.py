@@ -67,3 +67,91 @@ def weigh_against(a_masks, a_values, b_masks, b_values, b_weights, top, out):
         out[i, 0] = above
         out[i, 1] = equal
         out[i, 2] = total - above - equal
+
+
+@kernel
+def weigh_three(a_cards, a_masks, a_ranks, a_weights, b_cards, b_masks, b_ranks, b_weights,
+                below0, below1, below2, c_weights, c_ranks, top, tied, out):
+    """Three ranges at a showdown of hole cards alone.  Every pair of combos ``i`` of the
+    first range and ``j`` of the second without a shared card meets the whole of the third
+    range at once: its weight of combos without a card of either, above, level with and
+    below ``level = max(a_ranks[i], b_ranks[j], top)``, comes from running sums by rank,
+    less the combos that hold one of the six cards, plus those that hold two, less the
+    three-card combos among them (inclusion-exclusion over the six cards: 6 + 15 + 20
+    terms).  Each pot is booked to whoever holds the level, by how many share it.
+
+    Ranks are dense (0..G-1, bigger is better); ``top``: the best known hand's rank (-1 if
+    none), held by ``tied`` known hands.  ``below0[r]``: the third range's weight below
+    rank ``r`` (r = 0..G); ``below1[c, r]`` / ``below2[p, r]``: the same among its combos
+    holding card ``c`` / the card pair of colex index ``p``; ``c_weights`` / ``c_ranks``:
+    its weight and rank by colex index of three cards.  Card rows sorted ascending; every
+    weight an int64 (exact sums in any order).  ``out[i, who, n]``: the weight of deals in
+    which ``who`` (0: the first range, 1: the second, 2: each known hand on top, 3: the
+    third range) shares the pot ``n`` ways, for the first range's combo ``i``;
+    ``out[i, 0, 0]``: every deal of combo ``i``.
+    """
+    g = below0.shape[0] - 1
+    for i in range(a_cards.shape[0]):
+        mask = a_masks[i]
+        rank_a = a_ranks[i]
+        weight_a = a_weights[i]
+        dead = np.empty(6, np.int64)
+        row = out[i]
+        row[:, :] = 0
+        for j in range(b_cards.shape[0]):
+            if b_masks[j] & mask:
+                continue
+            rank_b = b_ranks[j]
+            level = max(max(rank_a, rank_b), top)
+            # the six cards in ascending order: a merge of two sorted rows
+            x = 0
+            y = 0
+            for k in range(6):
+                if y == 3 or (x < 3 and a_cards[i, x] < b_cards[j, y]):
+                    dead[k] = a_cards[i, x]
+                    x += 1
+                else:
+                    dead[k] = b_cards[j, y]
+                    y += 1
+            below = below0[level]
+            upto = below0[level + 1]
+            total = below0[g]
+            for s in range(6):
+                c = dead[s]
+                below -= below1[c, level]
+                upto -= below1[c, level + 1]
+                total -= below1[c, g]
+            for t in range(1, 6):
+                ct = dead[t]
+                pair_base = ct * (ct - 1) // 2
+                for s in range(t):
+                    cs = dead[s]
+                    p = pair_base + cs
+                    below += below2[p, level]
+                    upto += below2[p, level + 1]
+                    total += below2[p, g]
+                    for u in range(t + 1, 6):
+                        cu = dead[u]
+                        q = cs + pair_base + cu * (cu - 1) * (cu - 2) // 6
+                        w = c_weights[q]
+                        r = c_ranks[q]
+                        total -= w
+                        below -= w * (r < level)
+                        upto -= w * (r <= level)
+            pair = weight_a * b_weights[j]
+            above = (total - upto) * pair
+            equal = (upto - below) * pair
+            below *= pair
+            row[0, 0] += total * pair
+            sharing = (rank_a == level) + (rank_b == level) + tied * (top == level)
+            row[3, 1] += above
+            row[3, sharing + 1] += equal
+            if rank_a == level:
+                row[0, sharing + 1] += equal
+                row[0, sharing] += below
+            if rank_b == level:
+                row[1, sharing + 1] += equal
+                row[1, sharing] += below
+            if top == level:
+                row[2, sharing + 1] += equal
+                row[2, sharing] += below
