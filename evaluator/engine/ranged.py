@@ -39,7 +39,7 @@ from .plan import (
 )
 from .results import Counts, EquityResult, make_result
 from .sample import sample_until
-from .showdown import hole_showdown, showdown_applies
+from .showdown import hole_showdown, showdown_applies, three_range_seconds
 from .spots import STREAM_VERSION, completion_text, resolve_seed
 from .vector_equity import heads_up_by_vectors, sweep_seconds, vectors_serve
 
@@ -105,10 +105,15 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     sampling = trials is not None or target_stderr is not None
     unswept = ""                              # why a sweep that could answer declined
     if exact is not False and not sampling and showdown_applies(g, rows, need):
-        shown = hole_showdown(g, names, rows, weights, board_ids, dead_ids, scale, threads)
+        budget = EXACT_SECONDS_MAX if exact else EXACT_SECONDS
+        shown = hole_showdown(g, names, rows, weights, board_ids, dead_ids, scale, threads,
+                              budget)
         if shown is not None:
             return shown
-        unswept = ("; the sweep of three ranges that answers it exactly declined their "
+        sweep_for = three_range_seconds(rows)
+        unswept = (f"; the sweep of three ranges would take {_duration(sweep_for)}"
+                   if sweep_for > budget else
+                   "; the sweep of three ranges that answers it exactly declined their "
                    "weights, which sum exactly only as whole multiples of one power of two "
                    "(1, 0.5, 0.25 ...)")
     if (players == 2 and family(g).ranged(g) and need <= 2

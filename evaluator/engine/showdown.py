@@ -26,12 +26,15 @@ from ..games import Game
 from ..listing import card_masks
 from .results import Counts, EquityResult, make_result
 
-__all__ = ["hole_showdown", "integer_weights", "showdown_applies"]
+__all__ = ["hole_showdown", "integer_weights", "showdown_applies", "three_range_seconds"]
 
 #: pairs of combos one kernel call compares (about 20 ms: Ctrl-C stops within one)
 PAIRS_PER_CALL = 20_000_000
 #: pairs of combos of two ranges one three-range call meets the third with (about 0.1 s)
 TRIPLE_PAIRS_PER_CALL = 1_000_000
+#: seconds a pair of combos of the two smaller ranges takes, two cores (a Zen 4: 10% vs
+#: 40% vs 40% 1.2 s, three random hands beside a known one 22 s)
+SECONDS_PER_PAIR = 6.5e-8
 
 
 def showdown_applies(g: Game, rows: list, need: int) -> bool:
@@ -44,13 +47,17 @@ def showdown_applies(g: Game, rows: list, need: int) -> bool:
 
 def hole_showdown(g: Game, names: list[str], rows: list[np.ndarray],
                   weights: list[np.ndarray], board_ids: np.ndarray, dead_ids: np.ndarray,
-                  weight_scale: float, threads: int) -> EquityResult | None:
+                  weight_scale: float, threads: int,
+                  budget: float = math.inf) -> EquityResult | None:
     """Every deal of the two or three ranges (each combo tuple without a shared card, by
     the product of their weights) against the known hands, counted exactly.  None where
-    three ranges' weights do not sum exactly as integers (see ``_three_ranges``)."""
+    three ranges' weights do not sum exactly as integers (see ``_three_ranges``) or their
+    sweep would take more than ``budget`` seconds (``three_range_seconds``)."""
     players = len(rows)
     spread = [p for p in range(players) if len(rows[p]) > 1]
     if len(spread) == 3:
+        if three_range_seconds(rows) > budget:
+            return None
         return _three_ranges(g, names, rows, weights, board_ids, dead_ids, weight_scale,
                              threads)
     a, b = spread
@@ -117,6 +124,13 @@ def hole_showdown(g: Game, names: list[str], rows: list[np.ndarray],
               "of the two ranges, compared in one sweep)")
     return make_result(g, names, board_ids, dead_ids, counts, True, method, None,
                        weight_scale=weight_scale)
+
+
+def three_range_seconds(rows: list[np.ndarray]) -> float:
+    """About how long (two cores) three ranges' sweep takes: each pair of combos of the two
+    smaller ones meets the third at once; 0 unless three players hold ranges."""
+    sizes = sorted(len(r) for r in rows if len(r) > 1)
+    return sizes[0] * sizes[1] * SECONDS_PER_PAIR if len(sizes) == 3 else 0.0
 
 
 def _known(g: Game, rows: list[np.ndarray], spread: list[int]
