@@ -109,7 +109,7 @@ def board_num(cards, combo_bits, full, out, reach, num, careful, careful_num, si
     n = list_river(cards, combo_bits, full, out, pair_rank, words, spare, count, hand_rank,
                    order, card_keys, rank_offsets, rank_values, flush_values)
     if not (hilo and popcount(U64(board_lows(full))) >= 3):
-        sweep_river(cards, order, n, reach, num, sums)
+        sweep_river(cards, order, n, reach, num, sums, hand_low, 0)
         if careful.shape[0]:
             pairwise_river(combo_bits, order, n, reach, careful, careful_num, position,
                            heavy, signs)
@@ -121,9 +121,11 @@ def board_num(cards, combo_bits, full, out, reach, num, careful, careful_num, si
         high_low[i] = 0.0
         low_sum[i] = 0.0
         holding[i] = reach[i] if hand_low[i] > 0 else 0.0
-    sweep_river(cards, order, n, reach, high, sums)
-    sweep_river(cards, order, n, holding, high_low, sums)
-    sweep_river(cards, low_order, n, reach, low_sum, sums)
+    # read where ``add_hilo`` reads: the opponents with a low by high for the hands
+    # without one, every opponent by low for the hands with one
+    sweep_river(cards, order, n, reach, high, sums, hand_low, 0)
+    sweep_river(cards, order, n, holding, high_low, sums, hand_low, 2)
+    sweep_river(cards, low_order, n, reach, low_sum, sums, hand_low, 1)
     add_hilo(hand_low, high, high_low, low_sum, num)
     if careful.shape[0]:
         for j in range(n):

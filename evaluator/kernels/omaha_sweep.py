@@ -389,14 +389,15 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share
 
 
 @kernel
-def sweep_river(cards, order, n, reach, num, sums):
+def sweep_river(cards, order, n, reach, num, sums, low, side):
     """``num[i] += 2 x (won + tied / 2)`` for every listed hand, as ``sweep.sweep_river``
-    does for two cards."""
+    does for two cards; with ``side`` 1 only for the hands with a low (``low[i] > 0``),
+    2 only for those without (every hand with weight still counts as an opponent)."""
     none = np.empty(0)
     if cards.shape[1] == 4:
-        walk(cards, order, n, reach, num, none, sums, True, 4)
+        walk(cards, order, n, reach, num, none, sums, True, 4, low, side)
     else:
-        walk(cards, order, n, reach, num, none, sums, True, 5)
+        walk(cards, order, n, reach, num, none, sums, True, 5, low, side)
 
 
 @kernel
@@ -405,15 +406,17 @@ def hero_sweep_river(cards, order, n, reach, hero, sums):
     times the clear weight strictly below it (its wins), and up to its value less itself
     (its wins and ties): ``sweep_river`` read only where the hero has weight."""
     none = np.empty(0)
+    every = np.empty(0, np.int64)
     if cards.shape[1] == 4:
-        return walk(cards, order, n, reach, none, hero, sums, False, 4)
-    return walk(cards, order, n, reach, none, hero, sums, False, 5)
+        return walk(cards, order, n, reach, none, hero, sums, False, 4, every, 0)
+    return walk(cards, order, n, reach, none, hero, sums, False, 5, every, 0)
 
 
 @kernel(inline="always")
-def walk(cards, order, n, reach, num, hero, sums, every, k):
+def walk(cards, order, n, reach, num, hero, sums, every, k, low, side):
     """The river's one walk, weakest value first: with ``every``, every listed hand's
-    twice won plus tied added to ``num``; otherwise only the hands ``hero`` weighs read,
+    twice won plus tied added to ``num`` (``side`` 1: only the hands with a low, 2: only
+    those without, by ``low``; 0: all); otherwise only the hands ``hero`` weighs read,
     their weighted wins and wins-and-ties returned (zeros with ``every``).  ``every``
     and ``k`` (the hands' cards) are constants at each call, so the branches on them
     compile away."""
@@ -429,7 +432,8 @@ def walk(cards, order, n, reach, num, hero, sums, every, k):
         while stop < n and (order[stop] >> S32) == v:
             i = order[stop] & LOW32
             if every:
-                num[i] += below + subset_sums(cards, i, sums, k)
+                if side == 0 or (side == 1) == (low[i] > 0):
+                    num[i] += below + subset_sums(cards, i, sums, k)
             elif hero[i] != 0.0:
                 won += hero[i] * (below + subset_sums(cards, i, sums, k))
             stop += 1
@@ -442,7 +446,8 @@ def walk(cards, order, n, reach, num, hero, sums, every, k):
         for j in range(start, stop):
             i = order[j] & LOW32
             if every:
-                num[i] += below + subset_sums(cards, i, sums, k) + sign * reach[i]
+                if side == 0 or (side == 1) == (low[i] > 0):
+                    num[i] += below + subset_sums(cards, i, sums, k) + sign * reach[i]
             elif hero[i] != 0.0:
                 up_to += hero[i] * (below + subset_sums(cards, i, sums, k) + sign * reach[i])
         start = stop
