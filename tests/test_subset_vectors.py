@@ -176,8 +176,8 @@ def test_a_hand_against_a_range_is_equity(game, board, hero):
 
 
 def test_refusals_name_what_is_wrong():
-    with pytest.raises(EvaluatorError, match="needs a board of 4 or 5 cards, got 3"):
-        ev.combo_equity("omaha8", "AA**", "2c7d9h")       # 1,081 runouts x 3 sweeps
+    with pytest.raises(EvaluatorError, match="needs a board of 5 cards, got 4"):
+        ev.combo_equity("omaha5_8", "AA***", "2c7d9hKs")   # 44 runouts x 3 sweeps of 2.6 M
     with pytest.raises(EvaluatorError, match="no street of omaha6"):
         ev.combo_equity("omaha6", "AA****", "2c7d9hKsAd")
     with pytest.raises(EvaluatorError, match="needs a board of 2 or 3 or 4 cards"):

@@ -58,13 +58,17 @@ def test_wide_ranges_the_walk_refused_are_answered(game, board):
 
 
 @pytest.mark.slow
-def test_omaha_combo_vectors_on_a_flop_are_equity():
-    """Every PLO hand against a range on a flop (1,176 runouts swept): each entry is the
-    hand's exact equity."""
-    eq = ev.combo_equity("omaha", "JJ**,T9**:0.5", "2c7d9h")
-    for hand in ["AsAhKsKh", "JcJd8c6d", "Tc9c8d3s", "2d2h7c7h"]:
-        want = ev.equity("omaha", [hand, "JJ**,T9**:0.5"], "2c7d9h", exact=True)
-        assert eq[ev.combo_index("omaha", hand)[0]] == pytest.approx(
+@pytest.mark.parametrize("game, hands", [
+    ("omaha", ["AsAhKsKh", "JcJd8c6d", "Tc9c8d3s", "2d2h7c7h"]),
+    ("omaha8", ["As2h3sKh", "JcJd8c6d", "Ac3c4d5s", "2d2h7c7h"]),    # lows, counterfeits
+])
+def test_omaha_combo_vectors_on_a_flop_are_equity(game, hands):
+    """Every PLO (PLO8) hand against a range on a flop (1,176 runouts swept; hi-lo up to
+    three sweeps a runout): each entry is the hand's exact equity (pot share)."""
+    eq = ev.combo_equity(game, "JJ**,T9**:0.5,A2**", "2c7d9h")
+    for hand in hands:
+        want = ev.equity(game, [hand, "JJ**,T9**:0.5,A2**"], "2c7d9h", exact=True)
+        assert eq[ev.combo_index(game, hand)[0]] == pytest.approx(
             want.players[0].equity, rel=1e-12), hand
 
 
