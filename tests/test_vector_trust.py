@@ -139,3 +139,25 @@ def test_a_swept_flop_study_resumes_for_every_exact_setting(tmp_path):
         first = ev.flop_study("holdem", ["AA", "KK"], exact=exact, out=out)
         again = ev.flop_study("holdem", ["AA", "KK"], exact=exact, out=out, resume=True)
         assert again.rows == first.rows
+
+
+@pytest.mark.parametrize("hole, pool", [(4, 9), (5, 11)])
+def test_omaha_clear_weights_of_careful_hands_are_the_weights_clear_of_them(hole, pool):
+    """Every hand of a few cards taken as careful (close_share = 1): its clear weight summed
+    pair by pair, or 0 where nothing is clear, as a brute force over every pair says.  The
+    check for 'nothing clear' once read the hand size from a loop counter that shadowed it."""
+    import itertools
+
+    from evaluator.kernels.omaha_sweep import OK, clear_weights
+    hands = np.array(list(itertools.combinations(range(0, 2 * pool, 2), hole)), np.uint8)
+    bits = np.array([sum(1 << int(c) for c in h) for h in hands], np.uint64)
+    reach = np.random.default_rng(5).choice([0.0, 0.5, 1.0, 3.0], len(hands))
+    dead = np.uint64(1 << 2)                          # one card out: its hands are not live
+    met = np.empty(len(hands))
+    careful = np.empty(len(hands), np.int64)
+    status, kept = clear_weights(hands, bits, dead, reach, met, careful, 1.0)
+    assert status == OK and kept > 0
+    brute = [0.0 if b & dead else sum(w for c, w in zip(bits, reach) if not c & (b | dead))
+             for b in bits]
+    assert met.tolist() == brute
+    assert any(m == 0 for b, m in zip(bits, brute) if not b & dead)   # some have nothing
