@@ -232,7 +232,7 @@ def test_blocked_and_unopposed_hands_are_nan():
     (lambda: ev.combo_equity("holdem", np.ones(1000), "2c7d9h"), r"shape \(1326,\)"),
     (lambda: ev.combo_equity("holdem", np.full(1326, -1.0), "2c7d9h"), "non-negative"),
     (lambda: ev.combo_equity("holdem", np.zeros(1326), "2c7d9h"), "no combo with a positive"),
-    (lambda: ev.combo_equity("omaha5_8", "AA", "2c7d9h"), "needs a board of 5 cards"),
+    (lambda: ev.combo_equity("omaha5_8", "AA", "2c7d9h"), "needs a board of 4 or 5 cards"),
     (lambda: ev.combo_equity("omaha6", "AA****", "2c7d9hKsAd"), "no street of omaha6"),
     (lambda: ev.combo_equity(3, "AA", "2c7d9h"), "game"),
     (lambda: ev.combo_equity("short_deck", "AA", "5c7d9h"), "not in the short_deck"),

@@ -79,9 +79,9 @@ class Omaha(Family):
     def vectors(self, g: Game, board_cards: int) -> bool:
         if self.vector_kind(g) == "omaha":
             # the earliest street swept within seconds on two cores: PLO and PLO8 a flop's
-            # 1,176 runouts (5 s; PLO8 up to three sweeps a river), 5-card Omaha a turn
-            # (6 s), 5-card hi-lo a river (0.7 s; a turn 17 s)
-            first = {(4, False): 3, (4, True): 3, (5, False): 4, (5, True): 5}
+            # 1,176 runouts (5 s; PLO8 up to three sweeps a river, 15 s), 5-card Omaha and
+            # its hi-lo a turn (5 s; hi-lo 8-10 s)
+            first = {(4, False): 3, (4, True): 3, (5, False): 4, (5, True): 4}
             return board_cards >= first[g.hole, g.hilo] and board_cards in g.streets
         return super().vectors(g, board_cards)
 
