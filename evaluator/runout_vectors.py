@@ -70,11 +70,12 @@ def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, hero: np.ndarray,
         if g.hilo:
             num = np.zeros(n)
             scratch = b.scratch(cards, 0, n)
+            pick = np.array(hero, np.float64)      # only the hero's hands read
 
             def hilo(full: np.ndarray, mask: int) -> tuple[float, float]:
                 num[:] = 0.0
-                b.river_num(cards, bits, full, np.uint64(mask), against, num, True, scratch,
-                            *t)
+                b.river_num(cards, bits, full, np.uint64(mask), against, num, True, pick,
+                            scratch, *t)
                 return float(hero @ num) / 2, 0.0
             return hilo
         pair_rank = np.zeros(o.PAIRS, np.int64)

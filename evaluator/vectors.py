@@ -204,6 +204,8 @@ NO_HERO = np.zeros(0, np.float64)      # no hero weights (read-only, as every we
 NO_HERO.flags.writeable = False
 NO_EQ = np.zeros(0, np.float64)        # no equities to write
 NO_TOTALS = np.zeros((0, 2), np.float64)
+NO_PICK = np.zeros(0, np.float64)       # every combo's sums wanted (a writable array, as
+                                        # every pick passed: one compiled type)
 
 
 def _old_combo_equity(against, board, *, game="holdem", dead="", threads=None):
@@ -271,19 +273,25 @@ def combo_equity(game: str | Game, against: RangeLike | np.ndarray, board: Cards
 
 
 def combo_sums(game: str | Game, against: RangeLike | np.ndarray, board: CardsLike,
-               dead: CardsLike = "", *, threads: int | None = None
-               ) -> tuple[np.ndarray, np.ndarray, float]:
+               dead: CardsLike = "", *, threads: int | None = None,
+               wanted: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, float]:
     """``combo_equity``'s sums: for every combo, the weight of the deals it wins (ties
     half) and of all its deals, over every runout, in a unit of ``against``'s weights
     (returned third: times it, they are in its own weights; 1 unless the weights are
-    past ``2**±1000``).  Whole-number weights give whole numbers of deals."""
+    past ``2**±1000``).  Whole-number weights give whole numbers of deals.  ``wanted``
+    (a vector in combo order): only the combos where it is not 0 are needed, and the wins
+    of the others are NaN (Omaha's sweep then reads only those)."""
+    pick = NO_PICK if wanted is None else np.array(wanted, np.float64)
     _, num, den, unit, _ = _sweep(against, board, game, dead, threads, None, "combo_sums",
-                                  False)
+                                  False, pick)
+    if wanted is not None:
+        num[pick == 0] = np.nan
     return num, den, unit
 
 
 def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
-           threads: int | None, hero: np.ndarray | None, what: str, ratios: bool
+           threads: int | None, hero: np.ndarray | None, what: str, ratios: bool,
+           pick: np.ndarray | None = None
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray]:
     """``(eq, num, den, unit, totals)``: the equities (when ``ratios``), the sums of
     ``combo_sums``, and with ``hero`` weights (two-card games) each runout's totals,
@@ -307,7 +315,8 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
     num, den = np.zeros(n), np.zeros(n)
     eq = np.full(n, np.nan) if ratios else NO_EQ
     for _ in range(2):
-        status = _run(g, s, reach, factor, num, den, eq, h, totals, threads)
+        status = _run(g, s, reach, factor, num, den, eq, h, totals, threads,
+                      NO_PICK if pick is None else pick)
         if status != k.OUT_OF_SCALE:
             break
         reach, unit = scaled(reach)
@@ -332,7 +341,7 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
 
 def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
          den: np.ndarray, eq: np.ndarray, hero: np.ndarray, totals: np.ndarray,
-         threads: int | None) -> int:
+         threads: int | None, pick: np.ndarray) -> int:
     """The game's ``runout_sweep`` over every runout: in one call, or over fixed chunks
     of the runouts on ``threads``, summed in chunk order (the same bits on any thread
     count) and finished here."""
@@ -362,7 +371,7 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
         def call(runouts: np.ndarray, f: float, part: np.ndarray, met: np.ndarray,
                  e: np.ndarray, tot: np.ndarray) -> int:
             return omaha_board.runout_sweep(cards, bits, s.board, s.out_bits, runouts,
-                                            reach, f, part, met, e, close, g.hilo, *t)
+                                            reach, f, part, met, e, close, g.hilo, pick, *t)
     runouts = s.runouts
     chunk = RUNOUT_CHUNK if two_cards(g) else \
         OMAHA_CHUNK if len(runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK

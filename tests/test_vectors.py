@@ -287,6 +287,9 @@ def test_bad_river_calls_are_refused(call, match):
     ("holdem", ["random", "random"], "2c7d9hKsAd"),
     ("holdem", ["QQ+,AKs:0.5", "22+,A2s+:0.3"], "Ts9s8c3d"),
     ("short_deck", ["AA,KK:0.4", "QQ+,AKs"], "6c7d8h"),
+    # Omaha's sweep reads only the first range's hands (the others' sums are never read)
+    ("omaha", ["AA$ds", "KK**,QQ**:0.5"], "2c7d9hKsAd"),
+    ("omaha8", ["A2**", "KK**:0.5,A3**"], "2c7d4hKs"),
 ])
 def test_the_distribution_is_the_combo_equities(game, hands, board):
     dist = ev.equity_distribution(game, *hands, board)
@@ -370,3 +373,16 @@ def test_omaha_entries_are_equity_of_the_hand_against_the_range(board, against):
 def test_omaha_bad_calls_are_one_line_errors(call, match):
     with pytest.raises((EvaluatorError, CardError), match=match):
         call()
+
+
+@pytest.mark.parametrize("game, board", [("omaha", "2c7d9hKsAd"), ("omaha8", "2c7d4hKsAd"),
+                                         ("holdem", "2c7d9hKs")])
+def test_combo_sums_of_wanted_combos_are_the_full_sums_and_the_rest_nan(game, board):
+    from evaluator.vectors import combo_sums
+    against = ev.Range("40%" if game != "holdem" else "22+,A2s+", game).vector()
+    wanted = ev.Range("AA**" if game != "holdem" else "AKs", game).vector()
+    num, den, unit = combo_sums(game, against, board)
+    some, some_den, some_unit = combo_sums(game, against, board, wanted=wanted)
+    picked = wanted != 0
+    assert (some[picked] == num[picked]).all() and np.isnan(some[~picked]).all()
+    assert (some_den == den).all() and some_unit == unit

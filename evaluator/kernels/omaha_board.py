@@ -99,17 +99,18 @@ def list_low(cards, combo_bits, full, out_bits, pair_low, hand_low, count, order
 
 @kernel
 def board_num(cards, combo_bits, full, out, reach, num, careful, careful_num, signs, hilo,
-              rows, card_keys, rank_offsets, rank_values, flush_values):
+              pick, rows, card_keys, rank_offsets, rank_values, flush_values):
     """``num +=`` every hand's twice wins plus ties against ``reach`` on the complete
     board ``full`` (hi-lo: twice its pot share); ``careful_num`` the same for the
     ``careful`` hands summed pair by pair (``signs``: their share less the opponent's).
-    ``rows``: the arrays it writes in (``scratch``)."""
+    ``pick`` (N,) not empty: only the hands where it is not 0 are read (the others'
+    ``num`` is left partial).  ``rows``: the arrays it writes in (``scratch``)."""
     (sums, pair_rank, words, spare, count, hand_rank, order, pair_low, hand_low, low_order,
      high, high_low, low_sum, holding, listed, position, heavy) = rows
     n = list_river(cards, combo_bits, full, out, pair_rank, words, spare, count, hand_rank,
                    order, card_keys, rank_offsets, rank_values, flush_values)
     if not (hilo and popcount(U64(board_lows(full))) >= 3):
-        sweep_river(cards, order, n, reach, num, sums, hand_low, 0)
+        sweep_river(cards, order, n, reach, num, sums, hand_low, 0, pick)
         if careful.shape[0]:
             pairwise_river(combo_bits, order, n, reach, careful, careful_num, position,
                            heavy, signs)
@@ -123,9 +124,9 @@ def board_num(cards, combo_bits, full, out, reach, num, careful, careful_num, si
         holding[i] = reach[i] if hand_low[i] > 0 else 0.0
     # read where ``add_hilo`` reads: the opponents with a low by high for the hands
     # without one, every opponent by low for the hands with one
-    sweep_river(cards, order, n, reach, high, sums, hand_low, 0)
-    sweep_river(cards, order, n, holding, high_low, sums, hand_low, 2)
-    sweep_river(cards, low_order, n, reach, low_sum, sums, hand_low, 1)
+    sweep_river(cards, order, n, reach, high, sums, hand_low, 0, pick)
+    sweep_river(cards, order, n, holding, high_low, sums, hand_low, 2, pick)
+    sweep_river(cards, low_order, n, reach, low_sum, sums, hand_low, 1, pick)
     add_hilo(hand_low, high, high_low, low_sum, num)
     if careful.shape[0]:
         for j in range(n):
@@ -136,11 +137,12 @@ def board_num(cards, combo_bits, full, out, reach, num, careful, careful_num, si
 
 @kernel
 def runout_sweep(cards, combo_bits, board, dead_bits, runouts, reach, factor, num, den, eq,
-                 close_share, hilo, card_keys, rank_offsets, rank_values, flush_values):
+                 close_share, hilo, pick, card_keys, rank_offsets, rank_values, flush_values):
     """``sweep.runout_sweep`` for Omaha hands: ``num`` the wins (ties half; hi-lo: the pot
     share), ``den`` the deals (``factor`` times the clear weight; ``factor = 0`` for a part
     of the runouts leaves twice the wins, unclamped, and the clear weight), ``eq`` their
-    ratio where it is (N,).  Returns ``clear_weights``'s status, or ``TOO_CONCENTRATED``
+    ratio where it is (N,); with ``pick`` (N,) not empty, ``num`` and ``eq`` only where it
+    is not 0 (elsewhere partial).  Returns ``clear_weights``'s status, or ``TOO_CONCENTRATED``
     where its careful hands would cost more than ``CAREFUL_WORK`` pairs."""
     N = cards.shape[0]
     careful = np.empty(N, np.int64)
@@ -166,7 +168,7 @@ def runout_sweep(cards, combo_bits, board, dead_bits, runouts, reach, factor, nu
             full[known + j] = c
             out |= ONE << U64(c)
         board_num(cards, combo_bits, full, out, reach, num, careful, careful_num, False, hilo,
-                  rows, card_keys, rank_offsets, rank_values, flush_values)
+                  pick, rows, card_keys, rank_offsets, rank_values, flush_values)
     for k in range(n_careful):
         num[careful[k]] = careful_num[k]
     if factor > 0:
@@ -181,13 +183,13 @@ def runout_sweep(cards, combo_bits, board, dead_bits, runouts, reach, factor, nu
 
 
 @kernel
-def river_num(cards, combo_bits, full, out, reach, num, hilo, scratch, card_keys,
+def river_num(cards, combo_bits, full, out, reach, num, hilo, pick, scratch, card_keys,
               rank_offsets, rank_values, flush_values):
     """``board_num`` for one board from Python, with no careful hands; ``scratch`` from
     ``scratch(cards, 0, N if hilo else 0)``, kept across boards."""
     none = np.empty(0, np.int64)
     board_num(cards, combo_bits, full, out, reach, num, none, np.empty(0, np.float64), False,
-              hilo, scratch, card_keys, rank_offsets, rank_values, flush_values)
+              hilo, pick, scratch, card_keys, rank_offsets, rank_values, flush_values)
 
 
 @kernel
@@ -228,7 +230,7 @@ def river_showdown(cards, combo_bits, board, dead_bits, reach, out, close_share,
             return TOO_CONCENTRATED
         exact = np.zeros(n_careful, np.float64)
         board_num(cards, combo_bits, board, dead_bits, weights, row, careful[:n_careful],
-                  exact, True, hilo, scratch(cards, n_careful, N if hilo else 0),
+                  exact, True, hilo, np.empty(0), scratch(cards, n_careful, N if hilo else 0),
                   card_keys, rank_offsets, rank_values, flush_values)
         for i in range(N):
             row[i] = row[i] - met[i] if not (combo_bits[i] & dead_bits) else 0.0

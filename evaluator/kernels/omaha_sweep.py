@@ -392,15 +392,16 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share
 
 
 @kernel
-def sweep_river(cards, order, n, reach, num, sums, low, side):
+def sweep_river(cards, order, n, reach, num, sums, low, side, pick):
     """``num[i] += 2 x (won + tied / 2)`` for every listed hand, as ``sweep.sweep_river``
     does for two cards; with ``side`` 1 only for the hands with a low (``low[i] > 0``),
-    2 only for those without (every hand with weight still counts as an opponent)."""
+    2 only for those without; with ``pick`` (N,) not empty, only where it is not 0 (every
+    hand with weight still counts as an opponent)."""
     none = np.empty(0)
     if cards.shape[1] == 4:
-        walk(cards, order, n, reach, num, none, sums, True, 4, low, side)
+        walk(cards, order, n, reach, num, none, sums, True, 4, low, side, pick)
     else:
-        walk(cards, order, n, reach, num, none, sums, True, 5, low, side)
+        walk(cards, order, n, reach, num, none, sums, True, 5, low, side, pick)
 
 
 @kernel
@@ -411,16 +412,25 @@ def hero_sweep_river(cards, order, n, reach, hero, sums):
     none = np.empty(0)
     every = np.empty(0, np.int64)
     if cards.shape[1] == 4:
-        return walk(cards, order, n, reach, none, hero, sums, False, 4, every, 0)
-    return walk(cards, order, n, reach, none, hero, sums, False, 5, every, 0)
+        return walk(cards, order, n, reach, none, hero, sums, False, 4, every, 0, none)
+    return walk(cards, order, n, reach, none, hero, sums, False, 5, every, 0, none)
 
 
 @kernel(inline="always")
-def walk(cards, order, n, reach, num, hero, sums, every, k, low, side):
+def wanted(i, low, side, pick):
+    """Whether ``walk`` reads hand ``i``: ``side`` 0 every hand, 1 those with a low (by
+    ``low``), 2 those without; and, where ``pick`` is not empty, only where it is not 0."""
+    if side != 0 and (side == 1) != (low[i] > 0):
+        return False
+    return pick.shape[0] == 0 or pick[i] != 0.0
+
+
+@kernel(inline="always")
+def walk(cards, order, n, reach, num, hero, sums, every, k, low, side, pick):
     """The river's one walk, weakest value first: with ``every``, every listed hand's
-    twice won plus tied added to ``num`` (``side`` 1: only the hands with a low, 2: only
-    those without, by ``low``; 0: all); otherwise only the hands ``hero`` weighs read,
-    their weighted wins and wins-and-ties returned (zeros with ``every``).  ``every``
+    twice won plus tied added to ``num`` (only where ``wanted``); otherwise only the hands
+    ``hero`` weighs read, their weighted wins and wins-and-ties returned (zeros with
+    ``every``).  ``every``
     and ``k`` (the hands' cards) are constants at each call, so the branches on them
     compile away."""
     sign = 1.0 if k % 2 == 0 else -1.0
@@ -435,7 +445,7 @@ def walk(cards, order, n, reach, num, hero, sums, every, k, low, side):
         while stop < n and (order[stop] >> S32) == v:
             i = order[stop] & LOW32
             if every:
-                if side == 0 or (side == 1) == (low[i] > 0):
+                if wanted(i, low, side, pick):
                     num[i] += below + subset_sums(cards, i, sums, k)
             elif hero[i] != 0.0:
                 won += hero[i] * (below + subset_sums(cards, i, sums, k))
@@ -449,7 +459,7 @@ def walk(cards, order, n, reach, num, hero, sums, every, k, low, side):
         for j in range(start, stop):
             i = order[j] & LOW32
             if every:
-                if side == 0 or (side == 1) == (low[i] > 0):
+                if wanted(i, low, side, pick):
                     num[i] += below + subset_sums(cards, i, sums, k) + sign * reach[i]
             elif hero[i] != 0.0:
                 up_to += hero[i] * (below + subset_sums(cards, i, sums, k) + sign * reach[i])

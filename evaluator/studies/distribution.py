@@ -236,9 +236,13 @@ def equity_distribution(game: str | Game, hands: RangeLike, against: RangeLike,
         # every combo against the range at once (vectors.combo_sums): the sums are in
         # units of the range's largest weight, and count each opposing combo once a runout
         from ..combo_order import combo_index
+        from ..combo_order import combos as all_combos
         from ..vectors import combo_sums
-        every_num, every_den, top = combo_sums(g, second, board_ids, dead_ids, threads=threads)
         index = combo_index(g, combos)
+        wanted = np.zeros(len(all_combos(g)))
+        wanted[index] = 1.0                          # only these combos' sums are read
+        every_num, every_den, top = combo_sums(g, second, board_ids, dead_ids, threads=threads,
+                                               wanted=wanted)
         num, den = every_num[index] * top, every_den[index] * top
         deal_weight = den
     elif _fast_path(g):
