@@ -97,6 +97,20 @@ def list_low(cards, combo_bits, full, out_bits, pair_low, hand_low, count, order
     return count[NUMBERS - 2]
 
 
+@kernel(inline="always")
+def needed(order, n, reach, pick):
+    """Keep in ``order[:n]`` (in place, in order) the hands a sweep with ``pick`` needs:
+    those with weight (opponents) or picked (read); returns how many.  The others would
+    only be walked past, a random read or two each."""
+    m = 0
+    for j in range(n):
+        i = order[j] & LOW32
+        if reach[i] != 0.0 or pick[i] != 0.0:
+            order[m] = order[j]
+            m += 1
+    return m
+
+
 @kernel
 def board_num(cards, combo_bits, full, out, reach, num, careful, careful_num, signs, hilo,
               pick, rows, card_keys, rank_offsets, rank_values, flush_values):
@@ -109,6 +123,9 @@ def board_num(cards, combo_bits, full, out, reach, num, careful, careful_num, si
      high, high_low, low_sum, holding, listed, position, heavy) = rows
     n = list_river(cards, combo_bits, full, out, pair_rank, words, spare, count, hand_rank,
                    order, card_keys, rank_offsets, rank_values, flush_values)
+    live = n
+    if pick.shape[0]:
+        n = needed(order, n, reach, pick)
     if not (hilo and popcount(U64(board_lows(full))) >= 3):
         sweep_river(cards, order, n, reach, num, sums, hand_low, 0, pick)
         if careful.shape[0]:
@@ -116,6 +133,7 @@ def board_num(cards, combo_bits, full, out, reach, num, careful, careful_num, si
                            heavy, signs)
         return
     list_low(cards, combo_bits, full, out, pair_low, hand_low, count, low_order)
+    n_low = needed(low_order, live, reach, pick) if pick.shape[0] else live
     N = cards.shape[0]
     for i in range(N):
         high[i] = 0.0
@@ -126,7 +144,7 @@ def board_num(cards, combo_bits, full, out, reach, num, careful, careful_num, si
     # without one, every opponent by low for the hands with one
     sweep_river(cards, order, n, reach, high, sums, hand_low, 0, pick)
     sweep_river(cards, order, n, holding, high_low, sums, hand_low, 2, pick)
-    sweep_river(cards, low_order, n, reach, low_sum, sums, hand_low, 1, pick)
+    sweep_river(cards, low_order, n_low, reach, low_sum, sums, hand_low, 1, pick)
     add_hilo(hand_low, high, high_low, low_sum, num)
     if careful.shape[0]:
         for j in range(n):
