@@ -25,6 +25,7 @@ from .omaha_sweep import (
     best_pair,
     clear_weights,
     list_river,
+    needed,
     pairwise_river,
     sums_size,
     support,
@@ -95,20 +96,6 @@ def list_low(cards, combo_bits, full, out_bits, pair_low, hand_low, count, order
             order[count[r]] = (U64(r) << S32) | U64(i)
             count[r] += 1
     return count[NUMBERS - 2]
-
-
-@kernel(inline="always")
-def needed(order, n, reach, pick):
-    """Keep in ``order[:n]`` (in place, in order) the hands a sweep with ``pick`` needs:
-    those with weight (opponents) or picked (read); returns how many.  The others would
-    only be walked past, a random read or two each."""
-    m = 0
-    for j in range(n):
-        i = order[j] & LOW32
-        if reach[i] != 0.0 or pick[i] != 0.0:
-            order[m] = order[j]
-            m += 1
-    return m
 
 
 @kernel

@@ -404,6 +404,20 @@ def sweep_river(cards, order, n, reach, num, sums, low, side, pick):
         walk(cards, order, n, reach, num, none, sums, True, 5, low, side, pick)
 
 
+@kernel(inline="always")
+def needed(order, n, reach, pick):
+    """Keep in ``order[:n]`` (in place, in order) the hands a sweep with ``pick`` needs:
+    those with weight (opponents) or picked (read); returns how many.  The others would
+    only be walked past, a random read or two each."""
+    m = 0
+    for j in range(n):
+        i = order[j] & LOW32
+        if reach[i] != 0.0 or pick[i] != 0.0:
+            order[m] = order[j]
+            m += 1
+    return m
+
+
 @kernel
 def hero_sweep_river(cards, order, n, reach, hero, sums):
     """``(below, up_to)``: over the listed hands ``i`` with ``hero`` weight, ``hero[i]``
