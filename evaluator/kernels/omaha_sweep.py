@@ -444,9 +444,8 @@ def walk(cards, order, n, reach, num, hero, sums, every, k, low, side, pick):
     """The river's one walk, weakest value first: with ``every``, every listed hand's
     twice won plus tied added to ``num`` (only where ``wanted``); otherwise only the hands
     ``hero`` weighs read, their weighted wins and wins-and-ties returned (zeros with
-    ``every``).  ``every``
-    and ``k`` (the hands' cards) are constants at each call, so the branches on them
-    compile away."""
+    ``every``).  ``every`` and ``k`` (the hands' cards) are constants at each call, so the
+    branches on them compile away."""
     sign = 1.0 if k % 2 == 0 else -1.0
     below = 0.0
     sums[:] = 0.0

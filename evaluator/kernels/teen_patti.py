@@ -96,6 +96,8 @@ def weigh_three(a_cards, a_masks, a_ranks, a_weights, b_cards, b_masks, b_ranks,
         rank_a = a_ranks[i]
         weight_a = a_weights[i]
         dead = np.empty(6, np.int64)
+        twos = np.empty(6, np.int64)           # each dead card's colex offsets: C(c, 2)
+        threes = np.empty(6, np.int64)         # and C(c, 3)
         row = out[i]
         row[:, :] = 0
         for j in range(b_cards.shape[0]):
@@ -108,11 +110,14 @@ def weigh_three(a_cards, a_masks, a_ranks, a_weights, b_cards, b_masks, b_ranks,
             y = 0
             for k in range(6):
                 if y == 3 or (x < 3 and a_cards[i, x] < b_cards[j, y]):
-                    dead[k] = a_cards[i, x]
+                    c = np.int64(a_cards[i, x])
                     x += 1
                 else:
-                    dead[k] = b_cards[j, y]
+                    c = np.int64(b_cards[j, y])
                     y += 1
+                dead[k] = c
+                twos[k] = (c * (c - 1)) >> 1
+                threes[k] = (c * (c - 1) * (c - 2)) // 6
             below = below0[level]
             upto = below0[level + 1]
             total = below0[g]
@@ -122,17 +127,14 @@ def weigh_three(a_cards, a_masks, a_ranks, a_weights, b_cards, b_masks, b_ranks,
                 upto -= below1[c, level + 1]
                 total -= below1[c, g]
             for t in range(1, 6):
-                ct = dead[t]
-                pair_base = ct * (ct - 1) // 2
+                pair_base = twos[t]
                 for s in range(t):
-                    cs = dead[s]
-                    p = pair_base + cs
+                    p = pair_base + dead[s]
                     below += below2[p, level]
                     upto += below2[p, level + 1]
                     total += below2[p, g]
                     for u in range(t + 1, 6):
-                        cu = dead[u]
-                        q = cs + pair_base + cu * (cu - 1) * (cu - 2) // 6
+                        q = p + threes[u]
                         w = c_weights[q]
                         r = c_ranks[q]
                         total -= w
