@@ -281,7 +281,11 @@ def combo_sums(game: str | Game, against: RangeLike | np.ndarray, board: CardsLi
     past ``2**±1000``).  Whole-number weights give whole numbers of deals.  ``wanted``
     (a vector in combo order): only the combos where it is not 0 are needed, and the wins
     of the others are NaN (Omaha's sweep then reads only those)."""
-    pick = NO_PICK if wanted is None else np.array(wanted, np.float64)
+    if wanted is None:
+        pick = NO_PICK
+    else:                                         # checked before any work, then copied
+        g = sweep_game(game, "combo_sums")
+        pick = np.array(check_vector(np.asarray(wanted), len(combos(g)), "wanted", g))
     _, num, den, unit, _ = _sweep(against, board, game, dead, threads, None, "combo_sums",
                                   False, pick)
     if wanted is not None:

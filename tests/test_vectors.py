@@ -386,3 +386,5 @@ def test_combo_sums_of_wanted_combos_are_the_full_sums_and_the_rest_nan(game, bo
     picked = wanted != 0
     assert (some[picked] == num[picked]).all() and np.isnan(some[~picked]).all()
     assert (some_den == den).all() and some_unit == unit
+    with pytest.raises(EvaluatorError, match=r"wanted must have shape \(\d+,\)"):
+        combo_sums(game, against, board, wanted=np.ones(5))
