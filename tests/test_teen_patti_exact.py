@@ -15,7 +15,7 @@ from evaluator.errors import EvaluatorError
 from reference import teen_patti_strength
 
 
-def brute_force(hands: list[str], weights_exact: bool = True) -> list[Fraction]:
+def brute_force(hands: list[str], weights_exact: bool = True, dead: str = "") -> list[Fraction]:
     """Each player's share of the pot over every deal: known hands fixed, the ranges
     dealt as every tuple of their combos without a shared card, by weight."""
     known, spread = {}, {}
@@ -26,7 +26,7 @@ def brute_force(hands: list[str], weights_exact: bool = True) -> list[Fraction]:
                          for combo, w in zip(r.combos, r.weights)]
         else:
             known[p] = tuple(int(c) for c in parse_cards(text))
-    held = {c for cards in known.values() for c in cards}
+    held = {c for cards in known.values() for c in cards} | set(parse_cards(dead).tolist())
     strength = {p: teen_patti_strength(c) for p, c in known.items()}
     values = {cards: teen_patti_strength(cards) for combos in spread.values()
               for cards, _ in combos}
@@ -97,6 +97,14 @@ def test_three_ranges_against_a_brute_force_exactly(hands):
     else:                                     # weighted: float shares
         assert [p.equity for p in r.players] == pytest.approx([float(x) for x in expected],
                                                               rel=1e-12)
+
+
+def test_three_weighted_ranges_with_dead_cards_against_a_brute_force():
+    hands, dead = ["AsKs*:1,AhKh*:0.5", "QhQd*:0.25,KcKd*", "2h3h4h", "AcAd*"], "Qs5c5d"
+    r = equity("teen_patti", hands, dead=dead, exact=True)
+    assert r.exact and "the third at once" in r.method
+    want = brute_force(hands, dead=dead)
+    assert [p.equity for p in r.players] == pytest.approx([float(x) for x in want], rel=1e-12)
 
 
 def test_three_ranges_are_the_same_on_any_thread_count_and_refuse_inexact_weights():
