@@ -234,17 +234,23 @@ def runout_sums(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
     return OK, num, met
 
 
-LOW_LEVELS = 58
-"""Columns of a hi-lo tally's Fenwick trees: the 56 lows of five distinct ranks from the
-ace to the eight, no low, and the tree's unused first column."""
+LOW_LEVELS = 57
+"""Columns of a hi-lo tally's rows of sums by low rank, at most: the 56 lows of five
+distinct ranks from the ace to the eight, and no low."""
 
 
 def low_ranks(v: BoardValues) -> np.ndarray:
     """Every combo's low as a rank on its board: 0 for none, 1 for the worst low made."""
     if v.low is None:
         return np.zeros(len(v.high), np.int64)
-    made = np.unique(v.low[v.low > 0])
-    return np.where(v.low > 0, np.searchsorted(made, v.low) + 1, 0).astype(np.int64)
+    top = int(v.low.max(initial=0))
+    if top > 1 << 16:                  # a game's own low values, not numbered small
+        made = np.unique(v.low[v.low > 0])
+        return np.where(v.low > 0, np.searchsorted(made, v.low) + 1, 0).astype(np.int64)
+    rank = np.zeros(top + 1, np.int64)  # Omaha's numbers: a table, not a sort
+    rank[v.low[v.low > 0]] = 1
+    np.cumsum(rank, out=rank)
+    return rank[np.maximum(v.low, 0)]           # no low (0) and out (-1): 0
 
 
 def hilo_tallies(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
@@ -252,7 +258,7 @@ def hilo_tallies(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
     """Heads-up hi-lo outcomes of ``hero``'s combos against ``reach`` over every runout,
     weighed by both (``kernels.generic_sweep.hilo_tallies``'s ``cells``, (12,)).  Exact
     where ``reach``'s weights sum exactly (whole multiples of one power of two).  Memory:
-    a Fenwick row of 58 sums per card subset and six sums per combo, for each thread
+    a row of at most 57 sums (one per low) per card subset and six sums per combo, for each thread
     (4-card Omaha 11 MB and 13 MB; 5-card, 136 MB and 125 MB, on one thread only).
     Runouts are tallied in fixed chunks summed in order: the same bits on any number of
     threads."""
@@ -270,8 +276,11 @@ def hilo_tallies(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
             full = np.concatenate([board, runout]).astype(np.uint8)
             out = out_bits | sum(1 << int(c) for c in runout.tolist())
             v = board_values(g, full, out, inner)
-            k.hilo_tallies(cards, v.order, v.high, low_ranks(v), len(v.order), reach, hero,
-                           tree, totals, seen, binom, base, cells)
+            lows = low_ranks(v)
+            width = int(lows.max(initial=0)) + 1        # the rows' columns this board
+            k.hilo_tallies(cards, v.order, v.high, lows, len(v.order), reach, hero,
+                           tree.reshape(-1)[:(size + 1) * width].reshape(size + 1, width),
+                           totals, seen, binom, base, cells)
         return cells
     starts = list(range(0, len(runouts), TALLY_CHUNK))
     workers = resolve_threads(threads, len(runouts) << 16) if g.hole <= 4 else 1

@@ -212,50 +212,63 @@ def pairwise_hilo(combo_bits, order, high, low, n, reach, careful, share, signs)
 
 
 # --- hi-lo tallies: high and low outcomes together ---------------------------------------
-# Each subset sum of the sweep becomes a Fenwick tree over the board's low ranks (row
+# Each subset sum of the sweep becomes a row of sums by the board's low rank (row
 # ``sums.shape[0] - 1`` the empty subset's), so that a combo reads, for every band of
 # high (below it, level, above), the clear weight whose low is below its own and level
-# with it.  Low rank 0 is "no low".
+# with it.  Low rank 0 is "no low".  A board makes few lows (56 at most, about ten on a
+# typical one; the row is as wide as the board's), so an opponent adds one entry a
+# subset and a combo sums the few before its own, a cache line or two.
 
 @kernel(inline="always")
 def _below(tree, row, t):
     """The weight in ``tree[row]`` at low ranks below ``t``."""
     s = 0.0
-    while t > 0:
-        s += tree[row, t]
-        t -= t & -t
+    for r in range(t):
+        s += tree[row, r]
     return s
 
 
 @kernel(inline="always")
-def _add_low(tree, row, t, w):
-    t += 1
-    while t < tree.shape[1]:
-        tree[row, t] += w
-        t += t & -t
+def subset_offsets(cards, i, binom, base, at):
+    """``at[mask]``: the offset in the sums of the subset ``mask`` of combo ``i``'s cards
+    (0 < mask < 2**k - 1), each from the subset less its highest card: one add a subset,
+    where ``subset_at`` walks every card of every subset.  ``at[0]`` is left 0."""
+    k = cards.shape[1]
+    at[0] = 0
+    for mask in range(1, (1 << k) - 1):
+        top = 0
+        while (mask >> (top + 1)) != 0:
+            top += 1
+        rest = mask ^ (1 << top)
+        size = 1
+        m = rest
+        while m:
+            size += 1
+            m &= m - 1
+        below = at[rest] - base[size - 1] if rest else 0
+        at[mask] = base[size] + below + binom[cards[i, top], size]
 
 
-@kernel
-def _read_low(cards, i, t, tree, totals, binom, base):
-    """``(below, level, every)``: the clear weight of combo ``i`` listed so far whose low
-    rank is below ``t``, equal to it, and in all (its own weight excluded)."""
+@kernel(inline="always")
+def _read_low(at, odd, t, tree, totals):
+    """``(below, level, every)``: the clear weight of the combo whose subset offsets are
+    ``at`` (``odd[mask]``: an odd-sized subset) listed so far whose low rank is below
+    ``t``, equal to it, and in all (its own weight excluded)."""
     empty = tree.shape[0] - 1
     lo = _below(tree, empty, t)
-    up = _below(tree, empty, t + 1)
+    level = tree[empty, t]
     every = totals[empty]
-    for mask in range(1, (1 << cards.shape[1]) - 1):
-        at, size = subset_at(cards, i, mask, binom, base)
-        a = _below(tree, at, t)
-        b = _below(tree, at, t + 1)
-        if size & 1:
-            lo -= a
-            up -= b
-            every -= totals[at]
+    for mask in range(1, at.shape[0]):
+        row = at[mask]
+        if odd[mask]:
+            lo -= _below(tree, row, t)
+            level -= tree[row, t]
+            every -= totals[row]
         else:
-            lo += a
-            up += b
-            every += totals[at]
-    return lo, up - lo, every
+            lo += _below(tree, row, t)
+            level += tree[row, t]
+            every += totals[row]
+    return lo, level, every
 
 
 @kernel
@@ -266,13 +279,22 @@ def hilo_tallies(cards, order, high, low, n, reach, hero, tree, totals, seen, bi
     ``cells[3 * a + b]`` the deals with a qualifying low where the hero loses (0), wins
     (1) or ties (2) the high half and the low half (no low of its own: loses it);
     ``cells[9:12]`` the deals without one, won, tied, lost by the high.  ``low``: each
-    combo's low rank (0 none, bigger better), below ``tree.shape[1] - 1``; ``seen``
-    (N, 6) scratch."""
+    combo's low rank (0 none, bigger better), below ``tree.shape[1]`` (rows as wide as the
+    board's lows); ``seen`` (N, 6) scratch."""
     k = cards.shape[1]
     own = 1.0 if k % 2 == 0 else -1.0
     tree[:, :] = 0.0
     totals[:] = 0.0
     empty = tree.shape[0] - 1
+    at = np.zeros((1 << k) - 1, np.int64)
+    odd = np.zeros((1 << k) - 1, np.bool_)
+    for mask in range(1, (1 << k) - 1):
+        m = mask
+        bits = 0
+        while m:
+            bits += 1
+            m &= m - 1
+        odd[mask] = bits & 1
     start = 0
     while start < n:
         v = high[order[start]]
@@ -280,23 +302,25 @@ def hilo_tallies(cards, order, high, low, n, reach, hero, tree, totals, seen, bi
         while stop < n and high[order[stop]] == v:
             i = order[stop]
             if hero[i] != 0.0:
-                seen[i, 0], seen[i, 1], seen[i, 2] = _read_low(cards, i, low[i], tree,
-                                                               totals, binom, base)
+                subset_offsets(cards, i, binom, base, at)
+                seen[i, 0], seen[i, 1], seen[i, 2] = _read_low(at, odd, low[i], tree, totals)
             stop += 1
         for j in range(start, stop):
             i = order[j]
             w = reach[i]
             if w != 0.0:
-                _add_low(tree, empty, low[i], w)
+                t = low[i]
+                tree[empty, t] += w
                 totals[empty] += w
-                for mask in range(1, (1 << k) - 1):
-                    at = subset_at(cards, i, mask, binom, base)[0]
-                    _add_low(tree, at, low[i], w)
-                    totals[at] += w
+                subset_offsets(cards, i, binom, base, at)
+                for mask in range(1, at.shape[0]):
+                    tree[at[mask], t] += w
+                    totals[at[mask]] += w
         for j in range(start, stop):
             i = order[j]
             if hero[i] != 0.0:
-                a, b, c = _read_low(cards, i, low[i], tree, totals, binom, base)
+                subset_offsets(cards, i, binom, base, at)
+                a, b, c = _read_low(at, odd, low[i], tree, totals)
                 seen[i, 3], seen[i, 4], seen[i, 5] = a, b + own * reach[i], c + own * reach[i]
         start = stop
     for j in range(n):
@@ -304,7 +328,8 @@ def hilo_tallies(cards, order, high, low, n, reach, hero, tree, totals, seen, bi
         x = hero[i]
         if x == 0.0:
             continue
-        a, b, c = _read_low(cards, i, low[i], tree, totals, binom, base)
+        subset_offsets(cards, i, binom, base, at)
+        a, b, c = _read_low(at, odd, low[i], tree, totals)
         b += own * reach[i]
         c += own * reach[i]
         # (low below, low level, all) by high band: won (below), tied (level), lost (above)
