@@ -2,9 +2,10 @@
 wins against a range summed over runouts (``runout_sweep``), and its showdown value on a
 river (``river_showdown``), from ``omaha_sweep``'s listings and sweep.
 
-Hi-lo: a board with three low ranks is swept three times, as ``generic_sweep.add_hilo``
-reads them: every opponent by high, the opponents holding a low by high, every opponent
-by low.  A hand's low is the best of its hole pairs' lows: two distinct ranks from the ace
+Hi-lo: a board with three low ranks is swept three times for the pot shares
+``generic_sweep.add_hilo`` adds, each sweep read by the hands it serves: by high for the
+hands with a low; by high, the opponents holding a low weighing half, for those without
+one; by low for the hands with one.  A hand's low is the best of its hole pairs' lows: two distinct ranks from the ace
 to the eight, with the three lowest other low ranks of the board (the best three to add
 to any two).  A low is numbered from the mask of its five ranks (ace bit 0, eight bit 7):
 comparing lows from the highest card down is comparing those masks, so ``256 - mask``
@@ -14,7 +15,7 @@ import numpy as np
 
 from .._jit import kernel
 from ._intrinsics import popcount
-from .generic_sweep import add_hilo, pairwise_hilo
+from .generic_sweep import pairwise_hilo
 from .omaha_sweep import (
     CAREFUL_WORK,
     LOW32,
@@ -107,32 +108,30 @@ def board_num(cards, combo_bits, full, out, reach, num, careful, careful_num, si
     ``pick`` (N,) not empty: only the hands where it is not 0 are read (the others'
     ``num`` is left partial).  ``rows``: the arrays it writes in (``scratch``)."""
     (sums, pair_rank, words, spare, count, hand_rank, order, pair_low, hand_low, low_order,
-     high, high_low, low_sum, holding, listed, position, heavy) = rows
+     shaded, listed, position, heavy) = rows
     n = list_river(cards, combo_bits, full, out, pair_rank, words, spare, count, hand_rank,
                    order, card_keys, rank_offsets, rank_values, flush_values)
     live = n
     if pick.shape[0]:
         n = needed(order, n, reach, pick)
     if not (hilo and popcount(U64(board_lows(full))) >= 3):
-        sweep_river(cards, order, n, reach, num, sums, hand_low, 0, pick)
+        sweep_river(cards, order, n, reach, num, sums, hand_low, 0, pick, 1.0)
         if careful.shape[0]:
             pairwise_river(combo_bits, order, n, reach, careful, careful_num, position,
                            heavy, signs)
         return
     list_low(cards, combo_bits, full, out, pair_low, hand_low, count, low_order)
     n_low = needed(low_order, live, reach, pick) if pick.shape[0] else live
-    N = cards.shape[0]
-    for i in range(N):
-        high[i] = 0.0
-        high_low[i] = 0.0
-        low_sum[i] = 0.0
-        holding[i] = reach[i] if hand_low[i] > 0 else 0.0
-    # read where ``add_hilo`` reads: the opponents with a low by high for the hands
-    # without one, every opponent by low for the hands with one
-    sweep_river(cards, order, n, reach, high, sums, hand_low, 0, pick)
-    sweep_river(cards, order, n, holding, high_low, sums, hand_low, 2, pick)
-    sweep_river(cards, low_order, n_low, reach, low_sum, sums, hand_low, 1, pick)
-    add_hilo(hand_low, high, high_low, low_sum, num)
+    # ``add_hilo``'s pot shares, each read into ``num`` by the sweep that serves it: a hand
+    # with a low takes half of its high sweep and half of its low sweep against every
+    # opponent; one without, its high sweep against every opponent less half of it against
+    # those with a low, which is one high sweep against the weights ``shaded``: halved for
+    # the opponents with a low (exact: a power of two)
+    for i in range(cards.shape[0]):
+        shaded[i] = 0.5 * reach[i] if hand_low[i] > 0 else reach[i]
+    sweep_river(cards, order, n, reach, num, sums, hand_low, 1, pick, 0.5)
+    sweep_river(cards, order, n, shaded, num, sums, hand_low, 2, pick, 1.0)
+    sweep_river(cards, low_order, n_low, reach, num, sums, hand_low, 1, pick, 0.5)
     if careful.shape[0]:
         for j in range(n):
             listed[j] = np.int64(order[j] & LOW32)
@@ -206,8 +205,7 @@ def scratch(cards, n_careful, wide):
             np.empty(256, np.int64), np.empty(256, np.int64),
             np.empty(max(PAIRS + 2, NUMBERS), np.int64), np.empty(N, np.int64),
             np.empty(N, np.uint64), np.zeros(PAIRS, np.int64), np.empty(wide, np.int64),
-            np.empty(wide, np.uint64), np.empty(wide, np.float64), np.empty(wide, np.float64),
-            np.empty(wide, np.float64), np.empty(wide, np.float64),
+            np.empty(wide, np.uint64), np.empty(wide, np.float64),
             np.empty(wide if n_careful else 0, np.int64), np.full(picky, -1, np.int64),
             np.empty(picky, np.uint64))
 

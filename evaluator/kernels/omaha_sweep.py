@@ -525,16 +525,16 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share
 
 
 @kernel
-def sweep_river(cards, order, n, reach, num, sums, low, side, pick):
-    """``num[i] += 2 x (won + tied / 2)`` for every listed hand, as ``sweep.sweep_river``
-    does for two cards; with ``side`` 1 only for the hands with a low (``low[i] > 0``),
-    2 only for those without; with ``pick`` (N,) not empty, only where it is not 0 (every
-    hand with weight still counts as an opponent)."""
+def sweep_river(cards, order, n, reach, num, sums, low, side, pick, scale):
+    """``num[i] += scale x 2 x (won + tied / 2)`` for every listed hand, as
+    ``sweep.sweep_river`` does for two cards; with ``side`` 1 only for the hands with a
+    low (``low[i] > 0``), 2 only for those without; with ``pick`` (N,) not empty, only
+    where it is not 0 (every hand with weight still counts as an opponent)."""
     none = np.empty(0)
     if cards.shape[1] == 4:
-        walk(cards, order, n, reach, num, none, sums, True, 4, low, side, pick)
+        walk(cards, order, n, reach, num, none, sums, True, 4, low, side, pick, scale)
     else:
-        walk(cards, order, n, reach, num, none, sums, True, 5, low, side, pick)
+        walk(cards, order, n, reach, num, none, sums, True, 5, low, side, pick, scale)
 
 
 @kernel(inline="always")
@@ -559,8 +559,8 @@ def hero_sweep_river(cards, order, n, reach, hero, sums):
     none = np.empty(0)
     every = np.empty(0, np.int64)
     if cards.shape[1] == 4:
-        return walk(cards, order, n, reach, none, hero, sums, False, 4, every, 0, none)
-    return walk(cards, order, n, reach, none, hero, sums, False, 5, every, 0, none)
+        return walk(cards, order, n, reach, none, hero, sums, False, 4, every, 0, none, 1.0)
+    return walk(cards, order, n, reach, none, hero, sums, False, 5, every, 0, none, 1.0)
 
 
 @kernel(inline="always")
@@ -573,9 +573,9 @@ def wanted(i, low, side, pick):
 
 
 @kernel(inline="always")
-def walk(cards, order, n, reach, num, hero, sums, every, k, low, side, pick):
+def walk(cards, order, n, reach, num, hero, sums, every, k, low, side, pick, scale):
     """The river's one walk, weakest value first: with ``every``, every listed hand's
-    twice won plus tied added to ``num`` (only where ``wanted``); otherwise only the hands
+    twice won plus tied, times ``scale``, added to ``num`` (only where ``wanted``); otherwise only the hands
     ``hero`` weighs read, their weighted wins and wins-and-ties returned (zeros with
     ``every``).  ``every`` and ``k`` (the hands' cards) are constants at each call, so the
     branches on them compile away.
@@ -608,7 +608,7 @@ def walk(cards, order, n, reach, num, hero, sums, every, k, low, side, pick):
                     last = key
                 clear = below + (rest + first_sums(cards, i, sums, k))
                 if every:
-                    num[i] += clear
+                    num[i] += scale * clear
                 else:
                     won += hero[i] * clear
             stop += 1
@@ -645,7 +645,7 @@ def walk(cards, order, n, reach, num, hero, sums, every, k, low, side, pick):
                     last = key
                 clear = below + (rest + first_sums(cards, i, sums, k)) + sign * reach[i]
                 if every:
-                    num[i] += clear
+                    num[i] += scale * clear
                 else:
                     up_to += hero[i] * clear
         start = stop
