@@ -235,6 +235,33 @@ def subset_offsets(cards, i, binom, base, at):
     where ``subset_at`` walks every card of every subset.  ``at[0]`` is left 0."""
     k = cards.shape[1]
     at[0] = 0
+    if k == 4:                 # 4-card Omaha, written out: bit j of the mask is card j
+        a = np.int64(cards[i, 0])
+        b = np.int64(cards[i, 1])
+        c = np.int64(cards[i, 2])
+        d = np.int64(cards[i, 3])
+        b2 = binom[b, 2]
+        c2 = binom[c, 2]
+        d2 = binom[d, 2]
+        c3 = binom[c, 3]
+        d3 = binom[d, 3]
+        two = base[2]
+        three = base[3]
+        at[1] = a
+        at[2] = b
+        at[4] = c
+        at[8] = d
+        at[3] = two + b2 + a
+        at[5] = two + c2 + a
+        at[6] = two + c2 + b
+        at[9] = two + d2 + a
+        at[10] = two + d2 + b
+        at[12] = two + d2 + c
+        at[7] = three + c3 + b2 + a
+        at[11] = three + d3 + b2 + a
+        at[13] = three + d3 + c2 + a
+        at[14] = three + d3 + c2 + b
+        return
     for mask in range(1, (1 << k) - 1):
         top = 0
         while (mask >> (top + 1)) != 0:
