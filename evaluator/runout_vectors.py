@@ -13,7 +13,7 @@ import numpy as np
 from . import _tables
 from .combo_order import combo_bits, combos
 from .games import Game
-from .vector_weights import exact_share, readonly
+from .vector_weights import exact_share, readonly, weighted_sum
 
 __all__ = ["hero_totals"]
 
@@ -76,7 +76,7 @@ def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, hero: np.ndarray,
                 num[:] = 0.0
                 b.river_num(cards, bits, full, np.uint64(mask), against, num, True, pick,
                             scratch, *t)
-                return float(hero @ num) / 2, 0.0
+                return weighted_sum(hero, num) / 2, 0.0
             return hilo
         pair_rank = np.zeros(o.PAIRS, np.int64)
         words, spare = np.empty(256, np.int64), np.empty(256, np.int64)
@@ -107,6 +107,6 @@ def _subset_river(g: Game, cards: np.ndarray, hero: np.ndarray, against: np.ndar
             tied[:] = 0.0
             add_board(cards, board_values(g, full, mask, 1), readonly(against), num, ties,
                       sums, binom, base)
-            return float(hero @ num) / 2, float(hero @ tied)
+            return weighted_sum(hero, num) / 2, weighted_sum(hero, tied)
         return sweep
     return make

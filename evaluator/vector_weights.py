@@ -8,7 +8,8 @@ import numpy as np
 
 from .errors import RangeError
 
-__all__ = ["exact_share", "readonly", "scaled", "bands", "BAND_BITS", "MAX_BANDS"]
+__all__ = ["exact_share", "readonly", "scaled", "bands", "weighted_sum", "BAND_BITS",
+           "MAX_BANDS"]
 
 
 def scaled(w: np.ndarray) -> tuple[np.ndarray, float]:
@@ -61,6 +62,14 @@ def readonly(a: np.ndarray) -> np.ndarray:
     view = a.view()
     view.flags.writeable = False
     return view
+
+
+def weighted_sum(weights: np.ndarray, values: np.ndarray) -> float:
+    """``weights @ values`` (float64 vectors) on this thread (``kernels.sweep.dot``, both
+    read-only: one compilation): numpy's ``@`` would hand a long vector to BLAS, whose
+    threads spin on after it and take the cores from the sweeps' own threads."""
+    from .kernels.sweep import dot
+    return float(dot(readonly(weights), readonly(values)))
 
 
 BAND_BITS = 26

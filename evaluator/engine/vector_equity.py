@@ -66,7 +66,7 @@ def heads_up_by_vectors(g: Game, names: list[str], rows: list[np.ndarray],
 
     from ..kernels.sweep import OK
     from ..subset_vectors import runout_sums
-    from ..vector_weights import exact_share
+    from ..vector_weights import exact_share, weighted_sum
     hero, against = _vector(g, rows[0], weights[0]), _vector(g, rows[1], weights[1])
     known = set(board_ids.tolist()) | set(dead_ids.tolist())
     out_bits = sum(1 << c for c in known)
@@ -94,9 +94,10 @@ def heads_up_by_vectors(g: Game, names: list[str], rows: list[np.ndarray],
             return None
         factor = math.comb(len(left) - 2 * g.hole, need)
         live = hero > 0
-        won = float(hero[live] @ (num[live] - tied[live])) / 2
-        tie = float(hero[live] @ tied[live])
-        deals = float(hero[live] @ met[live]) * factor
+        h = hero[live]
+        won = weighted_sum(h, num[live] - tied[live]) / 2
+        tie = weighted_sum(h, tied[live])
+        deals = weighted_sum(h, met[live]) * factor
     else:                                          # an Omaha flop: a runout at a time
         from ..runout_vectors import hero_totals
         totals = hero_totals(g, hero, against, board_ids.astype(np.uint8), out_bits,

@@ -5,11 +5,11 @@ river (``river_showdown``), from ``omaha_sweep``'s listings and sweep.
 Hi-lo: a board with three low ranks is swept three times for the pot shares
 ``generic_sweep.add_hilo`` adds, each sweep read by the hands it serves: by high for the
 hands with a low; by high, the opponents holding a low weighing half, for those without
-one; by low for the hands with one.  A hand's low is the best of its hole pairs' lows: two distinct ranks from the ace
-to the eight, with the three lowest other low ranks of the board (the best three to add
-to any two).  A low is numbered from the mask of its five ranks (ace bit 0, eight bit 7):
-comparing lows from the highest card down is comparing those masks, so ``256 - mask``
-is bigger for the better low, and 0 is no low.
+one; by low for the hands with one.  A hand's low is the best of its hole pairs' lows:
+two distinct ranks from the ace to the eight, with the three lowest other low ranks of
+the board (the best three to add to any two).  A low is numbered from the mask of its
+five ranks (ace bit 0, eight bit 7): comparing lows from the highest card down is
+comparing those masks, so ``256 - mask`` is bigger for the better low, and 0 is no low.
 """
 import numpy as np
 

@@ -575,10 +575,10 @@ def wanted(i, low, side, pick):
 @kernel(inline="always")
 def walk(cards, order, n, reach, num, hero, sums, every, k, low, side, pick, scale):
     """The river's one walk, weakest value first: with ``every``, every listed hand's
-    twice won plus tied, times ``scale``, added to ``num`` (only where ``wanted``); otherwise only the hands
-    ``hero`` weighs read, their weighted wins and wins-and-ties returned (zeros with
-    ``every``).  ``every`` and ``k`` (the hands' cards) are constants at each call, so the
-    branches on them compile away.
+    twice won plus tied, times ``scale``, added to ``num`` (only where ``wanted``);
+    otherwise only the hands ``hero`` weighs read, their weighted wins and wins-and-ties
+    returned (zeros with ``every``).  ``every`` and ``k`` (the hands' cards) are constants
+    at each call, so the branches on them compile away.
 
     A value group is read, added to the sums, and read again.  The sums do not change
     while a group is read, so a hand whose cards past the first are the last read hand's

@@ -274,6 +274,7 @@ def _card_by_card(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray
                   threads: int | None, progress: bool) -> list[dict[str, Any]]:
     """Heads-up where the vectors start one street later (Omaha on a turn): every combo
     against the second range once each card has fallen, weighed by the first range."""
+    from ..vector_weights import weighted_sum
     from ..vectors import combo_sums
     hero = Range(texts[0], g).vector()
     against = Range(texts[1], g)
@@ -284,10 +285,10 @@ def _card_by_card(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray
                                         dead, threads=threads)
         except NoDeal:
             return None       # the range is dead on this card; any other refusal stops
-        deals = float(hero @ den)
+        deals = weighted_sum(hero, den)
         if deals <= 0:
             return None
-        p1 = min(max(float(hero @ num) / deals, 0.0), 1.0)
+        p1 = min(max(weighted_sum(hero, num) / deals, 0.0), 1.0)
         return _row(card, deals * unit, (p1, 1.0 - p1))
     return _each_card(g, texts, np.concatenate([board, dead]), row, progress)
 
