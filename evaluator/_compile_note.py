@@ -34,6 +34,17 @@ KERNEL_DIR = Path(os.path.abspath(__file__)).parent / "kernels"
 
 
 @functools.cache
+def kernel_sources() -> str:
+    """The SHA-256 digest of every kernel source file, by name, in name order (``_jit``
+    keys every kernel's cache entries by it)."""
+    import hashlib
+    hasher = hashlib.sha256()
+    for path in sorted(KERNEL_DIR.glob("*.py")):
+        hasher.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return hasher.hexdigest()
+
+
+@functools.cache
 def numba_version() -> str | None:
     """The installed Numba's version, read from its ``_version.py`` (None: unknown)."""
     from importlib.util import find_spec
@@ -64,22 +75,27 @@ class _StampReader(pickle.Unpickler):
         return _Stub
 
 
-def _version_and_stamp(path: str) -> tuple[object, object]:
-    """The Numba version an index was written by, and its source stamp (None where the
-    version is not the installed Numba's: Numba reads no further either)."""
+def _version_and_stamp(path: str) -> tuple[object, object, bool]:
+    """The Numba version an index was written by, its source stamp (None where the version
+    is not the installed Numba's: Numba reads no further either), and whether one of its
+    entries is keyed by the kernel sources now (``kernel_sources``)."""
     with open(path, "rb") as handle:
         version = _StampReader(handle).load()
         if version != numba_version():
-            return version, None
+            return version, None, False
         body = _StampReader(handle).load()        # (stamp, overloads)
     stamp = body[0] if isinstance(body, tuple) and body else None
-    return version, stamp
+    overloads = body[1] if isinstance(body, tuple) and len(body) > 1 else None
+    current = isinstance(overloads, dict) and any(
+        isinstance(key, tuple) and key and key[-1] == kernel_sources() for key in overloads)
+    return version, stamp, current
 
 
 def cached(module: str) -> bool:
     """Whether Numba would load some kernel of ``kernels/<module>.py`` from its cache:
     an index for this Python, written by the installed Numba, whose source stamp is that
-    of the source file now (its SHA-256 digest, or for older Numba its time and size)."""
+    of the source file now (its SHA-256 digest, or for older Numba its time and size),
+    with an entry keyed by every kernel source now (``kernel_sources``)."""
     source = KERNEL_DIR / f"{module}.py"
     folder = cache_dir_for(source)
     if folder is None:                           # no cache anywhere: compiles each run
@@ -96,8 +112,8 @@ def cached(module: str) -> bool:
     digest: bytes | None = None
     for path in indexes:
         try:
-            version, found = _version_and_stamp(path)
-            if version != numba_version():
+            version, found, current = _version_and_stamp(path)
+            if version != numba_version() or not current:
                 continue
             if isinstance(found, bytes):
                 if digest is None:

@@ -64,6 +64,18 @@ class _CacheImpl(caching.CompileResultCacheImpl):
     _locator_classes = [*caching.CompileResultCacheImpl._locator_classes, _PrivateTempLocator]
 
 
+@cache
+def kernel_sources() -> str:
+    """A digest of every kernel source file, part of each kernel's cache key.  Numba builds
+    a kernel's callees into its cached code but checks only the kernel's own file: a change
+    to ``omaha_sweep.py`` alone left ``omaha_board``'s kernels running the old sweep from
+    the cache (in a checkout, and after an upgrade that kept the cache folders, since Numba
+    stamps a file by its content).  With the digest, any kernel source changed recompiles
+    every kernel."""
+    from ._compile_note import kernel_sources as digest
+    return digest()
+
+
 @contextmanager
 def _index_lock(folder: str):
     """Hold an exclusive lock on the cache folder while a kernel's index is read, changed
@@ -84,8 +96,12 @@ def _index_lock(folder: str):
 
 
 class _RecoveringCache(caching.FunctionCache):
-    """Numba's function cache that treats a damaged or unwritable cache as a cache miss."""
+    """Numba's function cache that treats a damaged or unwritable cache as a cache miss,
+    and keys every kernel by all the kernel sources (``kernel_sources``)."""
     _impl_class = _CacheImpl
+
+    def _index_key(self, sig, codegen):
+        return (*super()._index_key(sig, codegen), kernel_sources())
 
     def load_overload(self, sig, target_context):
         try:

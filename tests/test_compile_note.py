@@ -71,6 +71,15 @@ def test_no_false_compile_note_after_a_reinstall(tmp_path):
     used.write_text(used.read_text() + "\n# changed\n")
     cached, misses = run(site, cache)
     assert not cached and misses > 0                 # a changed source: compiles, said so
+    cached, misses = run(site, cache)
+    assert cached and misses == 0
+    # another kernel file changed: Numba builds a kernel's callees into its cached code but
+    # stamps only the kernel's own file, so every kernel is keyed by all the kernel sources
+    # (a change to one file would otherwise leave its callers running the old code)
+    other = site / "evaluator" / "kernels" / "markers.py"
+    other.write_text(other.read_text() + "\n# changed\n")
+    cached, misses = run(site, cache)
+    assert not cached and misses > 0
 
 
 @pytest.mark.slow
