@@ -85,6 +85,17 @@ def cases(rng: np.random.Generator):
                                              trials=1_000_000, **mc), 3),
         "QQ+,AKs vs random exact": (lambda m: m.equity("holdem", ["QQ+,AKs", "random"],
                                                        threads=1), 1),
+        # every combo against the game's own 40% (the combo sweeps of step 19)
+        "PLO combos, river": (lambda m: m.combo_equity("omaha", "40%", "2c7d9hKsAd",
+                                                       threads=1), 5),
+        "PLO combos, turn": (lambda m: m.combo_equity("omaha", "40%", "2c7d9hKs",
+                                                      threads=1), 1),
+        "PLO8 combos, turn": (lambda m: m.combo_equity("omaha8", "40%", "2c7d9hKs",
+                                                       threads=1), 1),
+        "PLO5 combos, river": (lambda m: m.combo_equity("omaha5", "40%", "2c7d9hKsAd",
+                                                        threads=1), 1),
+        "PLO8 10% vs 40% exact, river": (lambda m: m.equity(
+            "omaha8", ["10%", "40%"], "2c7d9hKsAd", exact=True, threads=1), 3),
     }
 
 
