@@ -268,7 +268,7 @@ def hilo_tallies(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
     binom, base, size = binomials(g.hole)
 
     def work(start: int) -> np.ndarray:
-        tree = np.zeros((size + 1, LOW_LEVELS))
+        by_low = np.zeros((size + 1, LOW_LEVELS))
         totals = np.zeros(size + 1)
         seen = np.zeros((len(cards), 6))
         cells = np.zeros(12)
@@ -279,7 +279,7 @@ def hilo_tallies(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
             lows = low_ranks(v)
             width = int(lows.max(initial=0)) + 1        # the rows' columns this board
             k.hilo_tallies(cards, v.order, v.high, lows, len(v.order), reach, hero,
-                           tree.reshape(-1)[:(size + 1) * width].reshape(size + 1, width),
+                           by_low.reshape(-1)[:(size + 1) * width].reshape(size + 1, width),
                            totals, seen, binom, base, cells)
         return cells
     starts = list(range(0, len(runouts), TALLY_CHUNK))
@@ -371,6 +371,6 @@ def warm() -> None:
     for sign in (False, True):
         k.pairwise_hilo(bits, order, values, low, 3, reach, np.array([0], np.int64),
                         np.zeros(1), sign)
-    tree, totals = np.zeros((size + 1, LOW_LEVELS)), np.zeros(size + 1)
+    by_low, totals = np.zeros((size + 1, LOW_LEVELS)), np.zeros(size + 1)
     k.hilo_tallies(cards, order, values, np.array([0, 1, 0], np.int64), 3, reach, reach,
-                   tree, totals, np.zeros((3, 6)), binom, base, np.zeros(12))
+                   by_low, totals, np.zeros((3, 6)), binom, base, np.zeros(12))

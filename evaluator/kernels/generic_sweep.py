@@ -220,11 +220,11 @@ def pairwise_hilo(combo_bits, order, high, low, n, reach, careful, share, signs)
 # subset and a combo sums the few before its own, a cache line or two.
 
 @kernel(inline="always")
-def _below(tree, row, t):
-    """The weight in ``tree[row]`` at low ranks below ``t``."""
+def _below(by_low, row, t):
+    """The weight in ``by_low[row]`` at low ranks below ``t``."""
     s = 0.0
     for r in range(t):
-        s += tree[row, r]
+        s += by_low[row, r]
     return s
 
 
@@ -277,42 +277,42 @@ def subset_offsets(cards, i, binom, base, at):
 
 
 @kernel(inline="always")
-def _read_low(at, odd, t, tree, totals):
+def _read_low(at, odd, t, by_low, totals):
     """``(below, level, every)``: the clear weight of the combo whose subset offsets are
     ``at`` (``odd[mask]``: an odd-sized subset) listed so far whose low rank is below
     ``t``, equal to it, and in all (its own weight excluded)."""
-    empty = tree.shape[0] - 1
-    lo = _below(tree, empty, t)
-    level = tree[empty, t]
+    empty = by_low.shape[0] - 1
+    lo = _below(by_low, empty, t)
+    level = by_low[empty, t]
     every = totals[empty]
     for mask in range(1, at.shape[0]):
         row = at[mask]
         if odd[mask]:
-            lo -= _below(tree, row, t)
-            level -= tree[row, t]
+            lo -= _below(by_low, row, t)
+            level -= by_low[row, t]
             every -= totals[row]
         else:
-            lo += _below(tree, row, t)
-            level += tree[row, t]
+            lo += _below(by_low, row, t)
+            level += by_low[row, t]
             every += totals[row]
     return lo, level, every
 
 
 @kernel
-def hilo_tallies(cards, order, high, low, n, reach, hero, tree, totals, seen, binom,
+def hilo_tallies(cards, order, high, low, n, reach, hero, by_low, totals, seen, binom,
                  base, cells):
     """Heads-up hi-lo outcomes of every listed combo with ``hero`` weight against the
     ``reach`` weights clear of it, on one board, weighed by both and added to ``cells``:
     ``cells[3 * a + b]`` the deals with a qualifying low where the hero loses (0), wins
     (1) or ties (2) the high half and the low half (no low of its own: loses it);
     ``cells[9:12]`` the deals without one, won, tied, lost by the high.  ``low``: each
-    combo's low rank (0 none, bigger better), below ``tree.shape[1]`` (rows as wide as the
+    combo's low rank (0 none, bigger better), below ``by_low.shape[1]`` (rows as wide as the
     board's lows); ``seen`` (N, 6) scratch."""
     k = cards.shape[1]
     own = 1.0 if k % 2 == 0 else -1.0
-    tree[:, :] = 0.0
+    by_low[:, :] = 0.0
     totals[:] = 0.0
-    empty = tree.shape[0] - 1
+    empty = by_low.shape[0] - 1
     at = np.zeros((1 << k) - 1, np.int64)
     odd = np.zeros((1 << k) - 1, np.bool_)
     for mask in range(1, (1 << k) - 1):
@@ -330,24 +330,24 @@ def hilo_tallies(cards, order, high, low, n, reach, hero, tree, totals, seen, bi
             i = order[stop]
             if hero[i] != 0.0:
                 subset_offsets(cards, i, binom, base, at)
-                seen[i, 0], seen[i, 1], seen[i, 2] = _read_low(at, odd, low[i], tree, totals)
+                seen[i, 0], seen[i, 1], seen[i, 2] = _read_low(at, odd, low[i], by_low, totals)
             stop += 1
         for j in range(start, stop):
             i = order[j]
             w = reach[i]
             if w != 0.0:
                 t = low[i]
-                tree[empty, t] += w
+                by_low[empty, t] += w
                 totals[empty] += w
                 subset_offsets(cards, i, binom, base, at)
                 for mask in range(1, at.shape[0]):
-                    tree[at[mask], t] += w
+                    by_low[at[mask], t] += w
                     totals[at[mask]] += w
         for j in range(start, stop):
             i = order[j]
             if hero[i] != 0.0:
                 subset_offsets(cards, i, binom, base, at)
-                a, b, c = _read_low(at, odd, low[i], tree, totals)
+                a, b, c = _read_low(at, odd, low[i], by_low, totals)
                 seen[i, 3], seen[i, 4], seen[i, 5] = a, b + own * reach[i], c + own * reach[i]
         start = stop
     for j in range(n):
@@ -356,7 +356,7 @@ def hilo_tallies(cards, order, high, low, n, reach, hero, tree, totals, seen, bi
         if x == 0.0:
             continue
         subset_offsets(cards, i, binom, base, at)
-        a, b, c = _read_low(at, odd, low[i], tree, totals)
+        a, b, c = _read_low(at, odd, low[i], by_low, totals)
         b += own * reach[i]
         c += own * reach[i]
         # (low below, low level, all) by high band: won (below), tied (level), lost (above)
