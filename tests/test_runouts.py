@@ -157,3 +157,17 @@ def test_the_vectors_and_the_engine_agree_card_for_card():
     for mine, theirs in zip(swept.rows, asked):
         assert mine["weight"] == pytest.approx(theirs["weight"], rel=1e-12)
         assert mine["p1_equity"] == pytest.approx(theirs["p1_equity"], abs=1e-12)
+
+
+@pytest.mark.parametrize("game, hands, board", [
+    ("omaha8", ["A2**", "KK**:0.5,A3**"], "Ah7d2c9s"),     # pot shares, runout by runout
+    ("tahoe", ["AAK,KKQ:0.5", "QQ*,JJ*"], "2c7d9hKs"),
+])
+def test_a_study_runout_by_runout_is_the_same_on_any_thread_count(game, hands, board):
+    """The runouts are summed in fixed chunks, each on one thread (weighted sums there
+    included: not BLAS's, whose own threads would spin into the sweeps'): one thread and
+    two give the same rows to the bit."""
+    one = runout_study(game, hands, board, threads=1, progress=False)
+    two = runout_study(game, hands, board, threads=2, progress=False)
+    assert one.rows == two.rows
+    assert len(one.rows) > 40
