@@ -129,6 +129,7 @@ class BoardValues(NamedTuple):
     order: np.ndarray          # the live combos, weakest high first
     low: np.ndarray | None     # int64 (N,) 8-or-better lows (0: none); None: no low here
     low_order: np.ndarray | None
+    dense: bool = False        # the lows numbered 1 ... the lows made (Omaha's listing)
 
 
 def board_values(g: Game, full: np.ndarray, out_bits: int, threads: int | None
@@ -149,7 +150,7 @@ def board_values(g: Game, full: np.ndarray, out_bits: int, threads: int | None
                              lows, high, order, low, low_order, *_tables.high(g.values))
         if not lows:
             return BoardValues(high, order[:live], None, None)
-        return BoardValues(high, order[:live], low, low_order[:live])
+        return BoardValues(high, order[:live], low, low_order[:live], True)
     high, order = combo_values(g, full, out_bits, threads)
     if not lows:
         return BoardValues(high, order, None, None)
@@ -247,7 +248,7 @@ def low_ranks(v: BoardValues) -> np.ndarray:
     if top > 1 << 16:                  # a game's own low values, not numbered small
         made = np.unique(v.low[v.low > 0])
         return np.where(v.low > 0, np.searchsorted(made, v.low) + 1, 0).astype(np.int64)
-    rank = np.zeros(top + 1, np.int64)  # Omaha's numbers: a table, not a sort
+    rank = np.zeros(top + 1, np.int64)  # small numbers: a table, not a sort
     rank[v.low[v.low > 0]] = 1
     np.cumsum(rank, out=rank)
     return rank[np.maximum(v.low, 0)]           # no low (0) and out (-1): 0
@@ -276,7 +277,7 @@ def hilo_tallies(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
             full = np.concatenate([board, runout]).astype(np.uint8)
             out = out_bits | sum(1 << int(c) for c in runout.tolist())
             v = board_values(g, full, out, inner)
-            lows = low_ranks(v)
+            lows = v.low if v.dense else low_ranks(v)  # dense: read only where live
             width = int(lows.max(initial=0)) + 1        # the rows' columns this board
             k.hilo_tallies(cards, v.order, v.high, lows, len(v.order), reach, hero,
                            by_low.reshape(-1)[:(size + 1) * width].reshape(size + 1, width),

@@ -9,7 +9,8 @@ one; by low for the hands with one.  A hand's low is the best of its hole pairs'
 two distinct ranks from the ace to the eight, with the three lowest other low ranks of
 the board (the best three to add to any two).  A low is numbered from the mask of its
 five ranks (ace bit 0, eight bit 7): comparing lows from the highest card down is
-comparing those masks, so ``256 - mask`` is bigger for the better low, and 0 is no low.
+comparing those masks, so ``256 - mask`` is bigger for the better low; the lows a board
+makes are then numbered 1 up in that order, and 0 is no low.
 """
 import numpy as np
 
@@ -55,7 +56,8 @@ def board_lows(full):
 @kernel
 def list_low(cards, combo_bits, full, out_bits, pair_low, hand_low, count, order):
     """List the live hands by their low, no low first, into ``order`` as ``low << 32 |
-    hand``; ``hand_low[i]``: hand ``i``'s low number (0: none; -1: it holds a card out).
+    hand``; ``hand_low[i]``: hand ``i``'s low number (0: none, 1 the worst low the board
+    makes, bigger better; -1: it holds a card out).
     Returns how many are listed.  Scratch: ``pair_low`` (1,326), ``count`` (``NUMBERS``)."""
     board = board_lows(full)
     rank_low = np.zeros(169, np.int64)             # rank pair (high * 13 + low): its low
@@ -75,6 +77,16 @@ def list_low(cards, combo_bits, full, out_bits, pair_low, hand_low, count, order
                 mask |= bit
                 rest ^= bit
             rank_low[rb * 13 + ra] = LOW_TOP - mask
+    # numbered densely, 1 for the worst low this board makes (at most 28 of them): the
+    # same order, and the rows of the hi-lo tallies as wide as the lows made
+    made = np.zeros(NUMBERS, np.int64)
+    for x in range(169):
+        made[rank_low[x]] = 1
+    made[0] = 0
+    for k in range(1, NUMBERS):
+        made[k] += made[k - 1]
+    for x in range(169):
+        rank_low[x] = made[rank_low[x]]
     p = 0
     for y in range(52):
         for x in range(y):
