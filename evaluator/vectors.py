@@ -144,8 +144,15 @@ def _spot(g: Game, board: object, dead: object, sizes: tuple[int, ...], what: st
                              g.name)
     if len(board_ids) not in sizes:
         sizes_text = " or ".join(str(s) for s in sizes)
-        raise CardError(f"{what} needs a board of {sizes_text} cards, got {len(board_ids)}",
-                        len(board_ids))
+        why = ""
+        if len(board_ids) in g.streets and len(board_ids) < min(sizes):
+            runs = math.comb(len(g.deck) - len(board_ids), full_board(g) - len(board_ids))
+            why = (f": {g.name} sweeps its {math.comb(len(g.deck), g.hole):,} combos from "
+                   f"{min(sizes)} board cards on, where each of a {len(board_ids)}-card "
+                   f"board's {runs:,} runouts would sweep them all (minutes); give the next "
+                   "card, or ask equity() for the hands you need")
+        raise CardError(f"{what} needs a board of {sizes_text} cards, got "
+                        f"{len(board_ids)}{why}", len(board_ids))
     g.check_in_deck(board_ids.tolist(), "the board")
     g.check_in_deck(dead_ids.tolist(), "the dead cards")
     check_distinct([("the board", board_ids), ("the dead cards", dead_ids)])
