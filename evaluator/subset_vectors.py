@@ -277,7 +277,7 @@ def hilo_tallies(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
             full = np.concatenate([board, runout]).astype(np.uint8)
             out = out_bits | sum(1 << int(c) for c in runout.tolist())
             v = board_values(g, full, out, inner)
-            lows = v.low if v.dense else low_ranks(v)  # dense: read only where live
+            lows = v.low if v.dense and v.low is not None else low_ranks(v)
             width = int(lows.max(initial=0)) + 1        # the rows' columns this board
             k.hilo_tallies(cards, v.order, v.high, lows, len(v.order), reach, hero,
                            by_low.reshape(-1)[:(size + 1) * width].reshape(size + 1, width),
