@@ -71,6 +71,7 @@ def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, hero: np.ndarray,
     (``kernels/omaha_board``), weighed by ``hero``."""
     from .kernels import omaha_board as b
     from .kernels import omaha_sweep as o
+    from .kernels import omaha_walk as w
     t = _tables.high(g.values)
     n = len(cards)
 
@@ -95,7 +96,7 @@ def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, hero: np.ndarray,
         def sweep(full: np.ndarray, mask: int) -> tuple[float, float]:
             listed = o.list_river(cards, bits, full, np.uint64(mask), pair_rank, words, spare,
                                   count, hand_rank, order, *t)
-            won, up_to = o.hero_sweep_river(cards, order, listed, against, hero, sums)
+            won, up_to = w.hero_sweep_river(cards, order, listed, against, hero, sums)
             return (won + up_to) / 2, up_to - won
         return sweep
     return make

@@ -488,7 +488,9 @@ def test_the_compile_note_looks_where_numba_keeps_each_kernel(tmp_path, monkeypa
 
 def test_only_a_current_index_counts_as_cached(tmp_path, monkeypatch):
     """An index counts if the installed Numba wrote it, for this Python, with the source's
-    stamp as it is now (its SHA-256 digest): Numba ignores any other (and compiles)."""
+    stamp as it is now (its SHA-256 digest) and an entry keyed by every kernel source as
+    they are now (``_jit`` adds their digest to each key): Numba ignores any other (and
+    compiles)."""
     import hashlib
     import os
     import pickle
@@ -508,10 +510,16 @@ def test_only_a_current_index_counts_as_cached(tmp_path, monkeypatch):
     index = folder / f"high.evaluate_rows-10.{tag}.nbi"
     digest = hashlib.sha256(source.read_bytes()).digest()
 
-    def write(version, stamp):
-        index.write_bytes(pickle.dumps(version) + pickle.dumps((stamp, {"overloads": 1})))
+    current = note.kernel_sources()
+
+    def write(version, stamp, kernels=current):
+        key = ("signature", ("target",), ("bytecode", "cells"), kernels)   # as _jit keys
+        index.write_bytes(pickle.dumps(version) + pickle.dumps((stamp, {key: "data"})))
     write(numba.__version__, digest)
     assert note.cached("high") and "high" not in note.uncached(("high", "omaha"))
+    write(numba.__version__, digest, "the digest of other kernel sources")
+    assert not note.cached("high")               # a callee changed since: stale code
+    write(numba.__version__, digest)
     assert note.uncached(("high", "omaha")) == ["omaha"]
     old = source.stat().st_mtime - 10            # an older file time changes nothing:
     os.utime(index, (old, old))                  # Numba reads the stamp, not the times

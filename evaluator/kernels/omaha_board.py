@@ -1,6 +1,6 @@
 """Complete boards of Omaha hands (four or five hole cards), high or hi-lo: every hand's
 wins against a range summed over runouts (``runout_sweep``), and its showdown value on a
-river (``river_showdown``), from ``omaha_sweep``'s listings and sweep.
+river (``river_showdown``), from ``omaha_sweep``'s listings and ``omaha_walk``'s sweep.
 
 Hi-lo: a board with three low ranks is swept three times for the pot shares
 ``generic_sweep.add_hilo`` adds, each sweep read by the hands it serves: by high for the
@@ -27,12 +27,11 @@ from .omaha_sweep import (
     best_pair,
     clear_weights,
     list_river,
-    needed,
     pairwise_river,
     sums_size,
     support,
-    sweep_river,
 )
+from .omaha_walk import needed, sweep_river
 from .sweep import NO_LIVE_WEIGHT, NO_WEIGHT, OK, TOO_CONCENTRATED
 
 LOW_BIT = np.array([1, 2, 3, 4, 5, 6, 7, -1, -1, -1, -1, -1, 0], np.int64)

@@ -49,17 +49,20 @@ S32 = U64(32)
 
 
 @kernel(inline="always")
-def _c2(x):
+def choose2(x):
+    """``C(x, 2)``: where the pairs whose higher card is ``x`` start in colex order."""
     return (x * (x - 1)) >> 1             # x >= 0: a shift, not a signed division
 
 
 @kernel(inline="always")
-def _c3(x):
+def choose3(x):
+    """``C(x, 3)``: where the three-card sets whose highest card is ``x`` start."""
     return x * (x - 1) * (x - 2) // 6
 
 
 @kernel(inline="always")
-def _c4(x):
+def choose4(x):
+    """``C(x, 4)``: where the four-card sets whose highest card is ``x`` start."""
     return x * (x - 1) * (x - 2) * (x - 3) // 24
 
 
@@ -86,11 +89,11 @@ def subset_sums(cards, i, sums, k):
     b = np.int64(cards[i, 1])
     c = np.int64(cards[i, 2])
     d = np.int64(cards[i, 3])
-    cb = _c2(b)
-    cc = _c2(c)
-    cd = _c2(d)
-    tc = _c3(c)
-    td = _c3(d)
+    cb = choose2(b)
+    cc = choose2(c)
+    cd = choose2(d)
+    tc = choose3(c)
+    td = choose3(d)
     # summed as balanced trees, not left to right: the loads then overlap instead of
     # waiting on one chain of additions (a PLO river's reads about 40% faster)
     s = (sums[a] + sums[b]) + (sums[c] + sums[d])
@@ -102,16 +105,16 @@ def subset_sums(cards, i, sums, k):
     if k == 4:
         return t - (s + u)
     e = np.int64(cards[i, 4])
-    ce = _c2(e)
-    te = _c3(e)
+    ce = choose2(e)
+    te = choose3(e)
     s += sums[e]
     t += ((sums[TWOS_AT + ce + a] + sums[TWOS_AT + ce + b])
           + (sums[TWOS_AT + ce + c] + sums[TWOS_AT + ce + d]))
     u += (((sums[THREES_AT + te + cb + a] + sums[THREES_AT + te + cc + a])
            + (sums[THREES_AT + te + cd + a] + sums[THREES_AT + te + cc + b]))
           + (sums[THREES_AT + te + cd + b] + sums[THREES_AT + te + cd + c]))
-    fd = _c4(d)
-    fe = _c4(e)
+    fd = choose4(d)
+    fe = choose4(e)
     q = (((sums[FOURS_AT + fd + tc + cb + a] + sums[FOURS_AT + fe + tc + cb + a])
           + (sums[FOURS_AT + fe + td + cb + a] + sums[FOURS_AT + fe + td + cc + a]))
          + sums[FOURS_AT + fe + td + cc + b])
@@ -126,11 +129,11 @@ def add_subsets(cards, i, w, sums, k):
     b = np.int64(cards[i, 1])
     c = np.int64(cards[i, 2])
     d = np.int64(cards[i, 3])
-    cb = _c2(b)
-    cc = _c2(c)
-    cd = _c2(d)
-    tc = _c3(c)
-    td = _c3(d)
+    cb = choose2(b)
+    cc = choose2(c)
+    cd = choose2(d)
+    tc = choose3(c)
+    td = choose3(d)
     sums[a] += w
     sums[b] += w
     sums[c] += w
@@ -148,8 +151,8 @@ def add_subsets(cards, i, w, sums, k):
     if k == 4:
         return
     e = np.int64(cards[i, 4])
-    ce = _c2(e)
-    te = _c3(e)
+    ce = choose2(e)
+    te = choose3(e)
     sums[e] += w
     sums[TWOS_AT + ce + a] += w
     sums[TWOS_AT + ce + b] += w
@@ -161,146 +164,13 @@ def add_subsets(cards, i, w, sums, k):
     sums[THREES_AT + te + cc + b] += w
     sums[THREES_AT + te + cd + b] += w
     sums[THREES_AT + te + cd + c] += w
-    fd = _c4(d)
-    fe = _c4(e)
+    fd = choose4(d)
+    fe = choose4(e)
     sums[FOURS_AT + fd + tc + cb + a] += w
     sums[FOURS_AT + fe + tc + cb + a] += w
     sums[FOURS_AT + fe + td + cb + a] += w
     sums[FOURS_AT + fe + td + cc + a] += w
     sums[FOURS_AT + fe + td + cc + b] += w
-
-
-@kernel(inline="always")
-def rest_key(cards, i, k):
-    """Hand ``i``'s cards past its first, packed: hands with the same key read the same
-    ``rest_sums`` and add to the same ``add_rest`` entries."""
-    key = (np.int64(cards[i, 1]) << 12) | (np.int64(cards[i, 2]) << 6) | np.int64(cards[i, 3])
-    if k == 5:
-        key = (key << 6) | np.int64(cards[i, 4])
-    return key
-
-
-@kernel(inline="always")
-def rest_sums(cards, i, sums, k):
-    """The signed terms of ``subset_sums`` whose subsets leave out hand ``i``'s first
-    (lowest) card.  In the walk's colex order most hands share the rest of their cards
-    with the hand before (about 84% on a PLO river), and then share these terms."""
-    b = np.int64(cards[i, 1])
-    c = np.int64(cards[i, 2])
-    d = np.int64(cards[i, 3])
-    cc = _c2(c)
-    cd = _c2(d)
-    td = _c3(d)
-    s = (sums[b] + sums[c]) + sums[d]
-    t = (sums[TWOS_AT + cc + b] + sums[TWOS_AT + cd + b]) + sums[TWOS_AT + cd + c]
-    u = sums[THREES_AT + td + cc + b]
-    if k == 4:
-        return t - (s + u)
-    e = np.int64(cards[i, 4])
-    ce = _c2(e)
-    te = _c3(e)
-    s += sums[e]
-    t += (sums[TWOS_AT + ce + b] + sums[TWOS_AT + ce + c]) + sums[TWOS_AT + ce + d]
-    u += (sums[THREES_AT + te + cc + b] + sums[THREES_AT + te + cd + b]) \
-        + sums[THREES_AT + te + cd + c]
-    q = sums[FOURS_AT + _c4(e) + td + cc + b]
-    return (t + q) - (s + u)
-
-
-@kernel(inline="always")
-def first_sums(cards, i, sums, k):
-    """The signed terms of ``subset_sums`` whose subsets hold hand ``i``'s first card
-    (the rest: ``rest_sums``)."""
-    a = np.int64(cards[i, 0])
-    b = np.int64(cards[i, 1])
-    c = np.int64(cards[i, 2])
-    d = np.int64(cards[i, 3])
-    cb = _c2(b)
-    cc = _c2(c)
-    cd = _c2(d)
-    tc = _c3(c)
-    td = _c3(d)
-    t = (sums[TWOS_AT + cb + a] + sums[TWOS_AT + cc + a]) + sums[TWOS_AT + cd + a]
-    u = (sums[THREES_AT + tc + cb + a] + sums[THREES_AT + td + cb + a]) \
-        + (sums[a] + sums[THREES_AT + td + cc + a])
-    if k == 4:
-        return t - u
-    e = np.int64(cards[i, 4])
-    ce = _c2(e)
-    te = _c3(e)
-    fe = _c4(e)
-    t += sums[TWOS_AT + ce + a]
-    u += (sums[THREES_AT + te + cb + a] + sums[THREES_AT + te + cc + a]) \
-        + sums[THREES_AT + te + cd + a]
-    q = ((sums[FOURS_AT + _c4(d) + tc + cb + a] + sums[FOURS_AT + fe + tc + cb + a])
-         + (sums[FOURS_AT + fe + td + cb + a] + sums[FOURS_AT + fe + td + cc + a]))
-    return (t + q) - u
-
-
-@kernel(inline="always")
-def add_rest(cards, i, w, sums, k):
-    """Add ``w`` to the running sums ``rest_sums`` reads for hand ``i``."""
-    b = np.int64(cards[i, 1])
-    c = np.int64(cards[i, 2])
-    d = np.int64(cards[i, 3])
-    cc = _c2(c)
-    cd = _c2(d)
-    td = _c3(d)
-    sums[b] += w
-    sums[c] += w
-    sums[d] += w
-    sums[TWOS_AT + cc + b] += w
-    sums[TWOS_AT + cd + b] += w
-    sums[TWOS_AT + cd + c] += w
-    sums[THREES_AT + td + cc + b] += w
-    if k == 4:
-        return
-    e = np.int64(cards[i, 4])
-    ce = _c2(e)
-    te = _c3(e)
-    sums[e] += w
-    sums[TWOS_AT + ce + b] += w
-    sums[TWOS_AT + ce + c] += w
-    sums[TWOS_AT + ce + d] += w
-    sums[THREES_AT + te + cc + b] += w
-    sums[THREES_AT + te + cd + b] += w
-    sums[THREES_AT + te + cd + c] += w
-    sums[FOURS_AT + _c4(e) + td + cc + b] += w
-
-
-@kernel(inline="always")
-def add_first(cards, i, w, sums, k):
-    """Add ``w`` to the running sums ``first_sums`` reads for hand ``i``."""
-    a = np.int64(cards[i, 0])
-    b = np.int64(cards[i, 1])
-    c = np.int64(cards[i, 2])
-    d = np.int64(cards[i, 3])
-    cb = _c2(b)
-    cc = _c2(c)
-    cd = _c2(d)
-    tc = _c3(c)
-    td = _c3(d)
-    sums[a] += w
-    sums[TWOS_AT + cb + a] += w
-    sums[TWOS_AT + cc + a] += w
-    sums[TWOS_AT + cd + a] += w
-    sums[THREES_AT + tc + cb + a] += w
-    sums[THREES_AT + td + cb + a] += w
-    sums[THREES_AT + td + cc + a] += w
-    if k == 4:
-        return
-    e = np.int64(cards[i, 4])
-    ce = _c2(e)
-    te = _c3(e)
-    fe = _c4(e)
-    sums[TWOS_AT + ce + a] += w
-    sums[THREES_AT + te + cb + a] += w
-    sums[THREES_AT + te + cc + a] += w
-    sums[THREES_AT + te + cd + a] += w
-    sums[FOURS_AT + _c4(d) + tc + cb + a] += w
-    sums[FOURS_AT + fe + tc + cb + a] += w
-    sums[FOURS_AT + fe + td + cb + a] += w
-    sums[FOURS_AT + fe + td + cc + a] += w
 
 
 @kernel(inline="always")
@@ -310,15 +180,15 @@ def best_pair(cards, i, pair_rank, k):
     b = np.int64(cards[i, 1])
     c = np.int64(cards[i, 2])
     d = np.int64(cards[i, 3])
-    cb = _c2(b)
-    cc = _c2(c)
-    cd = _c2(d)
+    cb = choose2(b)
+    cc = choose2(c)
+    cd = choose2(d)
     r = max(max(pair_rank[cb + a], pair_rank[cc + a]),
             max(max(pair_rank[cd + a], pair_rank[cc + b]),
                 max(pair_rank[cd + b], pair_rank[cd + c])))
     if k == 4:
         return r
-    ce = _c2(np.int64(cards[i, 4]))
+    ce = choose2(np.int64(cards[i, 4]))
     return max(r, max(max(pair_rank[ce + a], pair_rank[ce + b]),
                       max(pair_rank[ce + c], pair_rank[ce + d])))
 
@@ -395,7 +265,7 @@ def list_river(cards, combo_bits, full, out_bits, pair_rank, words, spare, count
                         v = flush_values[triple_flush[t] | (1 << (x >> 2)) | (1 << (y >> 2))]
                         if v > best:
                             best = v
-                words[m] = (np.int64(best) << 16) | (169 + _c2(y) + x)
+                words[m] = (np.int64(best) << 16) | (169 + choose2(y) + x)
                 m += 1
     # sort by value (two counting passes on its bytes) and number the distinct values
     count[:256] = 0
@@ -437,7 +307,7 @@ def list_river(cards, combo_bits, full, out_bits, pair_rank, words, spare, count
             pair_rank[item - 169] = number          # a flush pair, read below
     for y in range(52):
         for x in range(y):
-            p = _c2(y) + x
+            p = choose2(y) + x
             if (y & 3) == fs and (x & 3) == fs:
                 if (out_bits >> U64(y)) & ONE or (out_bits >> U64(x)) & ONE:
                     continue
@@ -522,134 +392,6 @@ def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share
         kept += 1
         met[i] = m
     return OK, kept
-
-
-@kernel
-def sweep_river(cards, order, n, reach, num, sums, low, side, pick, scale):
-    """``num[i] += scale x 2 x (won + tied / 2)`` for every listed hand, as
-    ``sweep.sweep_river`` does for two cards; with ``side`` 1 only for the hands with a
-    low (``low[i] > 0``), 2 only for those without; with ``pick`` (N,) not empty, only
-    where it is not 0 (every hand with weight still counts as an opponent)."""
-    none = np.empty(0)
-    if cards.shape[1] == 4:
-        walk(cards, order, n, reach, num, none, sums, True, 4, low, side, pick, scale)
-    else:
-        walk(cards, order, n, reach, num, none, sums, True, 5, low, side, pick, scale)
-
-
-@kernel(inline="always")
-def needed(order, n, reach, pick):
-    """Keep in ``order[:n]`` (in place, in order) the hands a sweep with ``pick`` needs:
-    those with weight (opponents) or picked (read); returns how many.  The others would
-    only be walked past, a random read or two each."""
-    m = 0
-    for j in range(n):
-        i = order[j] & LOW32
-        if reach[i] != 0.0 or pick[i] != 0.0:
-            order[m] = order[j]
-            m += 1
-    return m
-
-
-@kernel
-def hero_sweep_river(cards, order, n, reach, hero, sums):
-    """``(below, up_to)``: over the listed hands ``i`` with ``hero`` weight, ``hero[i]``
-    times the clear weight strictly below it (its wins), and up to its value less itself
-    (its wins and ties): ``sweep_river`` read only where the hero has weight."""
-    none = np.empty(0)
-    every = np.empty(0, np.int64)
-    if cards.shape[1] == 4:
-        return walk(cards, order, n, reach, none, hero, sums, False, 4, every, 0, none, 1.0)
-    return walk(cards, order, n, reach, none, hero, sums, False, 5, every, 0, none, 1.0)
-
-
-@kernel(inline="always")
-def wanted(i, low, side, pick):
-    """Whether ``walk`` reads hand ``i``: ``side`` 0 every hand, 1 those with a low (by
-    ``low``), 2 those without; and, where ``pick`` is not empty, only where it is not 0."""
-    if side != 0 and (side == 1) != (low[i] > 0):
-        return False
-    return pick.shape[0] == 0 or pick[i] != 0.0
-
-
-@kernel(inline="always")
-def walk(cards, order, n, reach, num, hero, sums, every, k, low, side, pick, scale):
-    """The river's one walk, weakest value first: with ``every``, every listed hand's
-    twice won plus tied, times ``scale``, added to ``num`` (only where ``wanted``);
-    otherwise only the hands ``hero`` weighs read, their weighted wins and wins-and-ties
-    returned (zeros with ``every``).  ``every`` and ``k`` (the hands' cards) are constants
-    at each call, so the branches on them compile away.
-
-    A value group is read, added to the sums, and read again.  The sums do not change
-    while a group is read, so a hand whose cards past the first are the last read hand's
-    (``rest_key``) reuses that hand's ``rest_sums``; and the group's hands with one rest
-    add their weights to its entries once, summed."""
-    sign = 1.0 if k % 2 == 0 else -1.0
-    below = 0.0
-    sums[:] = 0.0
-    won = 0.0
-    up_to = 0.0
-    start = 0
-    while start < n:
-        v = order[start] >> S32
-        stop = start
-        last = np.int64(-1)
-        rest = 0.0
-        while stop < n and (order[stop] >> S32) == v:
-            i = order[stop] & LOW32
-            if every:
-                read = wanted(i, low, side, pick)
-            else:
-                read = hero[i] != 0.0
-            if read:
-                key = rest_key(cards, i, k)
-                if key != last:
-                    rest = rest_sums(cards, i, sums, k)
-                    last = key
-                clear = below + (rest + first_sums(cards, i, sums, k))
-                if every:
-                    num[i] += scale * clear
-                else:
-                    won += hero[i] * clear
-            stop += 1
-        last = np.int64(-1)
-        held = order[start] & LOW32
-        pending = 0.0
-        for j in range(start, stop):
-            i = order[j] & LOW32
-            w = reach[i]
-            if w != 0.0:
-                below += w
-                add_first(cards, i, w, sums, k)
-                key = rest_key(cards, i, k)
-                if key != last:
-                    if pending != 0.0:
-                        add_rest(cards, held, pending, sums, k)
-                    pending = 0.0
-                    held = i
-                    last = key
-                pending += w
-        if pending != 0.0:
-            add_rest(cards, held, pending, sums, k)
-        last = np.int64(-1)
-        for j in range(start, stop):
-            i = order[j] & LOW32
-            if every:
-                read = wanted(i, low, side, pick)
-            else:
-                read = hero[i] != 0.0
-            if read:
-                key = rest_key(cards, i, k)
-                if key != last:
-                    rest = rest_sums(cards, i, sums, k)
-                    last = key
-                clear = below + (rest + first_sums(cards, i, sums, k)) + sign * reach[i]
-                if every:
-                    num[i] += scale * clear
-                else:
-                    up_to += hero[i] * clear
-        start = stop
-    return won, up_to
 
 
 @kernel
