@@ -72,13 +72,17 @@ def test_omaha_combo_vectors_on_a_flop_are_equity(game, hands):
             want.players[0].equity, rel=1e-12), hand
 
 
-def test_exact_true_takes_a_sweep_of_minutes_and_refuses_past_ten():
+def test_exact_true_takes_a_sweep_of_minutes_and_refuses_past_ten(monkeypatch):
     """exact=True answers where the sweep takes minutes (the estimate is under ten) and
-    refuses at once, with both estimates, past that: 5-card hi-lo on a flop."""
-    from evaluator.engine.vector_equity import vectors_serve
-    assert vectors_serve(ev.game("omaha8"), 3, 600.0)        # about 30 s: exact=True answers
+    refuses at once, with both estimates, past that: 5-card hi-lo on a flop, about four
+    minutes (answered), refused under a limit of two."""
+    from evaluator.engine import ranged
+    from evaluator.engine.vector_equity import sweep_seconds, vectors_serve
+    assert vectors_serve(ev.game("omaha8"), 3, 600.0)        # about 8 s: exact=True answers
     assert not vectors_serve(ev.game("omaha8"), 3)           # exact=None samples instead
-    assert not vectors_serve(ev.game("omaha5_8"), 3, 600.0)
+    assert vectors_serve(ev.game("omaha5_8"), 3, 600.0)
+    assert 120 < sweep_seconds(ev.game("omaha5_8"), 3) < 600
+    monkeypatch.setattr(ranged, "EXACT_SECONDS_MAX", 120.0)
     with pytest.raises(ev.EvaluatorError, match=r"combo tuples \(at least about \d+ days\).*"
                        r"the combo sweep would take about \d+ minutes"):
         ev.equity("omaha5_8", ["10%", "40%"], "2c7d9h", exact=True)
