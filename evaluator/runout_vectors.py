@@ -35,7 +35,7 @@ def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarra
         return None
     cards, bits = combos(g), combo_bits(g.deck, g.hole)
     heroes = np.flatnonzero(hero != 0)
-    deals = clear_deals(g, heroes, hero[heroes], against, out_bits)
+    deals = clear_deals(g, heroes, hero[heroes], against, out_bits, runouts.shape[1] > 0)
     binom, base, size = binomials(g.hole)
     if kind(g) == "omaha":
         # only the hands that weigh or are read, and are clear of the board: the others

@@ -74,24 +74,32 @@ class ClearDeals(NamedTuple):
 
 
 def clear_deals(g: Game, heroes: np.ndarray, hero_weights: np.ndarray, against: np.ndarray,
-                blocked: int) -> ClearDeals:
+                blocked: int, by_card: bool = True) -> ClearDeals:
     """``ClearDeals`` of the combos ``heroes`` (indices, weighted) against the weight
-    vector ``against``, the cards ``blocked`` out."""
+    vector ``against``, the cards ``blocked`` out; without ``by_card``, for the board as
+    it is only (no opponents listed card by card: a river's, where 6-card Omaha's 40%
+    would list 49 million)."""
     from .kernels import generic_sweep as k
     cards, bits = combos(g), combo_bits(g.deck, g.hole)
     out = np.uint64(blocked)
     villains = np.flatnonzero((against != 0) & ((bits & out) == 0))
-    held = cards[villains].astype(np.int64).ravel()
-    by_card = np.repeat(villains, g.hole)[np.argsort(held, kind="stable")]
-    by_card_start = np.searchsorted(np.sort(held), np.arange(53))
+    if by_card:
+        held = cards[villains].astype(np.int64).ravel()
+        by_card_at = np.repeat(villains, g.hole)[np.argsort(held, kind="stable")]
+        by_card_start = np.searchsorted(np.sort(held), np.arange(53))
+    else:
+        by_card_at, by_card_start = np.zeros(0, np.int64), np.zeros(53, np.int64)
     binom, base, size = binomials(g.hole)
     totals = np.zeros(size)
     whole = k.subset_totals(cards, villains, against, totals, binom, base)
     clear = (bits[heroes] & out) == 0
-    order = np.argsort(heroes[clear], kind="stable")       # heroes read in combo order
-    heroes, hero_weights = heroes[clear][order], hero_weights[clear][order]
-    return ClearDeals(by_card_start, np.ascontiguousarray(cards[by_card]), bits[by_card],
-                      np.ascontiguousarray(against[by_card], np.float64), whole, totals,
+    heroes, hero_weights = heroes[clear], hero_weights[clear]
+    if np.any(heroes[1:] < heroes[:-1]):
+        order = np.argsort(heroes, kind="stable")          # heroes read in combo order
+        heroes, hero_weights = heroes[order], hero_weights[order]
+    return ClearDeals(by_card_start, np.ascontiguousarray(cards[by_card_at]),
+                      bits[by_card_at], np.ascontiguousarray(against[by_card_at], np.float64),
+                      whole, totals,
                       np.ascontiguousarray(cards[heroes]), bits[heroes],
                       np.ascontiguousarray(hero_weights, np.float64),
                       np.ascontiguousarray(against[heroes], np.float64))
@@ -138,7 +146,7 @@ def board_values(g: Game, full: np.ndarray, out_bits: int, threads: int | None
     of four and five cards: numbered from its hole pairs' by ``kernels/omaha_board``, in
     the same order as the evaluation's values)."""
     lows = g.hilo and low_possible(full)
-    if g.family == "omaha" and g.hole in (4, 5):
+    if g.family == "omaha" and g.hole in (4, 5, 6):
         from . import _tables
         from .kernels.omaha_board import board_listing
         cards = combos(g)

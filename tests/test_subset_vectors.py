@@ -32,6 +32,8 @@ SPOTS = [   # game, board, live cards beside it (the rest dead, so that the brut
     pytest.param("omaha5_8", "2c7d4hKsAd", 11, marks=pytest.mark.slow),
     pytest.param("omaha5_8", "2c7d4hKs", 11, marks=pytest.mark.slow),   # 5-card hi-lo turn
     pytest.param("courchevel8", "Ah7d2c9s3s", 11, marks=pytest.mark.slow),
+    ("omaha6", "2c7d9hKsAd", 12),            # six cards: five-card subsets, 20.4 M combos
+    pytest.param("omaha6_8", "2c7d4hKsAd", 12, marks=pytest.mark.slow),
 ]
 
 
@@ -85,7 +87,9 @@ def test_combo_equity_is_the_brute_force(game, board, live_cards, weights):
 
 @pytest.mark.parametrize("game, board", [("the", "2c7dKsQh"), ("tahoe", "2c7d9hKsAd"),
                                          ("teen_patti", ""), ("omaha5", "2c7d9hKsAd"),
-                                         ("omaha8", "2c7d4hKsAd")])
+                                         ("omaha8", "2c7d4hKsAd"),
+                                         pytest.param("omaha6", "2c7d9hKsAd",
+                                                      marks=pytest.mark.slow)])
 def test_showdown_values_are_the_call_matrix_times_the_reach(game, board):
     g, b, dead, cards, live = _spot(game, board, 12, seed=3)
     matrix = np.array(ref.pairwise_call_matrix(cards[live].tolist(), b, dead,
@@ -116,7 +120,8 @@ def test_a_concentrated_reach_keeps_every_sign_in_tahoe():
 
 @pytest.mark.parametrize("game, board", [
     ("omaha8", "2c7d4hKsAd"), ("omaha5", "2c7d9hKsAd"),
-    pytest.param("omaha5_8", "2c7d4hKsAd", marks=pytest.mark.slow)])
+    pytest.param("omaha5_8", "2c7d4hKsAd", marks=pytest.mark.slow),
+    pytest.param("omaha6_8", "2c7d4hKsAd", marks=pytest.mark.slow)])
 def test_a_concentrated_reach_is_summed_pair_by_pair_in_omaha(game, board):
     """Step 18's fourth wrong answer on Omaha's hole-pair sweep (high and hi-lo, four and
     five cards): weight 1 on one hand and 1e-20 on the rest, so that the hands clear of
@@ -184,8 +189,8 @@ def test_a_hand_against_a_range_is_equity(game, board, hero):
 def test_refusals_name_what_is_wrong():
     with pytest.raises(EvaluatorError, match="needs a board of 4 or 5 cards, got 3"):
         ev.combo_equity("omaha5_8", "AA***", "2c7d9h")   # 1,081 runouts x 3 sweeps of 2.6 M
-    with pytest.raises(EvaluatorError, match="no street of omaha6"):
-        ev.combo_equity("omaha6", "AA****", "2c7d9hKsAd")
+    with pytest.raises(EvaluatorError, match="needs a board of 5 cards, got 4"):
+        ev.combo_equity("omaha6", "AA****", "2c7d9hKs")  # 48 rivers x 20.4 M hands
     with pytest.raises(EvaluatorError, match="needs a board of 2 or 3 or 4 cards"):
         ev.combo_equity("the", "AA*", "2c7d9hKsAd")
     dead = format_cards([c for c in range(52) if c not in parse_cards("2c7d9hKsAcAd")])

@@ -141,14 +141,14 @@ def test_a_swept_flop_study_resumes_for_every_exact_setting(tmp_path):
         assert again.rows == first.rows
 
 
-@pytest.mark.parametrize("hole, pool", [(4, 9), (5, 11)])
+@pytest.mark.parametrize("hole, pool", [(4, 9), (5, 11), (6, 13)])
 def test_omaha_clear_weights_of_careful_hands_are_the_weights_clear_of_them(hole, pool):
     """Every hand of a few cards taken as careful (close_share = 1): its clear weight summed
     pair by pair, or 0 where nothing is clear, as a brute force over every pair says.  The
     check for 'nothing clear' once read the hand size from a loop counter that shadowed it."""
     import itertools
 
-    from evaluator.kernels.omaha_sweep import OK, clear_weights
+    from evaluator.kernels.omaha_walk import OK, clear_weights
     hands = np.array(list(itertools.combinations(range(0, 2 * pool, 2), hole)), np.uint8)
     bits = np.array([sum(1 << int(c) for c in h) for h in hands], np.uint64)
     reach = np.random.default_rng(5).choice([0.0, 0.5, 1.0, 3.0], len(hands))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import evaluator as ev
-from evaluator.cards import parse_cards
+from evaluator.cards import format_cards, parse_cards
 from evaluator.errors import ArgumentTypeError, CardError, EvaluatorError, RangeError
 from evaluator.vectors import combo_sums
 
@@ -69,9 +69,12 @@ def test_bad_hands_are_named(hands, game, match):
         ev.combo_index("holdem", np.zeros((1, 2)))
 
 
-def test_six_card_omaha_is_refused_at_once():
-    with pytest.raises(EvaluatorError, match="20,358,520"):
-        ev.combos("omaha6")
+def test_six_card_omaha_has_a_combo_order_too():
+    cards = ev.combos("omaha6")
+    assert cards.shape == (20_358_520, 6) and not cards.flags.writeable
+    rows = [0, 1, 12_345_678, 20_358_519]
+    assert ev.combo_index("omaha6", cards[rows]).tolist() == rows
+    assert format_cards(cards[-1][::-1], sep="") == "AsAhAdAcKsKh"
 
 
 # --- ranges as vectors ------------------------------------------------------------------
@@ -233,7 +236,7 @@ def test_blocked_and_unopposed_hands_are_nan():
     (lambda: ev.combo_equity("holdem", np.full(1326, -1.0), "2c7d9h"), "non-negative"),
     (lambda: ev.combo_equity("holdem", np.zeros(1326), "2c7d9h"), "no combo with a positive"),
     (lambda: ev.combo_equity("omaha5_8", "AA", "2c7d9h"), "needs a board of 4 or 5 cards"),
-    (lambda: ev.combo_equity("omaha6", "AA****", "2c7d9hKsAd"), "no street of omaha6"),
+    (lambda: ev.combo_equity("omaha6", "AA****", "2c7d9hKs"), "needs a board of 5 cards"),
     (lambda: ev.combo_equity(3, "AA", "2c7d9h"), "game"),
     (lambda: ev.combo_equity("short_deck", "AA", "5c7d9h"), "not in the short_deck"),
 ])

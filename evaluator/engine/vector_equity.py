@@ -47,9 +47,8 @@ def sweep_seconds(g: Game, board_cards: int) -> float:
 
 
 def _vector(g: Game, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    w = np.zeros(len(combos(g)))
-    if len(rows):
-        np.add.at(w, combo_index(g, rows), weights)
+    n = len(combos(g))
+    w = np.bincount(combo_index(g, rows), weights, minlength=n) if len(rows) else np.zeros(n)
     w.flags.writeable = False
     return w
 

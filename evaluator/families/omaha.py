@@ -69,7 +69,7 @@ class Omaha(Family):
         return True
 
     def vector_kind(self, g: Game) -> str | None:
-        if g.hole in (4, 5):
+        if g.hole in (4, 5, 6):
             return "omaha"
         return super().vector_kind(g)
 
@@ -81,7 +81,9 @@ class Omaha(Family):
             # the earliest street swept within seconds on two cores: PLO and PLO8 a flop's
             # 1,176 runouts (5 s; PLO8 up to three sweeps a river, 15 s), 5-card Omaha and
             # its hi-lo a turn (5 s; hi-lo 8-10 s)
-            first = {(4, False): 3, (4, True): 3, (5, False): 4, (5, True): 4}
+            # and 6-card Omaha's 20.4 million hands a river
+            first = {(4, False): 3, (4, True): 3, (5, False): 4, (5, True): 4,
+                     (6, False): 5, (6, True): 5}
             return board_cards >= first[g.hole, g.hilo] and board_cards in g.streets
         return super().vectors(g, board_cards)
 
@@ -95,7 +97,8 @@ class Omaha(Family):
         # 40% on two cores: a PLO flop's 1,176 runouts 2.3 s, PLO8's 8 s, 5-card Omaha's
         # 40 s, its hi-lo's about 4 minutes
         runouts = math.comb(len(g.deck) - board_cards - g.hole, 5 - board_cards)
-        per = {(4, False): 8e-9, (5, False): 1.5e-8, (4, True): 3e-8, (5, True): 1.2e-7}
+        per = {(4, False): 8e-9, (5, False): 1.5e-8, (4, True): 3e-8, (5, True): 1.2e-7,
+               (6, False): 5e-8, (6, True): 3e-7}
         return math.comb(len(g.deck), g.hole) * runouts * per[g.hole, g.hilo]
 
     def breakdown_seconds(self, g: Game) -> float | None:

@@ -40,8 +40,8 @@ def subset_at(cards, i, mask, binom, base):
 @kernel
 def read_subsets(cards, i, sums, binom, base):
     """``sum over proper non-empty S of H of (-1)**|S| * sums[S]`` for combo ``i``
-    (four and five cards: ``omaha_sweep``'s unrolled reads of the same layout)."""
-    if cards.shape[1] == 4 or cards.shape[1] == 5:
+    (four to six cards: ``omaha_sweep``'s unrolled reads of the same layout)."""
+    if cards.shape[1] >= 4:
         return read_unrolled(cards, i, sums, cards.shape[1])
     total = 0.0
     for mask in range(1, (1 << cards.shape[1]) - 1):
@@ -56,7 +56,7 @@ def read_subsets(cards, i, sums, binom, base):
 @kernel
 def add_subsets(cards, i, w, sums, binom, base):
     """Add ``w`` to every proper non-empty subset sum of combo ``i``."""
-    if cards.shape[1] == 4 or cards.shape[1] == 5:
+    if cards.shape[1] >= 4:
         add_unrolled(cards, i, w, sums, cards.shape[1])
         return
     for mask in range(1, (1 << cards.shape[1]) - 1):

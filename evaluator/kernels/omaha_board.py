@@ -25,13 +25,12 @@ from .omaha_sweep import (
     S32,
     U64,
     best_pair,
-    clear_weights,
     list_river,
     pairwise_river,
     sums_size,
     support,
 )
-from .omaha_walk import needed, sweep_river
+from .omaha_walk import clear_weights, needed, sweep_river
 from .sweep import NO_LIVE_WEIGHT, NO_WEIGHT, OK, TOO_CONCENTRATED
 
 LOW_BIT = np.array([1, 2, 3, 4, 5, 6, 7, -1, -1, -1, -1, -1, 0], np.int64)

@@ -1,4 +1,4 @@
-"""Every four- or five-card Omaha hand against a range at once: the sweep of
+"""Every four-, five- or six-card Omaha hand against a range at once: the sweep of
 ``sweep.py`` for hands of more cards.
 
 On a complete board an Omaha hand's value is the best of its hole pairs (six of four
@@ -25,14 +25,6 @@ import numpy as np
 
 from .._jit import kernel
 from .high import KEY_MASK, ONE, U64, hash_read
-from .sweep import (
-    BAD_WEIGHT,
-    LARGEST,
-    NO_LIVE_WEIGHT,
-    NO_WEIGHT,
-    OK,
-    OUT_OF_SCALE,
-)
 
 CAREFUL_WORK = 4_000_000_000
 """Pairs summed one by one at most (careful hands x hands with weight x runouts, a few
@@ -40,9 +32,11 @@ seconds); past it the weights are refused as too concentrated."""
 PAIRS = 1326
 TRIPLES = 22100
 QUADS = 270725
-TWOS_AT = 52             # the running sums, one flat array: cards, pairs, threes, fours
-THREES_AT = TWOS_AT + PAIRS
+FIVES = 2598960
+TWOS_AT = 52             # the running sums, one flat array: cards, pairs, threes, fours,
+THREES_AT = TWOS_AT + PAIRS          # fives (six-card hands)
 FOURS_AT = THREES_AT + TRIPLES
+FIVES_AT = FOURS_AT + QUADS
 RANK_BITS = 32           # listed hands: value number << 32 | hand number
 LOW32 = U64(0xFFFFFFFF)
 S32 = U64(32)
@@ -67,8 +61,16 @@ def choose4(x):
 
 
 @kernel(inline="always")
+def choose5(x):
+    """``C(x, 5)``: where the five-card sets whose highest card is ``x`` start."""
+    return x * (x - 1) * (x - 2) * (x - 3) * (x - 4) // 120
+
+
+@kernel(inline="always")
 def sums_size(hole):
     """The length of the flat array of running sums a ``hole``-card sweep keeps."""
+    if hole == 6:
+        return FIVES_AT + FIVES
     return FOURS_AT + QUADS if hole == 5 else FOURS_AT
 
 
@@ -118,7 +120,30 @@ def subset_sums(cards, i, sums, k):
     q = (((sums[FOURS_AT + fd + tc + cb + a] + sums[FOURS_AT + fe + tc + cb + a])
           + (sums[FOURS_AT + fe + td + cb + a] + sums[FOURS_AT + fe + td + cc + a]))
          + sums[FOURS_AT + fe + td + cc + b])
-    return (t + q) - (s + u)
+    if k == 5:
+        return (t + q) - (s + u)
+    f = np.int64(cards[i, 5])
+    cf = choose2(f)
+    tf = choose3(f)
+    ff = choose4(f)
+    vf = FIVES_AT + choose5(f)
+    s += sums[f]
+    t += ((sums[TWOS_AT + cf + a] + sums[TWOS_AT + cf + b])
+          + (sums[TWOS_AT + cf + c] + sums[TWOS_AT + cf + d])) + sums[TWOS_AT + cf + e]
+    u += ((((sums[THREES_AT + tf + cb + a] + sums[THREES_AT + tf + cc + a])
+            + (sums[THREES_AT + tf + cd + a] + sums[THREES_AT + tf + ce + a]))
+           + ((sums[THREES_AT + tf + cc + b] + sums[THREES_AT + tf + cd + b])
+              + (sums[THREES_AT + tf + ce + b] + sums[THREES_AT + tf + cd + c])))
+          + (sums[THREES_AT + tf + ce + c] + sums[THREES_AT + tf + ce + d]))
+    q += ((((sums[FOURS_AT + ff + tc + cb + a] + sums[FOURS_AT + ff + td + cb + a])
+            + (sums[FOURS_AT + ff + td + cc + a] + sums[FOURS_AT + ff + td + cc + b]))
+           + ((sums[FOURS_AT + ff + te + cb + a] + sums[FOURS_AT + ff + te + cc + a])
+              + (sums[FOURS_AT + ff + te + cd + a] + sums[FOURS_AT + ff + te + cc + b])))
+          + (sums[FOURS_AT + ff + te + cd + b] + sums[FOURS_AT + ff + te + cd + c]))
+    p = ((sums[FIVES_AT + choose5(e) + fd + tc + cb + a] + sums[vf + fd + tc + cb + a])
+         + (sums[vf + fe + tc + cb + a] + sums[vf + fe + td + cb + a])) \
+        + (sums[vf + fe + td + cc + a] + sums[vf + fe + td + cc + b])
+    return (t + q) - ((s + u) + p)
 
 
 @kernel
@@ -171,6 +196,45 @@ def add_subsets(cards, i, w, sums, k):
     sums[FOURS_AT + fe + td + cb + a] += w
     sums[FOURS_AT + fe + td + cc + a] += w
     sums[FOURS_AT + fe + td + cc + b] += w
+    if k == 5:
+        return
+    f = np.int64(cards[i, 5])
+    cf = choose2(f)
+    tf = choose3(f)
+    ff = choose4(f)
+    vf = FIVES_AT + choose5(f)
+    sums[f] += w
+    sums[TWOS_AT + cf + a] += w
+    sums[TWOS_AT + cf + b] += w
+    sums[TWOS_AT + cf + c] += w
+    sums[TWOS_AT + cf + d] += w
+    sums[TWOS_AT + cf + e] += w
+    sums[THREES_AT + tf + cb + a] += w
+    sums[THREES_AT + tf + cc + a] += w
+    sums[THREES_AT + tf + cd + a] += w
+    sums[THREES_AT + tf + ce + a] += w
+    sums[THREES_AT + tf + cc + b] += w
+    sums[THREES_AT + tf + cd + b] += w
+    sums[THREES_AT + tf + ce + b] += w
+    sums[THREES_AT + tf + cd + c] += w
+    sums[THREES_AT + tf + ce + c] += w
+    sums[THREES_AT + tf + ce + d] += w
+    sums[FOURS_AT + ff + tc + cb + a] += w
+    sums[FOURS_AT + ff + td + cb + a] += w
+    sums[FOURS_AT + ff + td + cc + a] += w
+    sums[FOURS_AT + ff + td + cc + b] += w
+    sums[FOURS_AT + ff + te + cb + a] += w
+    sums[FOURS_AT + ff + te + cc + a] += w
+    sums[FOURS_AT + ff + te + cd + a] += w
+    sums[FOURS_AT + ff + te + cc + b] += w
+    sums[FOURS_AT + ff + te + cd + b] += w
+    sums[FOURS_AT + ff + te + cd + c] += w
+    sums[FIVES_AT + choose5(e) + fd + tc + cb + a] += w
+    sums[vf + fd + tc + cb + a] += w
+    sums[vf + fe + tc + cb + a] += w
+    sums[vf + fe + td + cb + a] += w
+    sums[vf + fe + td + cc + a] += w
+    sums[vf + fe + td + cc + b] += w
 
 
 @kernel(inline="always")
@@ -188,9 +252,15 @@ def best_pair(cards, i, pair_rank, k):
                 max(pair_rank[cd + b], pair_rank[cd + c])))
     if k == 4:
         return r
-    ce = choose2(np.int64(cards[i, 4]))
-    return max(r, max(max(pair_rank[ce + a], pair_rank[ce + b]),
-                      max(pair_rank[ce + c], pair_rank[ce + d])))
+    e = np.int64(cards[i, 4])
+    ce = choose2(e)
+    r = max(r, max(max(pair_rank[ce + a], pair_rank[ce + b]),
+                   max(pair_rank[ce + c], pair_rank[ce + d])))
+    if k == 5:
+        return r
+    cf = choose2(np.int64(cards[i, 5]))
+    return max(r, max(max(max(pair_rank[cf + a], pair_rank[cf + b]),
+                          max(pair_rank[cf + c], pair_rank[cf + d])), pair_rank[cf + e]))
 
 
 @kernel(inline="always")
@@ -319,8 +389,10 @@ def list_river(cards, combo_bits, full, out_bits, pair_rank, words, spare, count
     count[:values + 1] = 0
     if cards.shape[1] == 4:
         rank_hands(cards, combo_bits, out_bits, pair_rank, hand_rank, count, 4)
-    else:
+    elif cards.shape[1] == 5:
         rank_hands(cards, combo_bits, out_bits, pair_rank, hand_rank, count, 5)
+    else:
+        rank_hands(cards, combo_bits, out_bits, pair_rank, hand_rank, count, 6)
     for k in range(values):
         count[k + 1] += count[k]
     for i in range(N):
@@ -329,69 +401,6 @@ def list_river(cards, combo_bits, full, out_bits, pair_rank, words, spare, count
             order[count[r]] = (U64(r) << S32) | U64(i)
             count[r] += 1
     return count[values - 1]
-
-
-@kernel
-def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share):
-    """As ``sweep.clear_weights`` for four- and five-card hands: ``met[i]`` the weight of
-    the hands clear of hand ``i`` and of the known cards; returns ``(status, careful
-    hands)``."""
-    N = cards.shape[0]
-    whole = 0.0
-    top = 0.0
-    live = 0
-    sign = own_sign(cards)
-    k = cards.shape[1]
-    sums = np.zeros(sums_size(k), np.float64)
-    for i in range(N):
-        w = reach[i]
-        if not (w >= 0.0 and w <= LARGEST):
-            return (BAD_WEIGHT if not (w >= 0.0 and w < np.inf) else OUT_OF_SCALE), 0
-        top = max(top, w)
-        if combo_bits[i] & dead_bits or w == 0.0:
-            continue
-        whole += w
-        live += 1
-        add_subsets(cards, i, w, sums, k)
-    if top == 0.0:
-        return NO_WEIGHT, 0
-    if top < 2.0 ** -1000:
-        return OUT_OF_SCALE, 0
-    if live == 0:
-        return NO_LIVE_WEIGHT, 0
-    close = whole * close_share
-    n = 0
-    for i in range(N):
-        met[i] = 0.0
-        if combo_bits[i] & dead_bits:
-            continue
-        m = whole + subset_sums(cards, i, sums, k) + sign * reach[i]
-        if m < close:
-            careful[n] = i          # summed pair by pair below, unless nothing is clear
-            n += 1
-        met[i] = m
-    if n == 0:
-        return OK, 0
-    # the hands that may have nothing clear: counted (exact, whole numbers far below
-    # 2**53), and those with no live hand clear of them take 0 instead of a sum
-    sums[:] = 0.0
-    for i in range(N):
-        if reach[i] != 0.0 and not (combo_bits[i] & dead_bits):
-            add_subsets(cards, i, 1.0, sums, k)
-    kept = 0
-    for c in range(n):            # not ``k``: the hand size, which subset_sums reads
-        i = careful[c]
-        met[i] = 0.0
-        if live + subset_sums(cards, i, sums, k) + sign * (reach[i] > 0.0) == 0:
-            continue
-        m = 0.0
-        for j in range(N):
-            if not (combo_bits[j] & (dead_bits | combo_bits[i])):
-                m += reach[j]
-        careful[kept] = i
-        kept += 1
-        met[i] = m
-    return OK, kept
 
 
 @kernel

@@ -15,15 +15,21 @@ import numpy as np
 
 from .._jit import kernel
 from .omaha_sweep import (
+    FIVES_AT,
     FOURS_AT,
     LOW32,
     S32,
     THREES_AT,
     TWOS_AT,
+    add_subsets,
     choose2,
     choose3,
     choose4,
+    choose5,
+    subset_sums,
+    sums_size,
 )
+from .sweep import BAD_WEIGHT, LARGEST, NO_LIVE_WEIGHT, NO_WEIGHT, OK, OUT_OF_SCALE
 
 
 @kernel(inline="always")
@@ -31,8 +37,10 @@ def rest_key(cards, i, k):
     """Hand ``i``'s cards past its first, packed: hands with the same key read the same
     ``rest_sums`` and add to the same ``add_rest`` entries."""
     key = (np.int64(cards[i, 1]) << 12) | (np.int64(cards[i, 2]) << 6) | np.int64(cards[i, 3])
-    if k == 5:
+    if k >= 5:
         key = (key << 6) | np.int64(cards[i, 4])
+    if k == 6:
+        key = (key << 6) | np.int64(cards[i, 5])
     return key
 
 
@@ -59,8 +67,24 @@ def rest_sums(cards, i, sums, k):
     t += (sums[TWOS_AT + ce + b] + sums[TWOS_AT + ce + c]) + sums[TWOS_AT + ce + d]
     u += (sums[THREES_AT + te + cc + b] + sums[THREES_AT + te + cd + b]) \
         + sums[THREES_AT + te + cd + c]
-    q = sums[FOURS_AT + choose4(e) + td + cc + b]
-    return (t + q) - (s + u)
+    fe = choose4(e)
+    q = sums[FOURS_AT + fe + td + cc + b]
+    if k == 5:
+        return (t + q) - (s + u)
+    f = np.int64(cards[i, 5])
+    cf = choose2(f)
+    tf = choose3(f)
+    ff = FOURS_AT + choose4(f)
+    s += sums[f]
+    t += (sums[TWOS_AT + cf + b] + sums[TWOS_AT + cf + c]) \
+        + (sums[TWOS_AT + cf + d] + sums[TWOS_AT + cf + e])
+    u += ((sums[THREES_AT + tf + cc + b] + sums[THREES_AT + tf + cd + b])
+          + (sums[THREES_AT + tf + cd + c] + sums[THREES_AT + tf + ce + b])) \
+        + (sums[THREES_AT + tf + ce + c] + sums[THREES_AT + tf + ce + d])
+    q += (sums[ff + td + cc + b] + sums[ff + te + cc + b]) \
+        + (sums[ff + te + cd + b] + sums[ff + te + cd + c])
+    p = sums[FIVES_AT + choose5(f) + fe + td + cc + b]
+    return (t + q) - ((s + u) + p)
 
 
 @kernel(inline="always")
@@ -88,9 +112,25 @@ def first_sums(cards, i, sums, k):
     t += sums[TWOS_AT + ce + a]
     u += (sums[THREES_AT + te + cb + a] + sums[THREES_AT + te + cc + a]) \
         + sums[THREES_AT + te + cd + a]
-    q = ((sums[FOURS_AT + choose4(d) + tc + cb + a] + sums[FOURS_AT + fe + tc + cb + a])
+    fd = choose4(d)
+    q = ((sums[FOURS_AT + fd + tc + cb + a] + sums[FOURS_AT + fe + tc + cb + a])
          + (sums[FOURS_AT + fe + td + cb + a] + sums[FOURS_AT + fe + td + cc + a]))
-    return (t + q) - u
+    if k == 5:
+        return (t + q) - u
+    f = np.int64(cards[i, 5])
+    cf = choose2(f)
+    tf = THREES_AT + choose3(f)
+    ff = FOURS_AT + choose4(f)
+    vf = FIVES_AT + choose5(f)
+    t += sums[TWOS_AT + cf + a]
+    u += (sums[tf + cb + a] + sums[tf + cc + a]) + (sums[tf + cd + a] + sums[tf + ce + a])
+    q += ((sums[ff + tc + cb + a] + sums[ff + td + cb + a])
+          + (sums[ff + td + cc + a] + sums[ff + te + cb + a])) \
+        + (sums[ff + te + cc + a] + sums[ff + te + cd + a])
+    p = ((sums[FIVES_AT + choose5(e) + fd + tc + cb + a] + sums[vf + fd + tc + cb + a])
+         + (sums[vf + fe + tc + cb + a] + sums[vf + fe + td + cb + a])) \
+        + sums[vf + fe + td + cc + a]
+    return (t + q) - (u + p)
 
 
 @kernel(inline="always")
@@ -121,7 +161,30 @@ def add_rest(cards, i, w, sums, k):
     sums[THREES_AT + te + cc + b] += w
     sums[THREES_AT + te + cd + b] += w
     sums[THREES_AT + te + cd + c] += w
-    sums[FOURS_AT + choose4(e) + td + cc + b] += w
+    fe = choose4(e)
+    sums[FOURS_AT + fe + td + cc + b] += w
+    if k == 5:
+        return
+    f = np.int64(cards[i, 5])
+    cf = TWOS_AT + choose2(f)
+    tf = THREES_AT + choose3(f)
+    ff = FOURS_AT + choose4(f)
+    sums[f] += w
+    sums[cf + b] += w
+    sums[cf + c] += w
+    sums[cf + d] += w
+    sums[cf + e] += w
+    sums[tf + cc + b] += w
+    sums[tf + cd + b] += w
+    sums[tf + cd + c] += w
+    sums[tf + ce + b] += w
+    sums[tf + ce + c] += w
+    sums[tf + ce + d] += w
+    sums[ff + td + cc + b] += w
+    sums[ff + te + cc + b] += w
+    sums[ff + te + cd + b] += w
+    sums[ff + te + cd + c] += w
+    sums[FIVES_AT + choose5(f) + fe + td + cc + b] += w
 
 
 @kernel(inline="always")
@@ -153,10 +216,33 @@ def add_first(cards, i, w, sums, k):
     sums[THREES_AT + te + cb + a] += w
     sums[THREES_AT + te + cc + a] += w
     sums[THREES_AT + te + cd + a] += w
-    sums[FOURS_AT + choose4(d) + tc + cb + a] += w
+    fd = choose4(d)
+    sums[FOURS_AT + fd + tc + cb + a] += w
     sums[FOURS_AT + fe + tc + cb + a] += w
     sums[FOURS_AT + fe + td + cb + a] += w
     sums[FOURS_AT + fe + td + cc + a] += w
+    if k == 5:
+        return
+    f = np.int64(cards[i, 5])
+    tf = THREES_AT + choose3(f)
+    ff = FOURS_AT + choose4(f)
+    vf = FIVES_AT + choose5(f)
+    sums[TWOS_AT + choose2(f) + a] += w
+    sums[tf + cb + a] += w
+    sums[tf + cc + a] += w
+    sums[tf + cd + a] += w
+    sums[tf + ce + a] += w
+    sums[ff + tc + cb + a] += w
+    sums[ff + td + cb + a] += w
+    sums[ff + td + cc + a] += w
+    sums[ff + te + cb + a] += w
+    sums[ff + te + cc + a] += w
+    sums[ff + te + cd + a] += w
+    sums[FIVES_AT + choose5(e) + fd + tc + cb + a] += w
+    sums[vf + fd + tc + cb + a] += w
+    sums[vf + fe + tc + cb + a] += w
+    sums[vf + fe + td + cb + a] += w
+    sums[vf + fe + td + cc + a] += w
 
 
 @kernel
@@ -168,8 +254,10 @@ def sweep_river(cards, order, n, reach, num, sums, low, side, pick, scale):
     none = np.empty(0)
     if cards.shape[1] == 4:
         walk(cards, order, n, reach, num, none, sums, True, 4, low, side, pick, scale)
-    else:
+    elif cards.shape[1] == 5:
         walk(cards, order, n, reach, num, none, sums, True, 5, low, side, pick, scale)
+    else:
+        walk(cards, order, n, reach, num, none, sums, True, 6, low, side, pick, scale)
 
 
 @kernel(inline="always")
@@ -195,7 +283,9 @@ def hero_sweep_river(cards, order, n, reach, hero, sums):
     every = np.empty(0, np.int64)
     if cards.shape[1] == 4:
         return walk(cards, order, n, reach, none, hero, sums, False, 4, every, 0, none, 1.0)
-    return walk(cards, order, n, reach, none, hero, sums, False, 5, every, 0, none, 1.0)
+    if cards.shape[1] == 5:
+        return walk(cards, order, n, reach, none, hero, sums, False, 5, every, 0, none, 1.0)
+    return walk(cards, order, n, reach, none, hero, sums, False, 6, every, 0, none, 1.0)
 
 
 @kernel(inline="always")
@@ -285,3 +375,97 @@ def walk(cards, order, n, reach, num, hero, sums, every, k, low, side, pick, sca
                     up_to += hero[i] * clear
         start = stop
     return won, up_to
+
+
+@kernel
+def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share):
+    """As ``sweep.clear_weights`` for Omaha hands: ``met[i]`` the weight of the hands
+    clear of hand ``i`` and of the known cards; returns ``(status, careful hands)``.
+    The hands are summed and read in combo (colex) order, where the hands sharing their
+    cards past the first are neighbours: their ``rest_sums`` are read once, and their
+    weights added to ``add_rest``'s entries once, summed."""
+    k = cards.shape[1]
+    if k == 4:
+        return clear_colex(cards, combo_bits, dead_bits, reach, met, careful, close_share, 4)
+    if k == 5:
+        return clear_colex(cards, combo_bits, dead_bits, reach, met, careful, close_share, 5)
+    return clear_colex(cards, combo_bits, dead_bits, reach, met, careful, close_share, 6)
+
+
+@kernel(inline="always")
+def clear_colex(cards, combo_bits, dead_bits, reach, met, careful, close_share, k):
+    """``clear_weights`` for hands of ``k`` cards (a constant)."""
+    N = cards.shape[0]
+    whole = 0.0
+    top = 0.0
+    live = 0
+    sign = 1.0 if k % 2 == 0 else -1.0
+    sums = np.zeros(sums_size(k), np.float64)
+    last = np.int64(-1)
+    held = 0
+    pending = 0.0
+    for i in range(N):
+        w = reach[i]
+        if not (w >= 0.0 and w <= LARGEST):
+            return (BAD_WEIGHT if not (w >= 0.0 and w < np.inf) else OUT_OF_SCALE), 0
+        top = max(top, w)
+        if combo_bits[i] & dead_bits or w == 0.0:
+            continue
+        whole += w
+        live += 1
+        add_first(cards, i, w, sums, k)
+        key = rest_key(cards, i, k)
+        if key != last:
+            if pending != 0.0:
+                add_rest(cards, held, pending, sums, k)
+            pending = 0.0
+            held = i
+            last = key
+        pending += w
+    if pending != 0.0:
+        add_rest(cards, held, pending, sums, k)
+    if top == 0.0:
+        return NO_WEIGHT, 0
+    if top < 2.0 ** -1000:
+        return OUT_OF_SCALE, 0
+    if live == 0:
+        return NO_LIVE_WEIGHT, 0
+    close = whole * close_share
+    n = 0
+    last = np.int64(-1)
+    rest = 0.0
+    for i in range(N):
+        met[i] = 0.0
+        if combo_bits[i] & dead_bits:
+            continue
+        key = rest_key(cards, i, k)
+        if key != last:
+            rest = rest_sums(cards, i, sums, k)
+            last = key
+        m = whole + (rest + first_sums(cards, i, sums, k)) + sign * reach[i]
+        if m < close:
+            careful[n] = i          # summed pair by pair below, unless nothing is clear
+            n += 1
+        met[i] = m
+    if n == 0:
+        return OK, 0
+    # the hands that may have nothing clear: counted (exact, whole numbers far below
+    # 2**53), and those with no live hand clear of them take 0 instead of a sum
+    sums[:] = 0.0
+    for i in range(N):
+        if reach[i] != 0.0 and not (combo_bits[i] & dead_bits):
+            add_subsets(cards, i, 1.0, sums, k)
+    kept = 0
+    for c in range(n):
+        i = careful[c]
+        met[i] = 0.0
+        if live + subset_sums(cards, i, sums, k) + sign * (reach[i] > 0.0) == 0:
+            continue
+        m = 0.0
+        for j in range(N):
+            if not (combo_bits[j] & (dead_bits | combo_bits[i])):
+                m += reach[j]
+        careful[kept] = i
+        kept += 1
+        met[i] = m
+    return OK, kept
