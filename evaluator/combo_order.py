@@ -5,7 +5,8 @@ A hand's cards, low first, ``c1 < c2 < ... < ck``, numbered by their position
 ``C(p1, 1) + C(p2, 2) + ... + C(pk, k)``.  Hold'em: ``(lo, hi)`` at
 ``hi * (hi - 1) / 2 + lo``, so ``2d2c`` is 0 and ``AsAh`` is 1,325, the order
 solvers such as postflop-solver use with these card ids.  The short deck: the
-same over its 36 cards (630 combos).  Omaha: 4-card colex (270,725).
+same over its 36 cards (630 combos).  Omaha: 4-card colex (270,725), five and six cards
+likewise (2,598,960 and 20,358,520).
 
 >>> combos("holdem").shape
 (1326, 2)
@@ -87,7 +88,9 @@ def combos(game: str | Game) -> np.ndarray:
     ----------
     game : str or Game
         Hold'em and the games dealt two cards: 1,326 combos (the short deck 630);
-        Omaha 270,725; the three-card games 22,100.
+        Omaha 270,725; the three-card games 22,100; 5-card Omaha and Courchevel
+        2,598,960; 6-card Omaha 20,358,520 (285 MB with their card masks, built on first
+        use in about 2 s and kept).
 
     Examples
     --------

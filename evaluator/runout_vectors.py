@@ -1,7 +1,7 @@
 """One range's wins and deals against another on every runout of a board, a runout at a
 time: what a runout study adds to each card a runout holds.  The two-card games have
-their own (``vectors.runout_totals``); here 4- and 5-card Omaha sweep its hole pairs
-(``kernels/omaha_sweep``) and every other game its combos' subsets (``subset_vectors``),
+their own (``vectors.runout_totals``); here Omaha (4, 5 and 6 cards) sweeps its hole
+pairs (``kernels/omaha_sweep``) and every other game its combos' subsets (``subset_vectors``),
 hi-lo pot shares included.  Each runout's deals are the first range's weights times the
 second's clear of each combo and of the runout (``kernels.generic_sweep.clear_total``:
 the combos the runout touches taken out of sums made once), so a runout costs one sweep.
@@ -65,10 +65,10 @@ def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarra
 
 def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, hero: np.ndarray,
                  against: np.ndarray):
-    """A maker of 4- and 5-card Omaha's river sweep (scratch of its own for each work
-    item) over the hands ``cards`` (any of the combos, in combo order): read where ``hero``
-    has weight; hi-lo, every hand's pot share from the board's three sweeps
-    (``kernels/omaha_board``), weighed by ``hero``."""
+    """A maker of Omaha's river sweep (scratch of its own for each work item) over the
+    hands ``cards`` (any of the combos, in combo order): read where ``hero`` has weight;
+    hi-lo, every hand's pot share from the board's three sweeps (``kernels/omaha_board``),
+    weighed by ``hero``."""
     from .kernels import omaha_board as b
     from .kernels import omaha_sweep as o
     from .kernels import omaha_walk as w

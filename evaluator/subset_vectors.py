@@ -3,7 +3,7 @@ board's combos valued by the game's own evaluation (``evaluate_batch``), listed 
 first, and swept with card removal by inclusion-exclusion over every subset of a combo's
 cards (``kernels/generic_sweep.py``).  Tahoe, "The" and Teen Patti (one listing of its
 22,100 hands: it has no board) run here, and the hi-lo games' exact tallies (high and low
-outcomes together, ``hilo_tallies``); Omaha of four and five cards has its own sweep.
+outcomes together, ``hilo_tallies``); Omaha of four to six cards has its own sweep.
 
 A hi-lo pot is a high half and a low half: where the board lets a low be made, each
 board is swept three times (every opponent by high, the opponents holding a low by high,
@@ -143,7 +143,7 @@ class BoardValues(NamedTuple):
 def board_values(g: Game, full: np.ndarray, out_bits: int, threads: int | None
                  ) -> BoardValues:
     """Every combo's high, and in a hi-lo game on a board that makes lows, its low (Omaha
-    of four and five cards: numbered from its hole pairs' by ``kernels/omaha_board``, in
+    of four to six cards: numbered from its hole pairs' by ``kernels/omaha_board``, in
     the same order as the evaluation's values)."""
     lows = g.hilo and low_possible(full)
     if g.family == "omaha" and g.hole in (4, 5, 6):

@@ -6,9 +6,9 @@ Full boards read tables indexed by the board's rank multiset (``kernels/omaha``)
 equity of known hands is rank-multiset enumeration, or a fused walk of the boards
 (``kernels/walks.omaha_walk``) where two suits could flush; sampling is
 ``walks.omaha_sample``.  The low is one lookup of the hole's and the board's low ranks.
-Four and five hole cards have combo vectors, high and hi-lo, from the street whose
-runouts their hole-pair sweep finishes in seconds (``kernels/omaha_sweep``,
-``kernels/omaha_board``).
+Every hole size has combo vectors, high and hi-lo, from the street whose runouts their
+hole-pair sweep finishes in seconds (``kernels/omaha_sweep``, ``kernels/omaha_board``):
+four cards the flop, five the turn, six (20.4 million hands) the river.
 """
 from __future__ import annotations
 
@@ -95,10 +95,11 @@ class Omaha(Family):
         # each runout's hole-pair sweep read where the first range has weight (hi-lo: the
         # tallies of high and low outcomes together, one thread for five cards), 10% vs
         # 40% on two cores: a PLO flop's 1,176 runouts 2.3 s, PLO8's 8 s, 5-card Omaha's
-        # 40 s, its hi-lo's about 4 minutes
+        # 40 s, its hi-lo's about 4 minutes; a 6-card Omaha turn's 48 runouts 26 s, its
+        # hi-lo's 3.5 minutes
         runouts = math.comb(len(g.deck) - board_cards - g.hole, 5 - board_cards)
         per = {(4, False): 8e-9, (5, False): 1.5e-8, (4, True): 3e-8, (5, True): 1.2e-7,
-               (6, False): 5e-8, (6, True): 3e-7}
+               (6, False): 3e-8, (6, True): 2.2e-7}
         return math.comb(len(g.deck), g.hole) * runouts * per[g.hole, g.hilo]
 
     def breakdown_seconds(self, g: Game) -> float | None:

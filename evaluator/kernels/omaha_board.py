@@ -1,4 +1,4 @@
-"""Complete boards of Omaha hands (four or five hole cards), high or hi-lo: every hand's
+"""Complete boards of Omaha hands (four to six hole cards), high or hi-lo: every hand's
 wins against a range summed over runouts (``runout_sweep``), and its showdown value on a
 river (``river_showdown``), from ``omaha_sweep``'s listings and ``omaha_walk``'s sweep.
 

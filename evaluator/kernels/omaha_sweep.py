@@ -2,7 +2,7 @@
 ``sweep.py`` for hands of more cards.
 
 On a complete board an Omaha hand's value is the best of its hole pairs (six of four
-cards, ten of five), each played with its best three board cards.  So a river
+cards, ten of five, fifteen of six), each played with its best three board cards.  So a river
 evaluates the hole pairs, not the hands: outside a flush a pair's best depends only on
 its two ranks (91 rank pairs, ten board triples each), and a suited pair can add a
 flush when the board holds three of its suit.  The distinct pair values (at most a few
@@ -12,13 +12,14 @@ counting pass lists the live hands weakest first.
 Card removal: two hands can share every card of the smaller, so the weight of the
 hands clear of hand ``H`` is inclusion-exclusion over the subsets of ``H``: the whole,
 less the hands holding each card, plus those holding each pair of its cards, less
-those holding each three (plus each four, five-card hands), and ``H`` itself with the
-sign of its size.  The sweep keeps those running sums in one flat array, by card (52),
-pair (1,326, colex), three cards (22,100, colex) and, for five-card hands, four
-(270,725, colex), and reads the fifteen (thirty-one) of a hand before and after its
-value group joins them, as the two-card sweep reads two.
+those holding each three (plus each four: five and six cards; less each five: six
+cards), and ``H`` itself with the sign of its size.  The sweep keeps those running sums
+in one flat array, by card (52), pair (1,326, colex), three cards (22,100, colex), four
+(270,725, colex: five and six cards) and five (2,598,960, colex: six cards, 23 MB of
+sums), and reads the fourteen (thirty, sixty-two) of a hand before and after its value
+group joins them, as the two-card sweep reads two.
 
-cards : uint8 (N, 4) or (N, 5), hand ``i``'s cards ascending (colex order of card ids)
+cards : uint8 (N, 4), (N, 5) or (N, 6), hand ``i``'s cards ascending (colex order)
 combo_bits : uint64 (N,), each hand's card mask
 """
 import numpy as np

@@ -8,7 +8,7 @@ reads the terms of its subsets without its first card once for all of them
 (``rest_sums``), and the group's hands with one such rest add their weights to its
 entries once, summed (``add_rest``).
 
-cards : uint8 (N, 4) or (N, 5), hand ``i``'s cards ascending (colex order of card ids)
+cards : uint8 (N, 4), (N, 5) or (N, 6), hand ``i``'s cards ascending (colex order)
 order : uint64, the listed hands as ``value number << 32 | hand`` (``list_river``)
 """
 import numpy as np
