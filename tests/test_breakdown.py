@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
+import evaluator as ev
 from evaluator import game
 from evaluator.cards import format_cards, parse_cards
 from evaluator.studies.breakdown import range_breakdown
@@ -94,3 +96,25 @@ def test_a_board_too_short_for_a_hand_is_refused_with_the_sizes(game_name, board
                                                                  most):
     with pytest.raises(Exception, match=f"takes a board of {fewest} to {most} cards"):
         range_breakdown(game_name, "random" if game_name != "courchevel" else "AAKK*", board)
+
+
+@pytest.mark.parametrize("game_name, board, dead", [
+    ("omaha", "Ts9h2s", ""), ("omaha", "Ts9h2sJs", "Ah"), ("omaha", "Ts9h2sJsQd", ""),
+    ("omaha5", "7h6h2c", "Kd"), ("omaha6", "AsKs5d", ""), ("omaha6", "8c7c6dTc", ""),
+    ("omaha8", "2c3c9dKh", ""), ("courchevel", "5s5d5h", "")])
+def test_omaha_classes_from_hole_pairs_are_the_classes_one_by_one(game_name, board, dead):
+    """Omaha's breakdown reads each hole pair once (``_by_pairs``); every combo's category,
+    made class and draws are those of the combo classified by itself (``_one_by_one``,
+    which evaluates each combo and each next card with it)."""
+    from evaluator.studies import breakdown as bd
+    g = ev.game(game_name)
+    board_ids, dead_ids = parse_cards(board), parse_cards(dead)
+    live = ev.Range("random" if g.hole < 6 else "AA****,KK****,T9****,8765**",
+                    game_name).live(np.concatenate([board_ids, dead_ids])).combos
+    combos = live[np.random.default_rng(len(board)).choice(len(live), 3000, replace=False)]
+    got = bd._by_pairs(g, combos, board_ids, dead_ids, None)
+    want = bd._one_by_one(g, combos, board_ids, dead_ids, None)
+    for mine, theirs, what in zip(got, want, ("category", "made class", "draws")):
+        wrong = np.flatnonzero(mine != theirs)
+        assert not len(wrong), (what, format_cards(combos[wrong[0]]), mine[wrong[0]],
+                                theirs[wrong[0]])

@@ -133,7 +133,9 @@ def test_an_unbounded_distribution_is_refused_with_an_estimate():
 
 
 @pytest.mark.parametrize("game, hands", [("omaha6", "15%"), ("omaha6", "AA****,KK****,QQ****")])
-def test_an_unbounded_breakdown_is_refused_with_an_estimate(game, hands):
+def test_an_unbounded_breakdown_is_refused_with_an_estimate(game, hands, monkeypatch):
+    from evaluator.studies import breakdown
+    monkeypatch.setattr(breakdown, "BREAKDOWN_SECONDS", 0.1)   # every game's fits in 60 s
     why = quickly(range_breakdown, game, hands, "2c7d9h")
     assert "would take about" in why
 
