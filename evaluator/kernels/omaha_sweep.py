@@ -388,12 +388,7 @@ def list_river(cards, combo_bits, full, out_bits, pair_rank, words, spare, count
     # each live hand: the best of its pairs; then one counting pass
     values = number + 1
     count[:values + 1] = 0
-    if cards.shape[1] == 4:
-        rank_hands(cards, combo_bits, out_bits, pair_rank, hand_rank, count, 4)
-    elif cards.shape[1] == 5:
-        rank_hands(cards, combo_bits, out_bits, pair_rank, hand_rank, count, 5)
-    else:
-        rank_hands(cards, combo_bits, out_bits, pair_rank, hand_rank, count, 6)
+    rank_hands(cards, combo_bits, out_bits, pair_rank, hand_rank, count, cards.shape[1])
     for k in range(values):
         count[k + 1] += count[k]
     for i in range(N):

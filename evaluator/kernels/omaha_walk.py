@@ -1,4 +1,4 @@
-"""The river's walk of ``omaha_sweep``'s listing: every listed Omaha hand (four or five
+"""The river's walk of ``omaha_sweep``'s listing: every listed Omaha hand (four to six
 cards) read against the running sums before and after its value group joins them.
 
 A value group is read, added to the sums and read again, weakest value first.  In the
@@ -36,11 +36,11 @@ from .sweep import BAD_WEIGHT, LARGEST, NO_LIVE_WEIGHT, NO_WEIGHT, OK, OUT_OF_SC
 def rest_key(cards, i, k):
     """Hand ``i``'s cards past its first, packed: hands with the same key read the same
     ``rest_sums`` and add to the same ``add_rest`` entries."""
-    key = (np.int64(cards[i, 1]) << 12) | (np.int64(cards[i, 2]) << 6) | np.int64(cards[i, 3])
-    if k >= 5:
-        key = (key << 6) | np.int64(cards[i, 4])
     if k == 6:
-        key = (key << 6) | np.int64(cards[i, 5])
+        return rest_key6(cards, i)
+    key = (np.int64(cards[i, 1]) << 12) | (np.int64(cards[i, 2]) << 6) | np.int64(cards[i, 3])
+    if k == 5:
+        key = (key << 6) | np.int64(cards[i, 4])
     return key
 
 
@@ -49,6 +49,8 @@ def rest_sums(cards, i, sums, k):
     """The signed terms of ``subset_sums`` whose subsets leave out hand ``i``'s first
     (lowest) card.  In the walk's colex order most hands share the rest of their cards
     with the hand before (about 84% on a PLO river), and then share these terms."""
+    if k == 6:
+        return rest_sums6(cards, i, sums)
     b = np.int64(cards[i, 1])
     c = np.int64(cards[i, 2])
     d = np.int64(cards[i, 3])
@@ -67,30 +69,16 @@ def rest_sums(cards, i, sums, k):
     t += (sums[TWOS_AT + ce + b] + sums[TWOS_AT + ce + c]) + sums[TWOS_AT + ce + d]
     u += (sums[THREES_AT + te + cc + b] + sums[THREES_AT + te + cd + b]) \
         + sums[THREES_AT + te + cd + c]
-    fe = choose4(e)
-    q = sums[FOURS_AT + fe + td + cc + b]
-    if k == 5:
-        return (t + q) - (s + u)
-    f = np.int64(cards[i, 5])
-    cf = choose2(f)
-    tf = choose3(f)
-    ff = FOURS_AT + choose4(f)
-    s += sums[f]
-    t += (sums[TWOS_AT + cf + b] + sums[TWOS_AT + cf + c]) \
-        + (sums[TWOS_AT + cf + d] + sums[TWOS_AT + cf + e])
-    u += ((sums[THREES_AT + tf + cc + b] + sums[THREES_AT + tf + cd + b])
-          + (sums[THREES_AT + tf + cd + c] + sums[THREES_AT + tf + ce + b])) \
-        + (sums[THREES_AT + tf + ce + c] + sums[THREES_AT + tf + ce + d])
-    q += (sums[ff + td + cc + b] + sums[ff + te + cc + b]) \
-        + (sums[ff + te + cd + b] + sums[ff + te + cd + c])
-    p = sums[FIVES_AT + choose5(f) + fe + td + cc + b]
-    return (t + q) - ((s + u) + p)
+    q = sums[FOURS_AT + choose4(e) + td + cc + b]
+    return (t + q) - (s + u)
 
 
 @kernel(inline="always")
 def first_sums(cards, i, sums, k):
     """The signed terms of ``subset_sums`` whose subsets hold hand ``i``'s first card
     (the rest: ``rest_sums``)."""
+    if k == 6:
+        return first_sums6(cards, i, sums)
     a = np.int64(cards[i, 0])
     b = np.int64(cards[i, 1])
     c = np.int64(cards[i, 2])
@@ -112,30 +100,17 @@ def first_sums(cards, i, sums, k):
     t += sums[TWOS_AT + ce + a]
     u += (sums[THREES_AT + te + cb + a] + sums[THREES_AT + te + cc + a]) \
         + sums[THREES_AT + te + cd + a]
-    fd = choose4(d)
-    q = ((sums[FOURS_AT + fd + tc + cb + a] + sums[FOURS_AT + fe + tc + cb + a])
+    q = ((sums[FOURS_AT + choose4(d) + tc + cb + a] + sums[FOURS_AT + fe + tc + cb + a])
          + (sums[FOURS_AT + fe + td + cb + a] + sums[FOURS_AT + fe + td + cc + a]))
-    if k == 5:
-        return (t + q) - u
-    f = np.int64(cards[i, 5])
-    cf = choose2(f)
-    tf = THREES_AT + choose3(f)
-    ff = FOURS_AT + choose4(f)
-    vf = FIVES_AT + choose5(f)
-    t += sums[TWOS_AT + cf + a]
-    u += (sums[tf + cb + a] + sums[tf + cc + a]) + (sums[tf + cd + a] + sums[tf + ce + a])
-    q += ((sums[ff + tc + cb + a] + sums[ff + td + cb + a])
-          + (sums[ff + td + cc + a] + sums[ff + te + cb + a])) \
-        + (sums[ff + te + cc + a] + sums[ff + te + cd + a])
-    p = ((sums[FIVES_AT + choose5(e) + fd + tc + cb + a] + sums[vf + fd + tc + cb + a])
-         + (sums[vf + fe + tc + cb + a] + sums[vf + fe + td + cb + a])) \
-        + sums[vf + fe + td + cc + a]
-    return (t + q) - (u + p)
+    return (t + q) - u
 
 
 @kernel(inline="always")
 def add_rest(cards, i, w, sums, k):
     """Add ``w`` to the running sums ``rest_sums`` reads for hand ``i``."""
+    if k == 6:
+        add_rest6(cards, i, w, sums)
+        return
     b = np.int64(cards[i, 1])
     c = np.int64(cards[i, 2])
     d = np.int64(cards[i, 3])
@@ -161,35 +136,15 @@ def add_rest(cards, i, w, sums, k):
     sums[THREES_AT + te + cc + b] += w
     sums[THREES_AT + te + cd + b] += w
     sums[THREES_AT + te + cd + c] += w
-    fe = choose4(e)
-    sums[FOURS_AT + fe + td + cc + b] += w
-    if k == 5:
-        return
-    f = np.int64(cards[i, 5])
-    cf = TWOS_AT + choose2(f)
-    tf = THREES_AT + choose3(f)
-    ff = FOURS_AT + choose4(f)
-    sums[f] += w
-    sums[cf + b] += w
-    sums[cf + c] += w
-    sums[cf + d] += w
-    sums[cf + e] += w
-    sums[tf + cc + b] += w
-    sums[tf + cd + b] += w
-    sums[tf + cd + c] += w
-    sums[tf + ce + b] += w
-    sums[tf + ce + c] += w
-    sums[tf + ce + d] += w
-    sums[ff + td + cc + b] += w
-    sums[ff + te + cc + b] += w
-    sums[ff + te + cd + b] += w
-    sums[ff + te + cd + c] += w
-    sums[FIVES_AT + choose5(f) + fe + td + cc + b] += w
+    sums[FOURS_AT + choose4(e) + td + cc + b] += w
 
 
 @kernel(inline="always")
 def add_first(cards, i, w, sums, k):
     """Add ``w`` to the running sums ``first_sums`` reads for hand ``i``."""
+    if k == 6:
+        add_first6(cards, i, w, sums)
+        return
     a = np.int64(cards[i, 0])
     b = np.int64(cards[i, 1])
     c = np.int64(cards[i, 2])
@@ -216,14 +171,134 @@ def add_first(cards, i, w, sums, k):
     sums[THREES_AT + te + cb + a] += w
     sums[THREES_AT + te + cc + a] += w
     sums[THREES_AT + te + cd + a] += w
-    fd = choose4(d)
-    sums[FOURS_AT + fd + tc + cb + a] += w
+    sums[FOURS_AT + choose4(d) + tc + cb + a] += w
     sums[FOURS_AT + fe + tc + cb + a] += w
     sums[FOURS_AT + fe + td + cb + a] += w
     sums[FOURS_AT + fe + td + cc + a] += w
-    if k == 5:
-        return
+
+
+# six cards: each helper a function of its own (a call from the walk), the five-card
+# terms and those of the sixth card.  Written inline like four and five cards, their code
+# made the walks the slowest functions of the package to compile (warmup 104 s -> 224 s)
+@kernel
+def rest_key6(cards, i):
+    return (rest_key(cards, i, 5) << 6) | np.int64(cards[i, 5])
+
+
+@kernel
+def rest_sums6(cards, i, sums):
+    """``rest_sums`` of a six-card hand: its five-card terms (the subsets of its second
+    to fifth cards), and those holding the sixth card and not the first."""
+    b = np.int64(cards[i, 1])
+    c = np.int64(cards[i, 2])
+    d = np.int64(cards[i, 3])
+    e = np.int64(cards[i, 4])
     f = np.int64(cards[i, 5])
+    cc = choose2(c)
+    cd = choose2(d)
+    ce = choose2(e)
+    td = choose3(d)
+    te = choose3(e)
+    cf = TWOS_AT + choose2(f)
+    tf = THREES_AT + choose3(f)
+    ff = FOURS_AT + choose4(f)
+    s = sums[f]
+    t = (sums[cf + b] + sums[cf + c]) + (sums[cf + d] + sums[cf + e])
+    u = ((sums[tf + cc + b] + sums[tf + cd + b]) + (sums[tf + cd + c] + sums[tf + ce + b])) \
+        + (sums[tf + ce + c] + sums[tf + ce + d])
+    q = (sums[ff + td + cc + b] + sums[ff + te + cc + b]) \
+        + (sums[ff + te + cd + b] + sums[ff + te + cd + c])
+    p = sums[FIVES_AT + choose5(f) + choose4(e) + td + cc + b]
+    return rest_sums(cards, i, sums, 5) + ((t + q) - ((s + u) + p))
+
+
+@kernel
+def first_sums6(cards, i, sums):
+    """``first_sums`` of a six-card hand: its five-card terms (and the five first cards
+    together, a proper subset of six), and those holding the first and the sixth."""
+    a = np.int64(cards[i, 0])
+    b = np.int64(cards[i, 1])
+    c = np.int64(cards[i, 2])
+    d = np.int64(cards[i, 3])
+    e = np.int64(cards[i, 4])
+    f = np.int64(cards[i, 5])
+    cb = choose2(b)
+    cc = choose2(c)
+    cd = choose2(d)
+    ce = choose2(e)
+    tc = choose3(c)
+    td = choose3(d)
+    te = choose3(e)
+    fd = choose4(d)
+    fe = choose4(e)
+    tf = THREES_AT + choose3(f)
+    ff = FOURS_AT + choose4(f)
+    vf = FIVES_AT + choose5(f)
+    t = sums[TWOS_AT + choose2(f) + a]
+    u = (sums[tf + cb + a] + sums[tf + cc + a]) + (sums[tf + cd + a] + sums[tf + ce + a])
+    q = ((sums[ff + tc + cb + a] + sums[ff + td + cb + a])
+         + (sums[ff + td + cc + a] + sums[ff + te + cb + a])) \
+        + (sums[ff + te + cc + a] + sums[ff + te + cd + a])
+    p = ((sums[FIVES_AT + choose5(e) + fd + tc + cb + a] + sums[vf + fd + tc + cb + a])
+         + (sums[vf + fe + tc + cb + a] + sums[vf + fe + td + cb + a])) \
+        + sums[vf + fe + td + cc + a]
+    return first_sums(cards, i, sums, 5) + ((t + q) - (u + p))
+
+
+@kernel
+def add_rest6(cards, i, w, sums):
+    """``add_rest`` of a six-card hand."""
+    add_rest(cards, i, w, sums, 5)
+    b = np.int64(cards[i, 1])
+    c = np.int64(cards[i, 2])
+    d = np.int64(cards[i, 3])
+    e = np.int64(cards[i, 4])
+    f = np.int64(cards[i, 5])
+    cc = choose2(c)
+    cd = choose2(d)
+    ce = choose2(e)
+    td = choose3(d)
+    te = choose3(e)
+    cf = TWOS_AT + choose2(f)
+    tf = THREES_AT + choose3(f)
+    ff = FOURS_AT + choose4(f)
+    sums[f] += w
+    sums[cf + b] += w
+    sums[cf + c] += w
+    sums[cf + d] += w
+    sums[cf + e] += w
+    sums[tf + cc + b] += w
+    sums[tf + cd + b] += w
+    sums[tf + cd + c] += w
+    sums[tf + ce + b] += w
+    sums[tf + ce + c] += w
+    sums[tf + ce + d] += w
+    sums[ff + td + cc + b] += w
+    sums[ff + te + cc + b] += w
+    sums[ff + te + cd + b] += w
+    sums[ff + te + cd + c] += w
+    sums[FIVES_AT + choose5(f) + choose4(e) + td + cc + b] += w
+
+
+@kernel
+def add_first6(cards, i, w, sums):
+    """``add_first`` of a six-card hand."""
+    add_first(cards, i, w, sums, 5)
+    a = np.int64(cards[i, 0])
+    b = np.int64(cards[i, 1])
+    c = np.int64(cards[i, 2])
+    d = np.int64(cards[i, 3])
+    e = np.int64(cards[i, 4])
+    f = np.int64(cards[i, 5])
+    cb = choose2(b)
+    cc = choose2(c)
+    cd = choose2(d)
+    ce = choose2(e)
+    tc = choose3(c)
+    td = choose3(d)
+    te = choose3(e)
+    fd = choose4(d)
+    fe = choose4(e)
     tf = THREES_AT + choose3(f)
     ff = FOURS_AT + choose4(f)
     vf = FIVES_AT + choose5(f)
@@ -257,7 +332,14 @@ def sweep_river(cards, order, n, reach, num, sums, low, side, pick, scale):
     elif cards.shape[1] == 5:
         walk(cards, order, n, reach, num, none, sums, True, 5, low, side, pick, scale)
     else:
-        walk(cards, order, n, reach, num, none, sums, True, 6, low, side, pick, scale)
+        walk6(cards, order, n, reach, num, none, sums, True, low, side, pick, scale)
+
+
+@kernel
+def walk6(cards, order, n, reach, num, hero, sums, every, low, side, pick, scale):
+    """``walk`` for six cards, a function of its own (``every`` read, the helpers called:
+    see ``rest_key6``)."""
+    return walk(cards, order, n, reach, num, hero, sums, every, 6, low, side, pick, scale)
 
 
 @kernel(inline="always")
@@ -285,7 +367,7 @@ def hero_sweep_river(cards, order, n, reach, hero, sums):
         return walk(cards, order, n, reach, none, hero, sums, False, 4, every, 0, none, 1.0)
     if cards.shape[1] == 5:
         return walk(cards, order, n, reach, none, hero, sums, False, 5, every, 0, none, 1.0)
-    return walk(cards, order, n, reach, none, hero, sums, False, 6, every, 0, none, 1.0)
+    return walk6(cards, order, n, reach, none, hero, sums, False, every, 0, none, 1.0)
 
 
 @kernel(inline="always")
@@ -303,7 +385,7 @@ def walk(cards, order, n, reach, num, hero, sums, every, k, low, side, pick, sca
     twice won plus tied, times ``scale``, added to ``num`` (only where ``wanted``);
     otherwise only the hands ``hero`` weighs read, their weighted wins and wins-and-ties
     returned (zeros with ``every``).  ``every`` and ``k`` (the hands' cards) are constants
-    at each call, so the branches on them compile away.
+    at each call, so the branches on them compile away (six cards: ``walk6``).
 
     A value group is read, added to the sums, and read again.  The sums do not change
     while a group is read, so a hand whose cards past the first are the last read hand's
@@ -377,22 +459,18 @@ def walk(cards, order, n, reach, num, hero, sums, every, k, low, side, pick, sca
     return won, up_to
 
 
-@kernel
+@kernel(inline="always")
 def clear_weights(cards, combo_bits, dead_bits, reach, met, careful, close_share):
     """As ``sweep.clear_weights`` for Omaha hands: ``met[i]`` the weight of the hands
     clear of hand ``i`` and of the known cards; returns ``(status, careful hands)``.
     The hands are summed and read in combo (colex) order, where the hands sharing their
     cards past the first are neighbours: their ``rest_sums`` are read once, and their
     weights added to ``add_rest``'s entries once, summed."""
-    k = cards.shape[1]
-    if k == 4:
-        return clear_colex(cards, combo_bits, dead_bits, reach, met, careful, close_share, 4)
-    if k == 5:
-        return clear_colex(cards, combo_bits, dead_bits, reach, met, careful, close_share, 5)
-    return clear_colex(cards, combo_bits, dead_bits, reach, met, careful, close_share, 6)
+    return clear_colex(cards, combo_bits, dead_bits, reach, met, careful, close_share,
+                       cards.shape[1])
 
 
-@kernel(inline="always")
+@kernel
 def clear_colex(cards, combo_bits, dead_bits, reach, met, careful, close_share, k):
     """``clear_weights`` for hands of ``k`` cards (a constant)."""
     N = cards.shape[0]
