@@ -221,9 +221,16 @@ def check_vector(w: np.ndarray, n: int, what: str, g: Game, rows: bool = False
     return w
 
 
+_CARD_BITS = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
+
+
 def _masks(rows: np.ndarray) -> np.ndarray:
-    """Each row's 52-bit card mask."""
-    return np.bitwise_or.reduce(np.left_shift(np.uint64(1), rows.astype(np.uint64)), axis=1)
+    """Each row's 52-bit card mask, a column at a time (6-card Omaha's 20.4 million rows
+    in about 0.3 s; shifting every card at once made a gigabyte of temporaries, 4 s)."""
+    out = np.zeros(len(rows), np.uint64)
+    for j in range(rows.shape[1]):
+        out |= _CARD_BITS[rows[:, j]]
+    return out
 
 
 @cache
