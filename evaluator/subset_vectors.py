@@ -268,7 +268,8 @@ def hilo_tallies(g: Game, board: np.ndarray, out_bits: int, runouts: np.ndarray,
     weighed by both (``kernels.generic_sweep.hilo_tallies``'s ``cells``, (12,)).  Exact
     where ``reach``'s weights sum exactly (whole multiples of one power of two).  Memory:
     a row of at most 57 sums (one per low) per card subset and six sums per combo, for each thread
-    (4-card Omaha 11 MB and 13 MB; 5-card, 136 MB and 125 MB, on one thread only).
+    (4-card Omaha 11 MB and 13 MB; 5-card, 136 MB and 125 MB, and 6-card up to 670 MB
+    and 977 MB, on one thread only).
     Runouts are tallied in fixed chunks summed in order: the same bits on any number of
     threads."""
     from ._parallel import map_items, resolve_threads

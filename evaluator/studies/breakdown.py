@@ -239,7 +239,8 @@ def range_breakdown(game: str | Game, hands: RangeLike, board: CardsLike,
     names = g.categories
     bar = progress_bar(n, f"breakdown of {_short(r.text, 30)}", progress)
     try:
-        classify = _by_pairs if fam.two_plus_three else _one_by_one
+        # the hole pairs are valued by hold'em's five-card ranks: a 52-card deck's games
+        classify = _by_pairs if fam.two_plus_three and len(g.deck) == 52 else _one_by_one
         categories, made, draws = classify(g, combos, board_ids, dead_ids, bar)
     finally:
         if bar is not None:
