@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import combo_order
 from .._calling import old_form
 from ..cards import CardsLike, format_cards, parse_cards
 from ..engine.spots import check_distinct, check_street
@@ -317,11 +318,9 @@ def _by_pairs(g: Game, combos: np.ndarray, board_ids: np.ndarray, dead_ids: np.n
     nexts = np.array([c for c in g.deck if c not in seen], np.int64) \
         if len(board_ids) < max(g.streets) else np.zeros(0, np.int64)
     value = _pair_values(board_ids, nexts)       # (1326, 1 + len(nexts)) hold'em values
-    low, high = np.triu_indices(52, 1)
-    pair_at = high * (high - 1) // 2 + low
     pair_made = np.zeros(1326, np.int64)
     made_code = {name: i for i, name in enumerate(MADE_CLASSES)}
-    for x, y, p in zip(low.tolist(), high.tolist(), pair_at.tolist()):
+    for p, (x, y) in enumerate(combo_order.combos("holdem").tolist()):  # colex order
         if x not in seen and y not in seen:
             pair_made[p] = made_code[_made_class(names[value[p, 0] >> 12], [x, y],
                                                  board_list)]
@@ -384,9 +383,7 @@ def _pair_values(board: np.ndarray, nexts: np.ndarray) -> np.ndarray:
     cards of the board, then of the board and each next card (hold'em five-card values;
     pairs holding a board card are valued too, and never read)."""
     from itertools import combinations
-    low, high = np.triu_indices(52, 1)
-    order = np.argsort(high * (high - 1) // 2 + low)
-    pairs = np.stack([low[order], high[order]], axis=1).astype(np.uint8)
+    pairs = combo_order.combos("holdem")      # the 1,326 pairs in colex order
     out = np.empty((1326, 1 + len(nexts)), np.int64)
     for j in range(1 + len(nexts)):
         cards = board.tolist() + ([] if j == 0 else [int(nexts[j - 1])])
