@@ -106,6 +106,8 @@ def combos(game: str | Game) -> np.ndarray:
 def _positions(g: Game, ids: np.ndarray, what: str) -> np.ndarray:
     """Deck positions of card ids (the short deck starts at the sixes)."""
     low = 4 * g.lowest_rank
+    if not low:
+        return ids                       # any integer type indexes a table
     bad = ids < low
     if bad.any():
         g.check_in_deck(ids[bad].tolist(), what)
@@ -163,12 +165,14 @@ def _hand_rows(hands: object, g: Game) -> np.ndarray:
         if hands.dtype.kind not in "iu":
             raise ArgumentTypeError(f"hands must be card ids (an integer array), got "
                                     f"dtype {hands.dtype}", str(hands.dtype))
-        rows = hands.astype(np.int64)
+        # uint8 rows (a range's combos) are kept as they are: 6-card Omaha's 8 million
+        # rows of a 40% range in int64 were 390 MB and most of a second a copy
+        rows = hands if hands.dtype == np.uint8 else hands.astype(np.int64)
         if rows.shape[1] != g.hole:
             raise CardError(f"{g.name} hands have {g.hole} cards, got rows of "
                             f"{rows.shape[1]}", rows.shape[1])
-        out_of_deck = (rows < 0) | (rows > 51)
-        if out_of_deck.any():
+        if len(rows) and (int(rows.max()) > 51 or int(rows.min()) < 0):
+            out_of_deck = (rows < 0) | (rows > 51)
             bad = int(rows[out_of_deck][0])
             raise CardError(f"card id {bad} is not a card (0..51)", bad)
     else:
@@ -226,8 +230,13 @@ _CARD_BITS = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
 
 def _masks(rows: np.ndarray) -> np.ndarray:
     """Each row's 52-bit card mask, a column at a time (6-card Omaha's 20.4 million rows
-    in about 0.3 s; shifting every card at once made a gigabyte of temporaries, 4 s)."""
+    in about 0.3 s; shifting every card at once made a gigabyte of temporaries, 4 s),
+    past a few hundred thousand rows by a kernel's loop (20 ms)."""
     out = np.zeros(len(rows), np.uint64)
+    if len(rows) > 200_000:
+        from .kernels.rows import masks_of_rows
+        masks_of_rows(np.ascontiguousarray(rows), out)
+        return out
     for j in range(rows.shape[1]):
         out |= _CARD_BITS[rows[:, j]]
     return out

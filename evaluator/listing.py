@@ -139,11 +139,19 @@ SMALL_PART = 4096                    # parts this small are listed once per rang
 _CHUNK = 1 << 20                      # card-mask pairs joined at a time
 
 _CARD_BITS = np.uint64(1) << np.arange(52, dtype=np.uint64)
+MANY_ROWS = 200_000
+"""Past this many hands, rows and masks are converted by a kernel (``kernels.rows``);
+below it numpy's columns, which need no compiled code (a small range stays Numba-free)."""
 
 
 def card_masks(rows: np.ndarray) -> np.ndarray:
     """uint64 card mask of every row of card ids (a column at a time: 5-10x faster than
-    shifting the whole array)."""
+    shifting the whole array; past ``MANY_ROWS`` hands a kernel's loop)."""
+    if len(rows) > MANY_ROWS:
+        from .kernels.rows import masks_of_rows
+        masks = np.empty(len(rows), np.uint64)
+        masks_of_rows(np.ascontiguousarray(rows), masks)
+        return masks
     masks = _CARD_BITS[rows[:, 0]]
     for j in range(1, rows.shape[1]):
         masks |= _CARD_BITS[rows[:, j]]
@@ -153,6 +161,10 @@ def card_masks(rows: np.ndarray) -> np.ndarray:
 def mask_rows(masks: np.ndarray, hole: int) -> np.ndarray:
     """The card ids of each mask of ``hole`` cards, each row in increasing order."""
     rows = np.empty((len(masks), hole), np.uint8)
+    if len(masks) > MANY_ROWS:         # a loop over the masks, 20x numpy's columns
+        from .kernels.rows import rows_of_masks
+        rows_of_masks(np.ascontiguousarray(masks, np.uint64), rows)
+        return rows
     rest = masks.copy()
     for j in range(hole):
         low = rest & (~rest + np.uint64(1))          # the lowest card left

@@ -94,6 +94,7 @@ from .families import family
 from .games import Game
 from .games import game as _game
 from .listing import (
+    MANY_ROWS,
     RANGE_LIMIT,
     SMALL_PART,
     TERM_LIMIT,
@@ -353,8 +354,17 @@ class Range:
 
     def _set(self, rows: np.ndarray, weights: np.ndarray) -> None:
         """Keep rows (each sorted) and weights, the rows put in increasing order."""
-        order = np.lexsort(rows.T[::-1])
-        self.combos = np.ascontiguousarray(rows[order])
+        if len(rows) > MANY_ROWS:
+            # a counting sort a column at a time: 6-card Omaha's 8 million rows 1.8 -> 0.5 s
+            from .kernels.rows import lex_order, take_rows
+            rows = np.ascontiguousarray(rows)
+            order = np.empty(len(rows), np.int64)
+            lex_order(rows, order)
+            self.combos = np.empty_like(rows)
+            take_rows(rows, order, self.combos)
+        else:
+            order = np.lexsort(rows.T[::-1])
+            self.combos = np.ascontiguousarray(rows[order])
         self.weights = np.ascontiguousarray(weights[order], np.float64)
         self.combos.flags.writeable = False
         self.weights.flags.writeable = False

@@ -139,9 +139,11 @@ def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
     path), showdown values of one and of several reach vectors, the call matrix, a
     runout's hero totals and the flop study's every-flop sweep."""
     from . import flop_vectors, subset_vectors, vectors
+    from .kernels import rows as card_rows
     from .ranges import Range
     # the subset sweep's kernels take any game's arrays alike: warmed once, on a few combos
-    steps: list[tuple[str, Callable[[], object]]] = [("subset sweep", subset_vectors.warm)]
+    steps: list[tuple[str, Callable[[], object]]] = [
+        ("subset sweep", subset_vectors.warm), ("card rows of large ranges", card_rows.warm)]
     for name in GAMES:
         g = _game(name)
         if vectors.kind(g) not in ("pairs", "omaha") or (vectors.kind(g) == "omaha"

@@ -287,3 +287,36 @@ def test_a_space_inside_a_hand_is_refused_naming_the_part(text, game, hands):
 ])
 def test_spaces_beside_operators_in_spans_and_between_cards_still_read(text, same_as):
     assert Range(text, "omaha") == Range(same_as, "omaha")
+
+
+def test_large_ranges_take_the_kernels_row_paths_with_numpy_answers():
+    """Past ``MANY_ROWS`` hands, card masks, card rows and the range's order come from
+    ``kernels.rows``: the same arrays numpy's column forms give on the same hands."""
+    from evaluator.combo_order import combo_bits, combo_index, combos
+    from evaluator.kernels.rows import lex_order, take_rows
+    from evaluator.listing import MANY_ROWS, card_masks, mask_rows
+    rng = np.random.default_rng(7)
+    rows = np.sort(np.argsort(rng.random((MANY_ROWS + 1_000, 52)), axis=1)[:, :5],
+                   axis=1).astype(np.uint8)
+    masks = card_masks(rows)
+    by_columns = np.bitwise_or.reduce(np.uint64(1) << rows.astype(np.uint64), axis=1)
+    assert np.array_equal(masks, by_columns)
+    assert np.array_equal(mask_rows(masks, 5), rows)
+    rows.flags.writeable = False                      # a range's combos are read-only
+    order = np.empty(len(rows), np.int64)
+    lex_order(rows, order)
+    assert np.array_equal(order, np.lexsort(rows.T[::-1]))
+    taken = np.empty_like(rows)
+    take_rows(rows, order, taken)
+    assert np.array_equal(taken, rows[order])
+    # a range past the bound: its rows in increasing order, its vector where combo_index
+    # puts each row (uint8 rows read without a copy to int64)
+    r = Range("A:K", "omaha5")                   # 260,360 hands
+    assert len(r) > MANY_ROWS
+    assert np.array_equal(np.lexsort(r.combos.T[::-1]), np.arange(len(r)))
+    index = combo_index("omaha5", r.combos)
+    assert np.array_equal(index, combo_index("omaha5", r.combos.astype(np.int64)))
+    assert np.array_equal(combos("omaha5")[index], r.combos)
+    assert np.array_equal(np.flatnonzero(r.vector()), np.sort(index))
+    deck = tuple(range(52))
+    assert np.array_equal(combo_bits(deck, 5)[index], card_masks(r.combos))

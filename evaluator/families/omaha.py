@@ -57,7 +57,7 @@ class Omaha(Family):
     title = "exactly two hole cards and three board cards"
     kernel_modules = ("_intrinsics", "dealing", "high", "counting", "multisets", "omaha",
                       "walks", "sweep", "showdown", "omaha_sweep", "omaha_walk", "omaha_board",
-                      "generic_sweep")
+                      "generic_sweep", "rows")
     sample_rate = 4e7
     two_plus_three = True
     kill_pots = True
