@@ -92,11 +92,28 @@ def cases(rng: np.random.Generator):
                                                       threads=1), 1),
         "PLO8 combos, turn": (lambda m: m.combo_equity("omaha8", "40%", "2c7d9hKs",
                                                        threads=1), 1),
+        "PLO8 combos, river": (lambda m: m.combo_equity("omaha8", "40%", "2c7d9hKsAd",
+                                                        threads=1), 5),
+        "PLO5-8 combos, river": (lambda m: m.combo_equity("omaha5_8", "40%", "2c7d9hKsAd",
+                                                          threads=1), 1),
+        "PLO6-8 showdown, river": (_plo6_8_showdown, 1),
         "PLO5 combos, river": (lambda m: m.combo_equity("omaha5", "40%", "2c7d9hKsAd",
                                                         threads=1), 1),
         "PLO8 10% vs 40% exact, river": (lambda m: m.equity(
             "omaha8", ["10%", "40%"], "2c7d9hKsAd", exact=True, threads=1), 3),
     }
+
+
+_VECTORS: dict[str, np.ndarray] = {}
+
+
+def _plo6_8_showdown(m):
+    """Showdown values of 6-card Omaha hi-lo's 40% on a river: the vector made once (by
+    this checkout), so that both sides time the sweep alone."""
+    if "omaha6_8" not in _VECTORS:
+        import evaluator
+        _VECTORS["omaha6_8"] = evaluator.Range("40%", "omaha6_8").vector()
+    return m.showdown_values("omaha6_8", _VECTORS["omaha6_8"], "2c7d9hKsAd", threads=1)
 
 
 def main(argv: list[str]) -> None:
