@@ -97,6 +97,10 @@ def cases(rng: np.random.Generator):
         "PLO5-8 combos, river": (lambda m: m.combo_equity("omaha5_8", "40%", "2c7d9hKsAd",
                                                           threads=1), 1),
         "PLO6-8 showdown, river": (_plo6_8_showdown, 1),
+        "PLO combos, river, 2 threads": (lambda m: m.combo_equity(
+            "omaha", "40%", "2c7d9hKsAd", threads=2), 5),
+        "PLO5-8 combos, river, 2 threads": (lambda m: m.combo_equity(
+            "omaha5_8", "40%", "2c7d9hKsAd", threads=2), 1),
         "PLO5 combos, river": (lambda m: m.combo_equity("omaha5", "40%", "2c7d9hKsAd",
                                                         threads=1), 1),
         "PLO8 10% vs 40% exact, river": (lambda m: m.equity(

@@ -383,6 +383,15 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
                  e: np.ndarray, tot: np.ndarray) -> int:
             return omaha_board.runout_sweep(cards, bits, s.board, s.out_bits, runouts,
                                             reach, f, part, met, e, close, g.hilo, pick, *t)
+        if len(s.runouts) == 1:                      # the whole board is known
+            river = s.runouts[0].tolist()
+            split = _river_halves(g, np.concatenate([s.board, s.runouts[0]]).astype(np.uint8),
+                                  np.uint64(int(s.out_bits) | sum(1 << c for c in river)),
+                                  reach, close, pick, num, den, threads)
+            if split is not None and not (split[0] == sweep.OK and split[1]):
+                if split[0] == sweep.OK:
+                    sweep.finish(num, den, factor, eq)
+                return split[0]
     runouts = s.runouts
     chunk = RUNOUT_CHUNK if two_cards(g) else \
         OMAHA_CHUNK if len(runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
@@ -403,6 +412,36 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
         np.sum([p[1] for p in parts], axis=0, out=num)
         sweep.finish(num, den, factor, eq)
     return status
+
+
+def _river_halves(g: Game, board: np.ndarray, out_bits: np.uint64, reach: np.ndarray,
+                  close: float, pick: np.ndarray, num: np.ndarray, met: np.ndarray,
+                  threads: int | None) -> tuple[int, int] | None:
+    """An Omaha river on two threads: every hand's clear weight into ``met``
+    (``clear_weights``) on one, the board's listing and walk into ``num`` (``river_num``:
+    twice the wins and the ties, hi-lo twice the pot share) on the other, the two halves
+    of a river's work that ``runout_sweep`` and ``river_showdown`` do one after the
+    other.  Returns the clear weights' ``(status, careful hands)``: with careful hands
+    (summed pair by pair beside the walk) ``num`` lacks them, and the caller runs its
+    kernel instead.  None where one thread would do."""
+    from ._parallel import map_items, resolve_threads
+    from .kernels import omaha_board, omaha_walk
+    cards, bits = combos(g), combo_bits(g.deck, g.hole)
+    if resolve_threads(threads, len(cards)) < 2:
+        return None
+    t = _tables.high(g.values)
+    careful = np.empty(len(cards), np.int64)
+
+    def clear() -> tuple[int, int]:
+        return omaha_walk.clear_weights(cards, bits, out_bits, reach, met, careful, close)
+
+    def walk() -> None:
+        num[:] = 0.0
+        omaha_board.river_num(cards, bits, board, out_bits, reach, num, g.hilo, pick,
+                              omaha_board.scratch(cards, 0, len(cards) if g.hilo else 0),
+                              *t)
+    (status, n_careful), _ = map_items(lambda f: f(), [clear, walk], 2)
+    return int(status), int(n_careful)
 
 
 def runout_totals(game: str | Game, hero: RangeLike, against: RangeLike | np.ndarray,
@@ -565,6 +604,18 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
         block = 1
 
         def kernel(part: np.ndarray, out: np.ndarray, close: float) -> int:
+            if len(part) == 1:                       # one vector: its two halves at once
+                met = np.empty(len(cards))
+                split = _river_halves(g, s.board, s.out_bits, part[0], close, NO_PICK,
+                                      out[0], met, threads)
+                if split is not None and split[0] in (k.NO_WEIGHT, k.NO_LIVE_WEIGHT):
+                    out[0] = 0.0
+                    return k.OK
+                if split is not None and not (split[0] == k.OK and split[1]):
+                    if split[0] == k.OK:
+                        out[0] -= met
+                        out[0][(bits & s.out_bits) != 0] = 0.0
+                    return split[0]
             return river_showdown(cards, bits, s.board, s.out_bits, part, out, close, g.hilo,
                                   *t)
     else:

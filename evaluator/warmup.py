@@ -164,6 +164,11 @@ def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
         if vectors.kind(g) == "omaha":
             steps.append((f"{name} runout by runout", partial(
                 _runout_totals, g, reach, cards[:8])))
+            # a river on two threads: its clear weights and its walk side by side
+            steps.append((f"{name} river on two threads", partial(
+                vectors.combo_equity, g, narrow, cards, threads=2)))
+            steps.append((f"{name} showdown values on two threads", partial(
+                vectors.showdown_values, g, reach, cards, threads=2)))
         if vectors.kind(g) == "omaha" and g.hilo:        # the hi-lo tallies' board listing
             steps.append((f"{name} board values", partial(
                 subset_vectors.board_values, g, parse_cards(cards).astype(np.uint8), 0, 1)))

@@ -161,3 +161,36 @@ def test_omaha_clear_weights_of_careful_hands_are_the_weights_clear_of_them(hole
              for b in bits]
     assert met.tolist() == brute
     assert any(m == 0 for b, m in zip(bits, brute) if not b & dead)   # some have nothing
+
+
+CAREFUL = "AhAcKdKc:0.7,QhQcJdJc:0.3,8s6s5s4s:0.0001"
+"""11,268 PLO hands clear of the third alone: careful (summed pair by pair), 2 s a call."""
+
+
+@pytest.mark.parametrize("game, against", [
+    *((g, a) for g in ("omaha", "omaha8", "omaha5_8")
+      for a in ("AA**,KK**:0.5,QJT*:0.25",                           # exact sums
+                "AA**:0.3,KsQsJsTs:0.7",                             # not
+                "AhAcKdKc")),                                        # one hand
+    pytest.param("omaha", CAREFUL, marks=pytest.mark.slow),
+    pytest.param("omaha8", CAREFUL, marks=pytest.mark.slow)])
+def test_an_omaha_river_on_two_threads_gives_one_threads_numbers(game, against):
+    """On two threads a river's clear weights and its walk run side by side
+    (``vectors._river_halves``): every combo's equity and showdown value is the one a
+    single thread gives, bit for bit, careful hands and blocked combos included."""
+    if game == "omaha5_8":
+        against = against.replace("**", "***").replace("QJT*", "QJT**") \
+            .replace("KsQsJsTs", "KsQsJsTs9s").replace("AhAcKdKc", "AhAcKdKc3d")
+    board = "2c7d9hKsAd"
+    one = ev.combo_equity(game, against, board, threads=1)
+    two = ev.combo_equity(game, against, board, threads=2)
+    np.testing.assert_array_equal(one, two)
+    wanted = np.zeros(len(ev.combos(game)))
+    wanted[::7] = 1.0
+    sums_one = combo_sums(game, against, board, threads=1, wanted=wanted)
+    sums_two = combo_sums(game, against, board, threads=2, wanted=wanted)
+    for a, b in zip(sums_one, sums_two):
+        np.testing.assert_array_equal(a, b)
+    reach = ev.Range(against, game).vector()
+    np.testing.assert_array_equal(ev.showdown_values(game, reach, board, threads=1),
+                                  ev.showdown_values(game, reach, board, threads=2))
