@@ -39,6 +39,7 @@ from .errors import short_text as _short
 from .families import family
 from .games import Game
 from .ranges import Range, RangeLike
+from .sweep_runs import NO_EQ, NO_TOTALS, chunked, kept_hands, river_halves
 from .vector_weights import bands, exact_share, readonly, scaled
 
 __all__ = ["combo_equity", "call_matrix", "showdown_values"]
@@ -209,8 +210,6 @@ OMAHA_FLOP_CHUNK = 32
 
 NO_HERO = np.zeros(0, np.float64)      # no hero weights (read-only, as every weight read)
 NO_HERO.flags.writeable = False
-NO_EQ = np.zeros(0, np.float64)        # no equities to write
-NO_TOTALS = np.zeros((0, 2), np.float64)
 NO_PICK = np.zeros(0, np.float64)       # every combo's sums wanted (a writable array, as
                                         # every pick passed: one compiled type)
 
@@ -353,9 +352,8 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
 def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
          den: np.ndarray, eq: np.ndarray, hero: np.ndarray, totals: np.ndarray,
          threads: int | None, pick: np.ndarray) -> int:
-    """The game's ``runout_sweep`` over every runout: in one call, or over fixed chunks
-    of the runouts on ``threads``, summed in chunk order (the same bits on any thread
-    count) and finished here."""
+    """The game's ``runout_sweep`` over every runout (``sweep_runs``: on threads, the
+    same bits on any number of them), finished."""
     from .kernels import omaha_board, sweep
     # the two-card sweep sums a careful combo pair by pair at little cost: it is never
     # refused, and finds no careful combo among weights that sum exactly anyway
@@ -378,6 +376,12 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
                                       met, e, hero, tot, close, *t)
     else:
         cards, bits = combos(g), combo_bits(g.deck, g.hole)
+        if len(pick) and len(s.runouts) > 1:
+            chunk = OMAHA_CHUNK if len(s.runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
+            kept = kept_hands(g, s.board, s.out_bits, s.runouts, cards, bits, reach, close,
+                              factor, num, den, eq, threads, pick, chunk)
+            if kept is not None:
+                return kept
 
         def call(runouts: np.ndarray, f: float, part: np.ndarray, met: np.ndarray,
                  e: np.ndarray, tot: np.ndarray) -> int:
@@ -385,63 +389,16 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
                                             reach, f, part, met, e, close, g.hilo, pick, *t)
         if len(s.runouts) == 1:                      # the whole board is known
             river = s.runouts[0].tolist()
-            split = _river_halves(g, np.concatenate([s.board, s.runouts[0]]).astype(np.uint8),
+            split = river_halves(g, np.concatenate([s.board, s.runouts[0]]).astype(np.uint8),
                                   np.uint64(int(s.out_bits) | sum(1 << c for c in river)),
                                   reach, close, pick, num, den, threads)
             if split is not None and not (split[0] == sweep.OK and split[1]):
                 if split[0] == sweep.OK:
                     sweep.finish(num, den, factor, eq)
                 return split[0]
-    runouts = s.runouts
     chunk = RUNOUT_CHUNK if two_cards(g) else \
-        OMAHA_CHUNK if len(runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
-    if len(runouts) <= chunk:
-        return call(runouts, factor, num, den, eq, totals)
-    from ._parallel import map_items, resolve_threads
-    spans = [(a, min(a + chunk, len(runouts))) for a in range(0, len(runouts), chunk)]
-
-    def work(span: tuple[int, int]) -> tuple[int, np.ndarray]:
-        part = np.empty(len(num))
-        status = call(runouts[span[0]:span[1]], 0.0, part,
-                      den if span[0] == 0 else np.empty(len(num)), NO_EQ,
-                      totals[span[0]:span[1]])
-        return status, part
-    parts = map_items(work, spans, resolve_threads(threads, len(runouts) << 16))
-    status = max(p[0] for p in parts)
-    if status == sweep.OK:
-        np.sum([p[1] for p in parts], axis=0, out=num)
-        sweep.finish(num, den, factor, eq)
-    return status
-
-
-def _river_halves(g: Game, board: np.ndarray, out_bits: np.uint64, reach: np.ndarray,
-                  close: float, pick: np.ndarray, num: np.ndarray, met: np.ndarray,
-                  threads: int | None) -> tuple[int, int] | None:
-    """An Omaha river on two threads: every hand's clear weight into ``met``
-    (``clear_weights``) on one, the board's listing and walk into ``num`` (``river_num``:
-    twice the wins and the ties, hi-lo twice the pot share) on the other, the two halves
-    of a river's work that ``runout_sweep`` and ``river_showdown`` do one after the
-    other.  Returns the clear weights' ``(status, careful hands)``: with careful hands
-    (summed pair by pair beside the walk) ``num`` lacks them, and the caller runs its
-    kernel instead.  None where one thread would do."""
-    from ._parallel import map_items, resolve_threads
-    from .kernels import omaha_board, omaha_walk
-    cards, bits = combos(g), combo_bits(g.deck, g.hole)
-    if resolve_threads(threads, len(cards)) < 2:
-        return None
-    t = _tables.high(g.values)
-    careful = np.empty(len(cards), np.int64)
-
-    def clear() -> tuple[int, int]:
-        return omaha_walk.clear_weights(cards, bits, out_bits, reach, met, careful, close)
-
-    def walk() -> None:
-        num[:] = 0.0
-        omaha_board.river_num(cards, bits, board, out_bits, reach, num, g.hilo, pick,
-                              omaha_board.scratch(cards, 0, len(cards) if g.hilo else 0),
-                              *t)
-    (status, n_careful), _ = map_items(lambda f: f(), [clear, walk], 2)
-    return int(status), int(n_careful)
+        OMAHA_CHUNK if len(s.runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
+    return chunked(call, s.runouts, chunk, factor, num, den, eq, totals, threads)
 
 
 def runout_totals(game: str | Game, hero: RangeLike, against: RangeLike | np.ndarray,
@@ -606,7 +563,7 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
         def kernel(part: np.ndarray, out: np.ndarray, close: float) -> int:
             if len(part) == 1:                       # one vector: its two halves at once
                 met = np.empty(len(cards))
-                split = _river_halves(g, s.board, s.out_bits, part[0], close, NO_PICK,
+                split = river_halves(g, s.board, s.out_bits, part[0], close, NO_PICK,
                                       out[0], met, threads)
                 if split is not None and split[0] in (k.NO_WEIGHT, k.NO_LIVE_WEIGHT):
                     out[0] = 0.0

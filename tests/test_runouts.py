@@ -171,3 +171,16 @@ def test_a_study_runout_by_runout_is_the_same_on_any_thread_count(game, hands, b
     two = runout_study(game, hands, board, threads=2, progress=False)
     assert one.rows == two.rows
     assert len(one.rows) > 40
+
+
+@pytest.mark.slow
+def test_a_study_card_by_card_reads_only_the_first_ranges_combos():
+    """5-card Omaha on a flop: each turn card's sweep (``combo_sums`` with the first
+    range wanted, the other combos never walked) gives the exact equity after that card."""
+    hands = ["AAKK*,AAQQ*:0.5", "QQJJ*,T9876"]
+    study = runout_study("omaha5", hands, "2c7d9h", progress=False)
+    assert len(study.rows) == 49
+    for row in study.rows[::9]:
+        after = ev.equity("omaha5", hands, "2c7d9h" + row["card"], exact=True)
+        assert [row["p1_equity"], row["p2_equity"]] == pytest.approx(
+            [p.equity for p in after.players], abs=1e-12)

@@ -194,3 +194,25 @@ def test_an_omaha_river_on_two_threads_gives_one_threads_numbers(game, against):
     reach = ev.Range(against, game).vector()
     np.testing.assert_array_equal(ev.showdown_values(game, reach, board, threads=1),
                                   ev.showdown_values(game, reach, board, threads=2))
+
+
+@pytest.mark.parametrize("game, against, board", [
+    ("omaha", "AA**,KK**:0.5,QJT*:0.25", "2c7d9hKs"),
+    ("omaha", "AA**:0.3,KsQsJsTs:0.7", "2c7d9hKs"),                  # sums not exact
+    ("omaha8", "A2**,KK**:0.5", "2c7d4hKs"),                          # hi-lo, low board
+    ("omaha5", "AA***,KK***:0.5", "2c7d9hKs")])
+def test_an_omaha_sweep_on_the_combos_it_needs_gives_the_whole_sweeps_numbers(
+        monkeypatch, game, against, board):
+    """A sweep of many runouts that reads some combos walks only those and the combos
+    that weigh (``sweep_runs.kept_hands``): the read combos' sums and every combo's deals
+    are those of the sweep of every combo."""
+    import evaluator.sweep_runs as runs
+    wanted = ev.Range(against.split(",")[0].split(":")[0].replace("AA", "KK"), game).vector()
+    kept = combo_sums(game, against, board, threads=2, wanted=wanted)
+    monkeypatch.setattr(runs, "KEPT_SHARE", -1.0)                     # every combo walked
+    whole = combo_sums(game, against, board, threads=2, wanted=wanted)
+    read = wanted > 0
+    np.testing.assert_array_equal(kept[0][read], whole[0][read])
+    np.testing.assert_array_equal(kept[1], whole[1])
+    assert kept[2] == whole[2]
+    assert np.isnan(kept[0][~read]).all()

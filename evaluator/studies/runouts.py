@@ -277,18 +277,19 @@ def _card_by_card(g: Game, texts: list[str], board: np.ndarray, dead: np.ndarray
     from ..vector_weights import weighted_sum
     from ..vectors import combo_sums
     hero = Range(texts[0], g).vector()
+    held = hero > 0                                 # only these combos' sums are read
     against = Range(texts[1], g)
 
     def row(card: int) -> dict[str, Any] | None:
         try:
             num, den, unit = combo_sums(g, against, np.append(board, card).astype(np.uint8),
-                                        dead, threads=threads)
+                                        dead, threads=threads, wanted=hero)
         except NoDeal:
             return None       # the range is dead on this card; any other refusal stops
         deals = weighted_sum(hero, den)
         if deals <= 0:
             return None
-        p1 = min(max(weighted_sum(hero, num) / deals, 0.0), 1.0)
+        p1 = min(max(weighted_sum(hero[held], num[held]) / deals, 0.0), 1.0)
         return _row(card, deals * unit, (p1, 1.0 - p1))
     return _each_card(g, texts, np.concatenate([board, dead]), row, progress)
 

@@ -1,0 +1,120 @@
+"""How the combo vectors' sweeps run (``vectors``): the runouts in fixed chunks on
+threads, an Omaha river's two halves side by side, and an Omaha sweep of many runouts on
+the combos it needs only."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from . import _tables
+from .combo_order import combo_bits, combos
+from .games import Game
+from .vector_weights import readonly
+
+__all__ = ["chunked", "kept_hands", "river_halves", "KEPT_SHARE", "NO_EQ", "NO_TOTALS"]
+
+NO_EQ = np.zeros(0, np.float64)        # no equities to write
+NO_TOTALS = np.zeros((0, 2), np.float64)
+
+
+def chunked(call: Callable[..., int], runouts: np.ndarray, chunk: int, factor: float,
+             num: np.ndarray, den: np.ndarray, eq: np.ndarray, totals: np.ndarray,
+             threads: int | None) -> int:
+    """``call`` over every runout: in one call, or over fixed chunks of them on
+    ``threads``, summed in chunk order (the same bits on any thread count) and finished
+    here."""
+    from .kernels import sweep
+    if len(runouts) <= chunk:
+        return call(runouts, factor, num, den, eq, totals)
+    from ._parallel import map_items, resolve_threads
+    spans = [(a, min(a + chunk, len(runouts))) for a in range(0, len(runouts), chunk)]
+
+    def work(span: tuple[int, int]) -> tuple[int, np.ndarray]:
+        part = np.empty(len(num))
+        status = call(runouts[span[0]:span[1]], 0.0, part,
+                      den if span[0] == 0 else np.empty(len(num)), NO_EQ,
+                      totals[span[0]:span[1]])
+        return status, part
+    parts = map_items(work, spans, resolve_threads(threads, len(runouts) << 16))
+    status = max(p[0] for p in parts)
+    if status == sweep.OK:
+        np.sum([p[1] for p in parts], axis=0, out=num)
+        sweep.finish(num, den, factor, eq)
+    return status
+
+
+KEPT_SHARE = 0.75
+"""An Omaha sweep of many runouts that reads only some combos (``pick``) walks only the
+combos it reads or that weigh, where they are at most this share of the game's."""
+
+
+def kept_hands(g: Game, board: np.ndarray, out_bits: np.uint64, runouts: np.ndarray,
+               cards: np.ndarray, bits: np.ndarray, reach: np.ndarray, close: float,
+               factor: float, num: np.ndarray, den: np.ndarray, eq: np.ndarray,
+               threads: int | None, pick: np.ndarray, chunk: int) -> int | None:
+    """``runout_sweep`` over ``runouts`` (``chunk`` a call) on the combos that weigh or are read
+    only (in combo order, so the walks sum in the same order): the others would be
+    listed and walked past on every runout (PLO 10% against 40%: 60% of them).  Their
+    sums are 0 (``combo_sums`` reads none of them); every combo's clear weight comes
+    from one pass over all of them.  None where most combos are kept anyway."""
+    from .kernels import omaha_board, omaha_walk, sweep
+    keep = np.flatnonzero((reach != 0) | (pick != 0))
+    if len(keep) > KEPT_SHARE * len(reach):
+        return None
+    t = _tables.high(g.values)
+    sub_cards, sub_bits, sub_reach = (readonly(np.ascontiguousarray(a[keep]))
+                                      for a in (cards, bits, reach))
+    sub_pick = np.ascontiguousarray(pick[keep])
+    sub_num, sub_den = np.zeros(len(keep)), np.zeros(len(keep))
+
+    def call(runouts: np.ndarray, f: float, part: np.ndarray, met: np.ndarray,
+             e: np.ndarray, tot: np.ndarray) -> int:
+        return omaha_board.runout_sweep(sub_cards, sub_bits, board, out_bits, runouts,
+                                        sub_reach, f, part, met, e, close, g.hilo, sub_pick,
+                                        *t)
+    status = chunked(call, runouts, chunk, factor, sub_num, sub_den, NO_EQ, NO_TOTALS,
+                     threads)
+    if status != sweep.OK:
+        return status
+    omaha_walk.clear_weights(cards, bits, out_bits, reach, den,
+                             np.empty(len(cards), np.int64), 0.0)
+    den *= factor                                    # as ``finish`` scales the kept ones
+    den[keep] = sub_den                              # (careful ones summed pair by pair)
+    num[:] = 0.0
+    num[keep] = sub_num
+    if len(eq):
+        eq[:] = np.nan
+        with np.errstate(invalid="ignore", divide="ignore"):
+            eq[keep] = np.where(sub_den > 0, sub_num / sub_den, np.nan)
+    return sweep.OK
+
+
+def river_halves(g: Game, board: np.ndarray, out_bits: np.uint64, reach: np.ndarray,
+                  close: float, pick: np.ndarray, num: np.ndarray, met: np.ndarray,
+                  threads: int | None) -> tuple[int, int] | None:
+    """An Omaha river on two threads: every hand's clear weight into ``met``
+    (``clear_weights``) on one, the board's listing and walk into ``num`` (``river_num``:
+    twice the wins and the ties, hi-lo twice the pot share) on the other, the two halves
+    of a river's work that ``runout_sweep`` and ``river_showdown`` do one after the
+    other.  Returns the clear weights' ``(status, careful hands)``: with careful hands
+    (summed pair by pair beside the walk) ``num`` lacks them, and the caller runs its
+    kernel instead.  None where one thread would do."""
+    from ._parallel import map_items, resolve_threads
+    from .kernels import omaha_board, omaha_walk
+    cards, bits = combos(g), combo_bits(g.deck, g.hole)
+    if resolve_threads(threads, len(cards)) < 2:
+        return None
+    t = _tables.high(g.values)
+    careful = np.empty(len(cards), np.int64)
+
+    def clear() -> tuple[int, int]:
+        return omaha_walk.clear_weights(cards, bits, out_bits, reach, met, careful, close)
+
+    def walk() -> None:
+        num[:] = 0.0
+        omaha_board.river_num(cards, bits, board, out_bits, reach, num, g.hilo, pick,
+                              omaha_board.scratch(cards, 0, len(cards) if g.hilo else 0),
+                              *t)
+    (status, n_careful), _ = map_items(lambda f: f(), [clear, walk], 2)
+    return int(status), int(n_careful)
