@@ -8,11 +8,10 @@ from collections.abc import Callable
 import numpy as np
 
 from . import _tables
-from .combo_order import combo_bits, combos
 from .games import Game
 from .vector_weights import readonly
 
-__all__ = ["chunked", "kept_hands", "river_halves", "KEPT_SHARE", "NO_EQ", "NO_TOTALS"]
+__all__ = ["chunked", "kept_hands", "clear_apart", "KEPT_SHARE", "NO_EQ", "NO_TOTALS"]
 
 NO_EQ = np.zeros(0, np.float64)        # no equities to write
 NO_TOTALS = np.zeros((0, 2), np.float64)
@@ -73,8 +72,15 @@ def kept_hands(g: Game, board: np.ndarray, out_bits: np.uint64, runouts: np.ndar
         return omaha_board.runout_sweep(sub_cards, sub_bits, board, out_bits, runouts,
                                         sub_reach, f, part, met, e, close, g.hilo, sub_pick,
                                         *t)
-    status = chunked(call, runouts, chunk, factor, sub_num, sub_den, NO_EQ, NO_TOTALS,
-                     threads)
+    split = clear_apart(g, sub_cards, sub_bits, board, out_bits, runouts, sub_reach, close,
+                        sub_pick, sub_num, sub_den, threads, chunk)
+    if split is not None and not (split[0] == sweep.OK and split[1]):
+        status = split[0]
+        if status == sweep.OK:
+            sweep.finish(sub_num, sub_den, factor, NO_EQ)
+    else:
+        status = chunked(call, runouts, chunk, factor, sub_num, sub_den, NO_EQ, NO_TOTALS,
+                         threads)
     if status != sweep.OK:
         return status
     omaha_walk.clear_weights(cards, bits, out_bits, reach, den,
@@ -90,31 +96,46 @@ def kept_hands(g: Game, board: np.ndarray, out_bits: np.uint64, runouts: np.ndar
     return sweep.OK
 
 
-def river_halves(g: Game, board: np.ndarray, out_bits: np.uint64, reach: np.ndarray,
-                  close: float, pick: np.ndarray, num: np.ndarray, met: np.ndarray,
-                  threads: int | None) -> tuple[int, int] | None:
-    """An Omaha river on two threads: every hand's clear weight into ``met``
-    (``clear_weights``) on one, the board's listing and walk into ``num`` (``river_num``:
-    twice the wins and the ties, hi-lo twice the pot share) on the other, the two halves
-    of a river's work that ``runout_sweep`` and ``river_showdown`` do one after the
-    other.  Returns the clear weights' ``(status, careful hands)``: with careful hands
-    (summed pair by pair beside the walk) ``num`` lacks them, and the caller runs its
-    kernel instead.  None where one thread would do."""
+def clear_apart(g: Game, cards: np.ndarray, bits: np.ndarray, board: np.ndarray,
+                out_bits: np.uint64, runouts: np.ndarray, reach: np.ndarray, close: float,
+                pick: np.ndarray, num: np.ndarray, met: np.ndarray, threads: int | None,
+                chunk: int) -> tuple[int, int] | None:
+    """An Omaha sweep of ``runouts`` on threads, with every hand's clear weight into
+    ``met`` (``clear_weights``) as a work item of its own beside the runouts' listings
+    and walks (``river_num``, ``chunk`` runouts an item, summed into ``num`` in their
+    order: twice the wins and the ties, hi-lo twice the pot share).  ``runout_sweep``
+    does the two one after the other, and again in each item: a river's work halves on
+    two threads, a turn's sums the clear weights once instead of six times.  Returns the
+    clear weights' ``(status, careful hands)``: with careful hands (summed pair by pair
+    beside the walks) ``num`` lacks them, and the caller runs ``runout_sweep`` instead.
+    None where one thread would do."""
     from ._parallel import map_items, resolve_threads
     from .kernels import omaha_board, omaha_walk
-    cards, bits = combos(g), combo_bits(g.deck, g.hole)
-    if resolve_threads(threads, len(cards)) < 2:
+    workers = resolve_threads(threads, max(len(cards), len(runouts) << 16))
+    if workers < 2:
         return None
     t = _tables.high(g.values)
     careful = np.empty(len(cards), np.int64)
+    known = len(board)
+    spans = [(a, min(a + chunk, len(runouts))) for a in range(0, len(runouts), chunk)]
 
-    def clear() -> tuple[int, int]:
-        return omaha_walk.clear_weights(cards, bits, out_bits, reach, met, careful, close)
-
-    def walk() -> None:
-        num[:] = 0.0
-        omaha_board.river_num(cards, bits, board, out_bits, reach, num, g.hilo, pick,
-                              omaha_board.scratch(cards, 0, len(cards) if g.hilo else 0),
-                              *t)
-    (status, n_careful), _ = map_items(lambda f: f(), [clear, walk], 2)
+    def work(span: tuple[int, int] | None) -> object:
+        if span is None:
+            return omaha_walk.clear_weights(cards, bits, out_bits, reach, met, careful, close)
+        part = np.zeros(len(cards))
+        rows = omaha_board.scratch(cards, 0, len(cards) if g.hilo else 0)
+        full = np.empty(known + runouts.shape[1], np.uint8)
+        full[:known] = board
+        for runout in runouts[span[0]:span[1]]:
+            full[known:] = runout
+            out = np.uint64(int(out_bits) | sum(1 << int(c) for c in runout))
+            omaha_board.river_num(cards, bits, full, out, reach, part, g.hilo, pick, rows,
+                                  *t)
+        return part
+    done = map_items(work, [None, *spans], workers)
+    status, n_careful = done[0]                       # type: ignore[misc]
+    if len(done) == 2:
+        num[:] = done[1]
+    else:
+        np.sum(done[1:], axis=0, out=num)
     return int(status), int(n_careful)

@@ -39,7 +39,7 @@ from .errors import short_text as _short
 from .families import family
 from .games import Game
 from .ranges import Range, RangeLike
-from .sweep_runs import NO_EQ, NO_TOTALS, chunked, kept_hands, river_halves
+from .sweep_runs import NO_EQ, NO_TOTALS, chunked, clear_apart, kept_hands
 from .vector_weights import bands, exact_share, readonly, scaled
 
 __all__ = ["combo_equity", "call_matrix", "showdown_values"]
@@ -376,26 +376,23 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
                                       met, e, hero, tot, close, *t)
     else:
         cards, bits = combos(g), combo_bits(g.deck, g.hole)
+        chunk = OMAHA_CHUNK if len(s.runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
         if len(pick) and len(s.runouts) > 1:
-            chunk = OMAHA_CHUNK if len(s.runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
             kept = kept_hands(g, s.board, s.out_bits, s.runouts, cards, bits, reach, close,
                               factor, num, den, eq, threads, pick, chunk)
             if kept is not None:
                 return kept
+        split = clear_apart(g, cards, bits, s.board, s.out_bits, s.runouts, reach, close,
+                            pick, num, den, threads, chunk)
+        if split is not None and not (split[0] == sweep.OK and split[1]):
+            if split[0] == sweep.OK:
+                sweep.finish(num, den, factor, eq)
+            return split[0]
 
         def call(runouts: np.ndarray, f: float, part: np.ndarray, met: np.ndarray,
                  e: np.ndarray, tot: np.ndarray) -> int:
             return omaha_board.runout_sweep(cards, bits, s.board, s.out_bits, runouts,
                                             reach, f, part, met, e, close, g.hilo, pick, *t)
-        if len(s.runouts) == 1:                      # the whole board is known
-            river = s.runouts[0].tolist()
-            split = river_halves(g, np.concatenate([s.board, s.runouts[0]]).astype(np.uint8),
-                                  np.uint64(int(s.out_bits) | sum(1 << c for c in river)),
-                                  reach, close, pick, num, den, threads)
-            if split is not None and not (split[0] == sweep.OK and split[1]):
-                if split[0] == sweep.OK:
-                    sweep.finish(num, den, factor, eq)
-                return split[0]
     chunk = RUNOUT_CHUNK if two_cards(g) else \
         OMAHA_CHUNK if len(s.runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
     return chunked(call, s.runouts, chunk, factor, num, den, eq, totals, threads)
@@ -563,8 +560,8 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
         def kernel(part: np.ndarray, out: np.ndarray, close: float) -> int:
             if len(part) == 1:                       # one vector: its two halves at once
                 met = np.empty(len(cards))
-                split = river_halves(g, s.board, s.out_bits, part[0], close, NO_PICK,
-                                      out[0], met, threads)
+                split = clear_apart(g, cards, bits, s.board, s.out_bits, s.runouts,
+                                    part[0], close, NO_PICK, out[0], met, threads, 1)
                 if split is not None and split[0] in (k.NO_WEIGHT, k.NO_LIVE_WEIGHT):
                     out[0] = 0.0
                     return k.OK

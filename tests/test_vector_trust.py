@@ -216,3 +216,14 @@ def test_an_omaha_sweep_on_the_combos_it_needs_gives_the_whole_sweeps_numbers(
     np.testing.assert_array_equal(kept[1], whole[1])
     assert kept[2] == whole[2]
     assert np.isnan(kept[0][~read]).all()
+
+
+@pytest.mark.parametrize("game, against", [("omaha", "AA**,KK**:0.5,QJT*:0.25"),
+                                           ("omaha8", "A2**,KK**:0.5,AA**:0.3")])
+def test_an_omaha_turn_with_its_clear_weights_apart_gives_one_threads_numbers(game, against):
+    """On two threads a turn's clear weights are one work item beside its rivers'
+    walks (``sweep_runs.clear_apart``) instead of being summed again in each item: the
+    numbers one thread gives, bit for bit."""
+    board = "2c7d4hKs"
+    np.testing.assert_array_equal(ev.combo_equity(game, against, board, threads=1),
+                                  ev.combo_equity(game, against, board, threads=2))
