@@ -52,8 +52,8 @@ def kept_hands(g: Game, board: np.ndarray, out_bits: np.uint64, runouts: np.ndar
                cards: np.ndarray, bits: np.ndarray, reach: np.ndarray, close: float,
                factor: float, num: np.ndarray, den: np.ndarray, eq: np.ndarray,
                threads: int | None, pick: np.ndarray, chunk: int) -> int | None:
-    """``runout_sweep`` over ``runouts`` (``chunk`` a call) on the combos that weigh or are read
-    only (in combo order, so the walks sum in the same order): the others would be
+    """``runout_sweep`` over ``runouts`` (``chunk`` a call) on the combos that weigh or
+    are read only (in combo order, so the walks sum in the same order): the others would be
     listed and walked past on every runout (PLO 10% against 40%: 60% of them).  Their
     sums are 0 (``combo_sums`` reads none of them); every combo's clear weight comes
     from one pass over all of them.  None where most combos are kept anyway."""
@@ -109,7 +109,7 @@ def clear_apart(g: Game, cards: np.ndarray, bits: np.ndarray, board: np.ndarray,
     clear weights' ``(status, careful hands)``: with careful hands (summed pair by pair
     beside the walks) ``num`` lacks them, and the caller runs ``runout_sweep`` instead.
     None where one thread would do."""
-    from ._parallel import map_items, resolve_threads
+    from ._parallel import check_interrupt, map_items, resolve_threads
     from .kernels import omaha_board, omaha_walk
     workers = resolve_threads(threads, max(len(cards), len(runouts) << 16))
     if workers < 2:
@@ -127,6 +127,7 @@ def clear_apart(g: Game, cards: np.ndarray, bits: np.ndarray, board: np.ndarray,
         full = np.empty(known + runouts.shape[1], np.uint8)
         full[:known] = board
         for runout in runouts[span[0]:span[1]]:
+            check_interrupt()                         # a river is milliseconds to seconds
             full[known:] = runout
             out = np.uint64(int(out_bits) | sum(1 << int(c) for c in runout))
             omaha_board.river_num(cards, bits, full, out, reach, part, g.hilo, pick, rows,

@@ -280,20 +280,22 @@ def combo_equity(game: str | Game, against: RangeLike | np.ndarray, board: Cards
 
 def combo_sums(game: str | Game, against: RangeLike | np.ndarray, board: CardsLike,
                dead: CardsLike = "", *, threads: int | None = None,
-               wanted: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+               wanted: np.ndarray | None = None, streets: tuple[int, ...] = ()
+               ) -> tuple[np.ndarray, np.ndarray, float]:
     """``combo_equity``'s sums: for every combo, the weight of the deals it wins (ties
     half) and of all its deals, over every runout, in a unit of ``against``'s weights
     (returned third: times it, they are in its own weights; 1 unless the weights are
     past ``2**±1000``).  Whole-number weights give whole numbers of deals.  ``wanted``
     (a vector in combo order): only the combos where it is not 0 are needed, and the wins
-    of the others are NaN (Omaha's sweep then reads only those)."""
+    of the others are NaN (Omaha's sweep then reads only those).  ``streets``: the board
+    sizes taken (default those swept in seconds, ``boards``; a caller that timed it more)."""
     if wanted is None:
         pick = NO_PICK
     else:                                         # checked before any work, then copied
         g = sweep_game(game, "combo_sums")
         pick = np.array(check_vector(np.asarray(wanted), len(combos(g)), "wanted", g))
     _, num, den, unit, _ = _sweep(against, board, game, dead, threads, None, "combo_sums",
-                                  False, pick)
+                                  False, pick, streets)
     if wanted is not None:
         num[pick == 0] = np.nan
     return num, den, unit
@@ -301,14 +303,14 @@ def combo_sums(game: str | Game, against: RangeLike | np.ndarray, board: CardsLi
 
 def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
            threads: int | None, hero: np.ndarray | None, what: str, ratios: bool,
-           pick: np.ndarray | None = None
+           pick: np.ndarray | None = None, streets: tuple[int, ...] = ()
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray]:
     """``(eq, num, den, unit, totals)``: the equities (when ``ratios``), the sums of
     ``combo_sums``, and with ``hero`` weights (two-card games) each runout's totals,
     ``(R, 2)``: hero-weighted wins (ties half) and deals, in the same unit."""
     from .kernels import sweep as k
     g = sweep_game(game, what)
-    s = spot(g, board, dead, boards(g), what)
+    s = spot(g, board, dead, streets or boards(g), what)
     reach = _weights(g, against, "against")
     unit = 1.0
     n = len(combos(g))

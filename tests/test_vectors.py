@@ -391,3 +391,22 @@ def test_combo_sums_of_wanted_combos_are_the_full_sums_and_the_rest_nan(game, bo
     assert (some_den == den).all() and some_unit == unit
     with pytest.raises(EvaluatorError, match=r"wanted must have shape \(\d+,\)"):
         combo_sums(game, against, board, wanted=np.ones(5))
+
+
+def test_a_five_card_omaha_distribution_on_a_flop_takes_the_vectors(monkeypatch):
+    """5-card Omaha's vectors start on the turn; on a flop a distribution takes them on
+    its 1,081 runouts where the estimate allows (about 40 s for 10% against 40%), instead
+    of an equity() a combo (estimated at a day, refused): each combo's exact equity."""
+    import evaluator.vectors as vectors
+    swept = []
+    real = vectors.combo_sums
+    monkeypatch.setattr(vectors, "combo_sums",
+                        lambda *a, **k: swept.append(k["streets"]) or real(*a, **k))
+    first, second = "AAKK*,QQJJ*:0.5", "T9876,KKQQ*"
+    dist = ev.equity_distribution("omaha5", first, second, "2c7d9h")
+    assert swept and 3 in swept[0]
+    for k in range(0, len(dist.combos), max(1, len(dist.combos) // 4)):
+        one = ev.equity("omaha5", [dist.combos[k], second], "2c7d9h", exact=True)
+        assert dist.equities[k] == pytest.approx(one.players[0].equity, abs=1e-12)
+    whole = ev.equity("omaha5", [first, second], "2c7d9h", exact=True)
+    assert dist.mean == pytest.approx(whole.players[0].equity, abs=1e-12)

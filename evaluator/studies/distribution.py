@@ -138,7 +138,7 @@ def _distribution_plan(hands: RangeLike, against: RangeLike, board: CardsLike,
         if not len(r):
             raise NoDeal(f"the range {_short(r.text)!r} has no live combos once the board "
                           "and dead cards are out", r.text)
-    if not (_fast_path(g) or _sweeps(g, board_ids)):
+    if not (_fast_path(g) or _sweeps(g, board_ids, first, second)):
         # one equity() per combo, exact where the planner enumerates, else DEFAULT_TRIALS
         # sampled deals; either costs about in proportion to the other range's live combos
         # (measured on two cores: Omaha against 15% on a river 0.34 s a combo, against
@@ -164,11 +164,20 @@ def _fast_path(g: Game) -> bool:
     return family(g).preflop_kernels(g)
 
 
-def _sweeps(g: Game, board: np.ndarray) -> bool:
-    """A street the combo vectors take (``vectors.sweeps``): every game's but 6-card
-    Omaha's, from the flop where its runouts are swept in seconds."""
-    from ..vectors import sweeps
-    return sweeps(g, len(board))
+def _sweeps(g: Game, board: np.ndarray, first: Range, second: Range) -> tuple[int, ...]:
+    """The board sizes the combo vectors take for this distribution (none: it is asked
+    combo by combo): those they sweep in seconds (``vectors.boards``), and in the Omaha
+    games an earlier street whose runouts' sweeps of the two ranges' combos are estimated
+    within ``DISTRIBUTION_SECONDS`` (``Family.exact_seconds``, measured on 10% against 40%,
+    scaled by the combos the ranges hold: 5-card Omaha on a flop, about 40 s)."""
+    from ..combo_order import combos
+    from ..vectors import boards, kind
+    sizes = boards(g)
+    if len(board) in sizes or kind(g) != "omaha" or len(board) not in g.streets:
+        return sizes if len(board) in sizes else ()
+    share = (len(first) + len(second)) / len(combos(g))
+    seconds = family(g).exact_seconds(g, len(board)) * max(1.0, share / 0.5)
+    return tuple(g.streets) if seconds <= DISTRIBUTION_SECONDS else ()
 
 
 def check_distribution(hands: RangeLike, against: RangeLike, board: CardsLike = "", *,
@@ -232,7 +241,8 @@ def equity_distribution(game: str | Game, hands: RangeLike, against: RangeLike,
     combos = np.ascontiguousarray(first.combos)
     num: np.ndarray
     den: np.ndarray
-    if _sweeps(g, board_ids):
+    streets = _sweeps(g, board_ids, first, second)
+    if streets:
         # every combo against the range at once (vectors.combo_sums): the sums are in
         # units of the range's largest weight, and count each opposing combo once a runout
         from ..combo_order import combo_index
@@ -242,7 +252,7 @@ def equity_distribution(game: str | Game, hands: RangeLike, against: RangeLike,
         wanted = np.zeros(len(all_combos(g)))
         wanted[index] = 1.0                          # only these combos' sums are read
         every_num, every_den, top = combo_sums(g, second, board_ids, dead_ids, threads=threads,
-                                               wanted=wanted)
+                                               wanted=wanted, streets=streets)
         num, den = every_num[index] * top, every_den[index] * top
         deal_weight = den
     elif _fast_path(g):
