@@ -11,7 +11,8 @@ from . import _tables
 from .games import Game
 from .vector_weights import readonly
 
-__all__ = ["chunked", "kept_hands", "clear_apart", "KEPT_SHARE", "NO_EQ", "NO_TOTALS"]
+__all__ = ["chunked", "add_in_order", "kept_hands", "clear_apart", "KEPT_SHARE", "NO_EQ",
+           "NO_TOTALS"]
 
 NO_EQ = np.zeros(0, np.float64)        # no equities to write
 NO_TOTALS = np.zeros((0, 2), np.float64)
@@ -38,9 +39,17 @@ def chunked(call: Callable[..., int], runouts: np.ndarray, chunk: int, factor: f
     parts = map_items(work, spans, resolve_threads(threads, len(runouts) << 16))
     status = max(p[0] for p in parts)
     if status == sweep.OK:
-        np.sum([p[1] for p in parts], axis=0, out=num)
+        add_in_order([p[1] for p in parts], num)
         sweep.finish(num, den, factor, eq)
     return status
+
+
+def add_in_order(parts: list[np.ndarray], out: np.ndarray) -> None:
+    """``out`` = the parts summed one after the other, in their order (the same bits on
+    any number of threads; no stacked copy of them all)."""
+    out[:] = parts[0]
+    for part in parts[1:]:
+        out += part
 
 
 KEPT_SHARE = 0.75
@@ -55,8 +64,10 @@ def kept_hands(g: Game, board: np.ndarray, out_bits: np.uint64, runouts: np.ndar
     """``runout_sweep`` over ``runouts`` (``chunk`` a call) on the combos that weigh or
     are read only (in combo order, so the walks sum in the same order): the others would be
     listed and walked past on every runout (PLO 10% against 40%: 60% of them).  Their
-    sums are 0 (``combo_sums`` reads none of them); every combo's clear weight comes
-    from one pass over all of them.  None where most combos are kept anyway."""
+    sums are 0 (``combo_sums`` reads none of them); their clear weights come from one
+    pass over all of them, by running sums (a careful one among them, with weights that
+    do not sum exactly, is not summed pair by pair).  None where most combos are kept
+    anyway."""
     from .kernels import omaha_board, omaha_walk, sweep
     keep = np.flatnonzero((reach != 0) | (pick != 0))
     if len(keep) > KEPT_SHARE * len(reach):
@@ -106,28 +117,40 @@ def clear_apart(g: Game, cards: np.ndarray, bits: np.ndarray, board: np.ndarray,
     order: twice the wins and the ties, hi-lo twice the pot share).  ``runout_sweep``
     does the two one after the other, and again in each item: a river's work halves on
     two threads, a turn's sums the clear weights once instead of six times.  Returns the
-    clear weights' ``(status, careful hands)``: with careful hands (summed pair by pair
-    beside the walks) ``num`` lacks them, and the caller runs ``runout_sweep`` instead.
-    None where one thread would do."""
+    clear weights' ``(status, careful hands)``, ``num`` written only where that is OK and
+    none: the walks stop as soon as the weights are refused or leave careful hands (summed
+    pair by pair beside the walks: the caller runs ``runout_sweep`` instead).  None where
+    one thread would do, or the weights do not sum exactly (``close``: careful hands
+    possible)."""
+    import threading
+
     from ._parallel import check_interrupt, map_items, resolve_threads
-    from .kernels import omaha_board, omaha_walk
+    from .kernels import omaha_board, omaha_walk, sweep
     workers = resolve_threads(threads, max(len(cards), len(runouts) << 16))
-    if workers < 2:
+    if workers < 2 or close != 0.0:
+        # weights that do not sum exactly may leave careful hands, which would send the
+        # walks' work to waste: their runouts go through ``runout_sweep``
         return None
     t = _tables.high(g.values)
     careful = np.empty(len(cards), np.int64)
     known = len(board)
     spans = [(a, min(a + chunk, len(runouts))) for a in range(0, len(runouts), chunk)]
+    refused = threading.Event()           # the weights refused: the walks stop at once
 
     def work(span: tuple[int, int] | None) -> object:
         if span is None:
-            return omaha_walk.clear_weights(cards, bits, out_bits, reach, met, careful, close)
+            got = omaha_walk.clear_weights(cards, bits, out_bits, reach, met, careful, close)
+            if got[0] != sweep.OK or got[1]:
+                refused.set()
+            return got
         part = np.zeros(len(cards))
         rows = omaha_board.scratch(cards, 0, len(cards) if g.hilo else 0)
         full = np.empty(known + runouts.shape[1], np.uint8)
         full[:known] = board
         for runout in runouts[span[0]:span[1]]:
             check_interrupt()                         # a river is milliseconds to seconds
+            if refused.is_set():
+                break
             full[known:] = runout
             out = np.uint64(int(out_bits) | sum(1 << int(c) for c in runout))
             omaha_board.river_num(cards, bits, full, out, reach, part, g.hilo, pick, rows,
@@ -135,8 +158,6 @@ def clear_apart(g: Game, cards: np.ndarray, bits: np.ndarray, board: np.ndarray,
         return part
     done = map_items(work, [None, *spans], workers)
     status, n_careful = done[0]                       # type: ignore[misc]
-    if len(done) == 2:
-        num[:] = done[1]
-    else:
-        np.sum(done[1:], axis=0, out=num)
+    if status == sweep.OK and not n_careful:
+        add_in_order(done[1:], num)                   # type: ignore[arg-type]
     return int(status), int(n_careful)

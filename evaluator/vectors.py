@@ -203,8 +203,8 @@ def _weights(g: Game, against: object, what: str) -> np.ndarray:
 RUNOUT_CHUNK = 64
 """Runouts per work item of ``combo_equity`` (a turn is one item; a flop 19)."""
 OMAHA_CHUNK = 8
-"""Rivers per work item in Omaha on a turn (six items): each item sums the clear weights
-of 270,725 hands again, which costs about one river."""
+"""Rivers per work item in Omaha on a turn (six items; where ``runout_sweep`` runs them,
+each sums the clear weights of every hand again, about one river)."""
 OMAHA_FLOP_CHUNK = 32
 """Runouts per work item on an Omaha flop (37 items of its 1,176: 6.0 s -> 5.3 s)."""
 
@@ -354,8 +354,7 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
 def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
          den: np.ndarray, eq: np.ndarray, hero: np.ndarray, totals: np.ndarray,
          threads: int | None, pick: np.ndarray) -> int:
-    """The game's ``runout_sweep`` over every runout (``sweep_runs``: on threads, the
-    same bits on any number of them), finished."""
+    """The game's sweep over every runout (``sweep_runs``: the same bits on any threads)."""
     from .kernels import omaha_board, sweep
     # the two-card sweep sums a careful combo pair by pair at little cost: it is never
     # refused, and finds no careful combo among weights that sum exactly anyway
@@ -378,14 +377,13 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
                                       met, e, hero, tot, close, *t)
     else:
         cards, bits = combos(g), combo_bits(g.deck, g.hole)
-        chunk = OMAHA_CHUNK if len(s.runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
         if len(pick) and len(s.runouts) > 1:
             kept = kept_hands(g, s.board, s.out_bits, s.runouts, cards, bits, reach, close,
-                              factor, num, den, eq, threads, pick, chunk)
+                              factor, num, den, eq, threads, pick, chunk(g, s))
             if kept is not None:
                 return kept
         split = clear_apart(g, cards, bits, s.board, s.out_bits, s.runouts, reach, close,
-                            pick, num, den, threads, chunk)
+                            pick, num, den, threads, chunk(g, s))
         if split is not None and not (split[0] == sweep.OK and split[1]):
             if split[0] == sweep.OK:
                 sweep.finish(num, den, factor, eq)
@@ -395,9 +393,12 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
                  e: np.ndarray, tot: np.ndarray) -> int:
             return omaha_board.runout_sweep(cards, bits, s.board, s.out_bits, runouts,
                                             reach, f, part, met, e, close, g.hilo, pick, *t)
-    chunk = RUNOUT_CHUNK if two_cards(g) else \
-        OMAHA_CHUNK if len(s.runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
-    return chunked(call, s.runouts, chunk, factor, num, den, eq, totals, threads)
+    return chunked(call, s.runouts, chunk(g, s), factor, num, den, eq, totals, threads)
+
+
+def chunk(g: Game, s: Spot) -> int:                # runouts per work item
+    omaha = OMAHA_CHUNK if len(s.runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
+    return RUNOUT_CHUNK if two_cards(g) else omaha
 
 
 def runout_totals(game: str | Game, hero: RangeLike, against: RangeLike | np.ndarray,
@@ -560,7 +561,7 @@ def showdown_values(game: str | Game, reach: np.ndarray, board: CardsLike,
         block = 1
 
         def kernel(part: np.ndarray, out: np.ndarray, close: float) -> int:
-            if len(part) == 1:                       # one vector: its two halves at once
+            if len(rows) == 1:                       # one vector: its two halves at once
                 met = np.empty(len(cards))
                 split = clear_apart(g, cards, bits, s.board, s.out_bits, s.runouts,
                                     part[0], close, NO_PICK, out[0], met, threads, 1)

@@ -176,7 +176,7 @@ CAREFUL = "AhAcKdKc:0.7,QhQcJdJc:0.3,8s6s5s4s:0.0001"
     pytest.param("omaha8", CAREFUL, marks=pytest.mark.slow)])
 def test_an_omaha_river_on_two_threads_gives_one_threads_numbers(game, against):
     """On two threads a river's clear weights and its walk run side by side
-    (``vectors._river_halves``): every combo's equity and showdown value is the one a
+    (``sweep_runs.clear_apart``): every combo's equity and showdown value is the one a
     single thread gives, bit for bit, careful hands and blocked combos included."""
     if game == "omaha5_8":
         against = against.replace("**", "***").replace("QJT*", "QJT**") \
@@ -207,23 +207,46 @@ def test_an_omaha_sweep_on_the_combos_it_needs_gives_the_whole_sweeps_numbers(
     that weigh (``sweep_runs.kept_hands``): the read combos' sums and every combo's deals
     are those of the sweep of every combo."""
     import evaluator.sweep_runs as runs
-    wanted = ev.Range(against.split(",")[0].split(":")[0].replace("AA", "KK"), game).vector()
+    import evaluator.vectors as vectors
+    # read: a range that overlaps the weighted one only in part
+    wanted = ev.Range(against.split(",")[0].split(":")[0].replace("AA", "QQ")
+                      .replace("A2", "32"), game).vector()
+    ran = []
+    real = vectors.kept_hands
+    monkeypatch.setattr(vectors, "kept_hands",
+                        lambda *a, **k: ran.append(real(*a, **k)) or ran[-1])
     kept = combo_sums(game, against, board, threads=2, wanted=wanted)
+    assert ran == [0]                                  # the kept combos' sweep answered
     monkeypatch.setattr(runs, "KEPT_SHARE", -1.0)                     # every combo walked
     whole = combo_sums(game, against, board, threads=2, wanted=wanted)
     read = wanted > 0
     np.testing.assert_array_equal(kept[0][read], whole[0][read])
-    np.testing.assert_array_equal(kept[1], whole[1])
+    # the deals of the combos walked are the whole sweep's; the others' are by running
+    # sums where careful ones would be summed pair by pair
+    walked = read | (ev.Range(against, game).vector() > 0)
+    np.testing.assert_array_equal(kept[1][walked], whole[1][walked])
+    np.testing.assert_allclose(kept[1], whole[1], rtol=1e-12, atol=1e-9)
     assert kept[2] == whole[2]
     assert np.isnan(kept[0][~read]).all()
 
 
 @pytest.mark.parametrize("game, against", [("omaha", "AA**,KK**:0.5,QJT*:0.25"),
-                                           ("omaha8", "A2**,KK**:0.5,AA**:0.3")])
-def test_an_omaha_turn_with_its_clear_weights_apart_gives_one_threads_numbers(game, against):
+                                           ("omaha8", "A2**,KK**:0.5,AA**:0.25")])
+def test_an_omaha_turn_with_its_clear_weights_apart_gives_one_threads_numbers(
+        monkeypatch, game, against):
     """On two threads a turn's clear weights are one work item beside its rivers'
     walks (``sweep_runs.clear_apart``) instead of being summed again in each item: the
-    numbers one thread gives, bit for bit."""
+    numbers one thread gives, bit for bit; weights past 2**1000 too (refused as out of
+    scale at first, then summed scaled)."""
+    import evaluator.vectors as vectors
     board = "2c7d4hKs"
-    np.testing.assert_array_equal(ev.combo_equity(game, against, board, threads=1),
-                                  ev.combo_equity(game, against, board, threads=2))
+    split = []
+    real = vectors.clear_apart
+    monkeypatch.setattr(vectors, "clear_apart",
+                        lambda *a, **k: split.append(real(*a, **k)) or split[-1])
+    reach = ev.Range(against, game).vector()
+    for weights in (reach, reach * 2.0 ** 1010):
+        one = ev.combo_equity(game, weights, board, threads=1)
+        split.clear()
+        np.testing.assert_array_equal(one, ev.combo_equity(game, weights, board, threads=2))
+        assert split[-1] == (0, 0)                    # the split sweep answered

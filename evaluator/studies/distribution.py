@@ -123,7 +123,6 @@ def _distribution_plan(hands: RangeLike, against: RangeLike, board: CardsLike,
     """The checks of ``equity_distribution``, made before any work: the board is a street
     of the game, both ranges have live combos, and the work is estimated in seconds and
     refused past ``DISTRIBUTION_SECONDS``.  Returns (game, first, second, board, dead)."""
-    from ..engine.plan import EXACT_SECONDS, class_seconds
     g = _game(game)
     board_ids = parse_cards(board, what="the board")
     dead_ids = parse_cards(dead, what="the dead cards")
@@ -138,17 +137,8 @@ def _distribution_plan(hands: RangeLike, against: RangeLike, board: CardsLike,
         if not len(r):
             raise NoDeal(f"the range {_short(r.text)!r} has no live combos once the board "
                           "and dead cards are out", r.text)
-    if not (_fast_path(g) or _sweeps(g, board_ids, first, second)):
-        # one equity() per combo, exact where the planner enumerates, else DEFAULT_TRIALS
-        # sampled deals; either costs about in proportion to the other range's live combos
-        # (measured on two cores: Omaha against 15% on a river 0.34 s a combo, against
-        # KK** on a turn 15 ms; 6-card Omaha against 15%, sampled, 0.9 s)
-        need = max(g.streets) - len(board_ids)
-        left = len(g.deck) - len(out) - 2 * g.hole
-        exact = len(second) * class_seconds(g, need, left) <= EXACT_SECONDS
-        per_combo = (EXACT_COMBO_SECONDS + len(second) * EXACT_PAIR_SECONDS if exact
-                     else SAMPLED_QUERY_SECONDS + len(second) * SAMPLED_PAIR_SECONDS)
-        seconds = len(first) * per_combo
+    if not (_fast_path(g) or _sweeps(g, board_ids, first, second, out)):
+        seconds = _asked_seconds(g, first, second, board_ids, out)
         if seconds > DISTRIBUTION_SECONDS:
             raise RangeError(
                 f"the distribution of {_short(first.text)!r} ({len(first):,} live combos) "
@@ -164,20 +154,42 @@ def _fast_path(g: Game) -> bool:
     return family(g).preflop_kernels(g)
 
 
-def _sweeps(g: Game, board: np.ndarray, first: Range, second: Range) -> tuple[int, ...]:
+def _asked_seconds(g: Game, first: Range, second: Range, board: np.ndarray,
+                   out: np.ndarray) -> float:
+    """About how long one equity() a combo of ``first`` takes: exact where the planner
+    enumerates, else ``DEFAULT_TRIALS`` sampled deals; either costs about in proportion to
+    the other range's live combos (measured on two cores: Omaha against 15% on a river
+    0.34 s a combo, against KK** on a turn 15 ms; 6-card Omaha against 15%, sampled,
+    0.9 s)."""
+    from ..engine.plan import EXACT_SECONDS, class_seconds
+    need = max(g.streets) - len(board)
+    left = len(g.deck) - len(out) - 2 * g.hole
+    exact = len(second) * class_seconds(g, need, left) <= EXACT_SECONDS
+    per_combo = (EXACT_COMBO_SECONDS + len(second) * EXACT_PAIR_SECONDS if exact
+                 else SAMPLED_QUERY_SECONDS + len(second) * SAMPLED_PAIR_SECONDS)
+    return len(first) * per_combo
+
+
+def _sweeps(g: Game, board: np.ndarray, first: Range, second: Range,
+            out: np.ndarray) -> tuple[int, ...]:
     """The board sizes the combo vectors take for this distribution (none: it is asked
     combo by combo): those they sweep in seconds (``vectors.boards``), and in the Omaha
-    games an earlier street whose runouts' sweeps of the two ranges' combos are estimated
-    within ``DISTRIBUTION_SECONDS`` (``Family.exact_seconds``, measured on 10% against 40%,
-    scaled by the combos the ranges hold: 5-card Omaha on a flop, about 40 s)."""
-    from ..combo_order import combos
+    games of four and five cards an earlier street whose runouts' sweeps of the two
+    ranges' combos are estimated within ``DISTRIBUTION_SECONDS`` and below asking each
+    combo (``Family.exact_seconds``, measured on 10% against 40%, scaled by the combos
+    the ranges hold, which are all a sweep walks: 5-card Omaha on a flop, about 40 s).
+    Not 6-card Omaha, whose earlier streets would hold gigabytes of sums."""
     from ..vectors import boards, kind
     sizes = boards(g)
-    if len(board) in sizes or kind(g) != "omaha" or len(board) not in g.streets:
-        return sizes if len(board) in sizes else ()
-    share = (len(first) + len(second)) / len(combos(g))
-    seconds = family(g).exact_seconds(g, len(board)) * max(1.0, share / 0.5)
-    return tuple(g.streets) if seconds <= DISTRIBUTION_SECONDS else ()
+    if len(board) in sizes:
+        return sizes
+    if kind(g) != "omaha" or g.hole > 5 or len(board) not in g.streets:
+        return ()
+    share = (len(first) + len(second)) / math.comb(len(g.deck), g.hole)
+    seconds = family(g).exact_seconds(g, len(board)) * share / 0.5 + 0.01
+    if seconds > min(DISTRIBUTION_SECONDS, _asked_seconds(g, first, second, board, out)):
+        return ()
+    return tuple(g.streets)
 
 
 def check_distribution(hands: RangeLike, against: RangeLike, board: CardsLike = "", *,
@@ -241,7 +253,7 @@ def equity_distribution(game: str | Game, hands: RangeLike, against: RangeLike,
     combos = np.ascontiguousarray(first.combos)
     num: np.ndarray
     den: np.ndarray
-    streets = _sweeps(g, board_ids, first, second)
+    streets = _sweeps(g, board_ids, first, second, np.concatenate([board_ids, dead_ids]))
     if streets:
         # every combo against the range at once (vectors.combo_sums): the sums are in
         # units of the range's largest weight, and count each opposing combo once a runout
