@@ -217,6 +217,9 @@ def test_an_omaha_sweep_on_the_combos_it_needs_gives_the_whole_sweeps_numbers(
                         lambda *a, **k: ran.append(real(*a, **k)) or ran[-1])
     kept = combo_sums(game, against, board, threads=2, wanted=wanted)
     assert ran == [0]                                  # the kept combos' sweep answered
+    one = combo_sums(game, against, board, threads=1, wanted=wanted)   # one thread alike
+    for a, b in zip(kept, one):
+        np.testing.assert_array_equal(a, b)
     monkeypatch.setattr(runs, "KEPT_SHARE", -1.0)                     # every combo walked
     whole = combo_sums(game, against, board, threads=2, wanted=wanted)
     read = wanted > 0
