@@ -3,10 +3,13 @@ time: what a runout study adds to each card a runout holds.  The two-card games 
 their own (``vectors.runout_totals``); here Omaha (4, 5 and 6 cards) sweeps its hole
 pairs (``kernels/omaha_sweep``) and every other game its combos' subsets (``subset_vectors``),
 hi-lo pot shares included.  Each runout's deals are the first range's weights times the
-second's clear of each combo and of the runout (``kernels.generic_sweep.clear_total``:
-the combos the runout touches taken out of sums made once), so a runout costs one sweep.
+second's clear of each combo and of the runout: read off the deals holding each card and
+each pair of cards (``kernels.generic_sweep.deal_tables``, one pass made once), so a
+runout costs one sweep.
 """
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -29,14 +32,14 @@ def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarra
     0 in hi-lo) and the deals, both weights multiplied; None where ``against``'s weights
     would not sum exactly (a caller then asks card by card)."""
     from ._parallel import map_items, resolve_threads
-    from .subset_vectors import binomials, clear_deals
+    from .subset_vectors import binomials
     from .vectors import kind
     if exact_share(against, len(runouts)):
         return None
     cards, bits = combos(g), combo_bits(g.deck, g.hole)
-    heroes = np.flatnonzero(hero != 0)
-    deals = clear_deals(g, heroes, hero[heroes], against, out_bits, runouts.shape[1] > 0)
     binom, base, size = binomials(g.hole)
+    threads = resolve_threads(threads, len(runouts) << 16)
+    deals = _runout_deals(g, hero, against, out_bits, runouts.shape[1], threads)
     if kind(g) == "omaha":
         # only the hands that weigh or are read, and are clear of the board: the others
         # would be listed and walked past on every runout (PLO 10% vs 40%: 45% of them)
@@ -50,17 +53,31 @@ def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarra
     def work(start: int) -> np.ndarray:
         part = runouts[start:start + CHUNK]
         got = np.zeros((len(part), 3))
-        sums = np.zeros(size)
         sweep = river()
         for r, runout in enumerate(part):
             full = np.concatenate([board, runout]).astype(np.uint8)
             mask = out_bits | sum(1 << int(c) for c in runout.tolist())
             got[r, 0], got[r, 1] = sweep(full, mask)
-            got[r, 2] = deals.total(runout.astype(np.int64), sums)
+            got[r, 2] = deals(runout.astype(np.int64))
         return got
     starts = list(range(0, len(runouts), CHUNK))
-    parts = map_items(work, starts, resolve_threads(threads, len(runouts) << 16))
+    parts = map_items(work, starts, threads)
     return np.concatenate(parts) if parts else np.zeros((0, 3))
+
+
+def _runout_deals(g: Game, hero: np.ndarray, against: np.ndarray, out_bits: int,
+                  need: int, threads: int) -> Callable[[np.ndarray], float]:
+    """The weighted deals of ``hero`` against ``against`` clear of a runout's cards (of
+    ``need`` cards, the board's ``out_bits`` out): up to three cards read off the deals
+    holding each card, pair and three (``subset_vectors.deal_tables``); more, the
+    opponents touched taken out of sums made once a runout (``clear_deals``)."""
+    from .subset_vectors import binomials, clear_deals, deal_tables
+    if need > 3:
+        heroes = np.flatnonzero(hero != 0)
+        found = clear_deals(g, heroes, hero[heroes], against, out_bits)
+        size = binomials(g.hole)[2]
+        return lambda runout: found.total(runout, np.zeros(size))     # scratch per call
+    return deal_tables(g, hero, against, out_bits, need, threads).clear
 
 
 def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, hero: np.ndarray,

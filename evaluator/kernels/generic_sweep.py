@@ -414,3 +414,175 @@ def subset_totals(cards, combos, reach, sums, binom, base):
         whole += reach[i]
         add_subsets(cards, i, reach[i], sums, binom, base)
     return whole
+
+
+@kernel(inline="always")
+def _spread(cards, i, x, ones, twos, threes, binom):
+    """Add ``x`` to ``ones[c]`` for each card ``c`` of combo ``i``, to ``twos[c, d]``
+    (``c < d``) for each pair of them and (unless ``threes`` is empty) to ``threes`` at
+    each three of them (colex)."""
+    k = cards.shape[1]
+    for j in range(k):
+        c = cards[i, j]
+        ones[c] += x
+        for m in range(j + 1, k):
+            d = cards[i, m]
+            twos[c, d] += x
+            if threes.shape[0]:
+                for n in range(m + 1, k):
+                    threes[binom[c, 1] + binom[d, 2] + binom[cards[i, n], 3]] += x
+
+
+@kernel(inline="always")
+def _clear_by_card(cards, i, taken, own, sums, binom, base, held, at, clear):
+    """``clear[y]``, for each card ``y`` not in ``taken``: the weight of the combos holding
+    ``y`` and no card of combo ``i``, ``sum over V in subsets(i) of (-1)**|V| * W(V + y)``
+    (``W`` the subset sums ``sums``; ``V + y`` of ``k`` cards: ``own``, the weights in
+    combo order).  ``held`` (k) and ``at`` (k + 1): scratch."""
+    k = cards.shape[1]
+    clear[:] = 0.0
+    for mask in range((1 << k) - 1):          # V: every subset but the whole
+        m = 0
+        for j in range(k):
+            if (mask >> j) & 1:
+                held[m] = cards[i, j]
+                m += 1
+        # V + y's colex key: V's cards below y at their places, y at place p + 1, those
+        # above one place up; at[p] holds all but y's term
+        for p in range(m + 1):
+            key = 0
+            for j in range(p):
+                key += binom[held[j], j + 1]
+            for j in range(p, m):
+                key += binom[held[j], j + 2]
+            at[p] = key
+        v = 1.0 if m % 2 == 0 else -1.0
+        p = 0
+        for y in range(52):
+            while p < m and held[p] < y:
+                p += 1
+            if (taken >> np.uint64(y)) & np.uint64(1):
+                continue
+            key = at[p] + binom[y, p + 1]
+            if m + 1 == k:
+                clear[y] += v * own[key]
+            else:
+                clear[y] += v * sums[base[m + 1] + key]
+
+
+@kernel(inline="always")
+def _split(cards, i, w, clear, twos, threes, binom, pairs):
+    """The deals of combo ``i`` (weight ``w``) whose other combo holds card ``y``
+    (``clear[y]``): added to ``twos`` with each card of ``i`` and, with ``pairs``, to
+    ``threes`` with each two of them (with ``threes`` only: ``twos`` left)."""
+    k = cards.shape[1]
+    for j in range(k):
+        c = cards[i, j]
+        if not pairs:
+            for y in range(52):
+                if clear[y] != 0.0:
+                    if c < y:
+                        twos[c, y] += w * clear[y]
+                    else:
+                        twos[y, c] += w * clear[y]
+            continue
+        for m in range(j + 1, k):
+            d = cards[i, m]
+            for y in range(52):
+                if clear[y] != 0.0:
+                    x = w * clear[y]
+                    if y < c:
+                        threes[binom[y, 1] + binom[c, 2] + binom[d, 3]] += x
+                    elif y < d:
+                        threes[binom[c, 1] + binom[y, 2] + binom[d, 3]] += x
+                    else:
+                        threes[binom[c, 1] + binom[d, 2] + binom[y, 3]] += x
+
+
+@kernel
+def deal_sums(cards, combo_bits, out_bits, hero, against, hero_sums, against_sums, binom,
+              base, start, stop):
+    """Add each range's combos ``start:stop`` clear of ``out_bits`` to its subset sums
+    (``add_subsets``), for ``deal_tables``; returns the weights added, both ranges'."""
+    hero_whole = 0.0
+    against_whole = 0.0
+    for i in range(start, stop):
+        if combo_bits[i] & out_bits:
+            continue
+        if hero[i] != 0.0:
+            hero_whole += hero[i]
+            add_subsets(cards, i, hero[i], hero_sums, binom, base)
+        if against[i] != 0.0:
+            against_whole += against[i]
+            add_subsets(cards, i, against[i], against_sums, binom, base)
+    return hero_whole, against_whole
+
+
+@kernel
+def deal_tables(cards, combo_bits, out_bits, hero, against, hero_sums, against_sums,
+                hero_whole, against_whole, binom, base, start, stop, ones, twos, threes):
+    """The weighted deals of two ranges (a combo of ``hero`` against one of ``against``
+    sharing no card with it nor with ``out_bits``) whose ``hero`` combo is one of
+    ``start:stop``, returned, and how many of them hold each card, each pair and (unless
+    ``threes`` is empty) each three cards, added to ``ones``, ``twos`` and ``threes``:
+    the deals clear of up to three more cards then follow by inclusion-exclusion
+    (``clear_deals``) instead of a pass over the combos.  ``hero_sums``,
+    ``against_sums``, ``hero_whole``, ``against_whole``: ``deal_sums``'.
+
+    ``ones[c]``: the weight of the deals holding card ``c``; ``twos[c, d]`` (``c < d``):
+    those holding both; ``threes`` (colex): all three.  A deal holds them in one combo,
+    or split between the two: the first kind is each combo's clear weight added to its
+    cards' pairs and threes (the opponents' combos of ``start:stop`` too, so that the
+    spans cover each once); the second, for each hero combo and card ``y``, the weight
+    of the opponents holding ``y`` clear of it (``_clear_by_card``), added with each of
+    the hero's cards (``twos``) and pairs of cards (``threes``); and for ``threes`` the
+    same from each opponent's side, the heroes holding ``y`` clear of it."""
+    k = cards.shape[1]
+    sign = 1.0 if k % 2 == 0 else -1.0
+    total = 0.0
+    held = np.empty(k, np.int64)
+    at = np.empty(k + 1, np.int64)
+    clear = np.zeros(52)
+    for i in range(start, stop):
+        if combo_bits[i] & out_bits:
+            continue
+        taken = combo_bits[i] | out_bits
+        w = against[i]
+        if w != 0.0:
+            x = w * (hero_whole + read_subsets(cards, i, hero_sums, binom, base)
+                     + sign * hero[i])
+            _spread(cards, i, x, ones, twos, threes, binom)
+            if threes.shape[0]:
+                _clear_by_card(cards, i, taken, hero, hero_sums, binom, base, held, at, clear)
+                _split(cards, i, w, clear, twos, threes, binom, True)
+        w = hero[i]
+        if w == 0.0:
+            continue
+        x = w * (against_whole + read_subsets(cards, i, against_sums, binom, base)
+                 + sign * against[i])
+        total += x
+        _spread(cards, i, x, ones, twos, threes, binom)
+        _clear_by_card(cards, i, taken, against, against_sums, binom, base, held, at, clear)
+        _split(cards, i, w, clear, twos, threes, binom, False)
+        if threes.shape[0]:
+            _split(cards, i, w, clear, twos, threes, binom, True)
+    return total
+
+
+@kernel
+def clear_deals(cards, total, ones, twos, threes, binom):
+    """The deals of ``deal_tables`` clear of the up to three ascending ``cards`` (none:
+    all of them), by inclusion-exclusion over the cards."""
+    n = cards.shape[0]
+    if n == 0:
+        return total
+    a = cards[0]
+    if n == 1:
+        return total - ones[a]
+    b = cards[1]
+    if n == 2:
+        return (total - (ones[a] + ones[b])) + twos[a, b]
+    c = cards[2]
+    return ((total - ((ones[a] + ones[b]) + ones[c]))
+            + ((twos[a, b] + twos[a, c]) + twos[b, c])) \
+        - threes[binom[a, 1] + binom[b, 2] + binom[c, 3]]

@@ -2,7 +2,7 @@
 ranges there (pairs of combos sharing no card with each other, the flop or a dead card,
 times the turn and river), counted without dealing them.  Narrow ranges are weighed as
 a matrix of every pair; wide ones by card removal over each combo's card subsets
-(``kernels.generic_sweep.clear_total``), never listing their pairs."""
+(``subset_vectors.deal_tables``), never listing their pairs."""
 from __future__ import annotations
 
 import math
@@ -17,10 +17,10 @@ from ..ranges import Range
 __all__ = ["deal_weights", "check_weighable", "has_vectors", "swept_weights"]
 
 
-WEIGH_SECONDS = 2e-9
-"""Seconds to add or read one subset sum weighing a flop's deals, over the combos of both
-ranges (a flop touches about a quarter of them: 0.6 ns on two cores)."""
-FLOPS = 1755                    # flops up to suit renaming, the most a study weighs
+WEIGH_SECONDS = 2.5e-9
+"""Seconds (two cores) weighing the flops' deals takes for each combo of both ranges,
+subset of its cards and card of the deck (``subset_vectors.deal_tables``: 5-card Omaha's
+10% against 40% about 5 s, 6-card Omaha's 85 s)."""
 WEIGHED_PAIRS = 20_000_000
 """Combo pairs a sampled study weighs where the game has no combo order (6-card Omaha);
 elsewhere wide ranges are weighed by card removal, and any width is taken."""
@@ -35,12 +35,12 @@ def check_weighable(g: Game, ranges: list[Range | None], texts: list[str],
                              "take any number)", len(ranges))
     if ranges[0] is not None and ranges[1] is not None:
         pairs = len(ranges[0]) * len(ranges[1])
-        seconds = WEIGH_SECONDS * (len(ranges[0]) + len(ranges[1])) * 2 ** g.hole * FLOPS
+        seconds = WEIGH_SECONDS * (len(ranges[0]) + len(ranges[1])) * 2 ** g.hole * 52
         if pairs > DENSE_PAIRS and has_vectors(g) and seconds > study_seconds:
             raise EvaluatorError(
                 f"weighing each flop's deals of {texts[0]!r} ({len(ranges[0]):,} combos) "
                 f"against {texts[1]!r} ({len(ranges[1]):,}) would take about "
-                f"{seconds / 60:,.0f} minutes; narrow one of them, or study one against "
+                f"{_about(seconds)}; narrow one of them, or study one against "
                 "'random' (counted, not listed)", pairs)
         if pairs > WEIGHED_PAIRS and not has_vectors(g):
             raise EvaluatorError(
@@ -48,6 +48,10 @@ def check_weighable(g: Game, ranges: list[Range | None], texts: list[str],
                 f"{texts[1]!r} ({len(ranges[1]):,}) is too wide to weigh: "
                 f"{pairs:,} combo pairs, at most {WEIGHED_PAIRS:,}; narrow one of them, or "
                 "study one against 'random' (counted, not listed)", pairs)
+
+
+def _about(seconds: float) -> str:
+    return f"{seconds:,.0f} s" if seconds < 120 else f"{seconds / 60:,.0f} minutes"
 
 
 def deal_weights(g: Game, ranges: list[Range | None], flops: list[tuple[int, ...]],
@@ -96,21 +100,10 @@ def has_vectors(g: Game) -> bool:
 
 def swept_weights(g: Game, first: Range, second: Range, flops: list[tuple[int, ...]],
                   blocked: np.uint64, rest: int, threads: int | None = None) -> list[float]:
-    """``deal_weights`` of two wide ranges: on each flop, every combo's weight of the
-    second range clear of it (``kernels.generic_sweep.clear_weights``), summed under the
-    first's weights.  Exact for weights that are whole multiples of one power of two."""
-    from .._parallel import map_items, resolve_threads
-    from ..combo_order import combo_index
-    from ..subset_vectors import binomials, clear_deals
-    deals = clear_deals(g, combo_index(g, first.combos), first.weights, second.vector(),
-                        int(blocked))
-    size = binomials(g.hole)[2]
-    flop_cards = np.array(flops, np.int64).reshape(len(flops), 3)
-    step = 64
-
-    def part(start: int) -> list[float]:
-        sums = np.zeros(size)
-        return [deals.total(flop, sums) * rest for flop in flop_cards[start:start + step]]
-    starts = list(range(0, len(flops), step))
-    parts = map_items(part, starts, resolve_threads(threads, len(deals.villain_bits) * len(flops)))
-    return [x for p in parts for x in p]
+    """``deal_weights`` of two wide ranges: the deals of every flop by inclusion-exclusion
+    over its cards, from the deals holding each card, pair and three of cards
+    (``subset_vectors.deal_tables``: one pass over the combos for all the flops).
+    Exact for weights that are whole multiples of one power of two."""
+    from ..subset_vectors import deal_tables
+    tables = deal_tables(g, first.vector(), second.vector(), int(blocked), 3, threads)
+    return [tables.clear(np.array(sorted(flop), np.int64)) * rest for flop in flops]
