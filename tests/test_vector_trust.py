@@ -253,3 +253,28 @@ def test_an_omaha_turn_with_its_clear_weights_apart_gives_one_threads_numbers(
         split.clear()
         np.testing.assert_array_equal(one, ev.combo_equity(game, weights, board, threads=2))
         assert split[-1] == (0, 0)                    # the split sweep answered
+
+
+@pytest.mark.parametrize("game, board", [("the", "2c7d"), ("the", "2c7d9h")])
+def test_wide_the_ranges_take_the_sweep_and_count_the_walks_deals(game, board, monkeypatch):
+    """Wide ranges of "The" (three cards a hand) go to the combo sweep, which reads only
+    the first range's combos a runout; its counts are the pair-by-pair walk's, exactly."""
+    from evaluator.engine import ranged
+    hands = ["10%", "40%"]
+    swept = ev.equity(game, hands, board, exact=True)
+    assert "every combo swept" in swept.method
+    monkeypatch.setattr(ranged, "_swept_sooner", lambda *args: False)
+    walked = ev.equity(game, hands, board, exact=True)
+    assert "enumeration" in walked.method
+    assert swept.counts == walked.counts and swept.samples == walked.samples
+
+
+def test_a_tahoe_flop_read_for_the_first_range_gives_every_combos_sums(monkeypatch):
+    """An earlier street reads only the first range's combos (``hero_totals``); every
+    combo's sums (``runout_sums``, the river's way) give the same counts."""
+    from evaluator.engine import vector_equity
+    hands = ["AAK,KK*:0.5,5%", "40%"]
+    read = ev.equity("tahoe", hands, "2c7d9h", exact=True)
+    monkeypatch.setattr(vector_equity, "_every_combo", lambda *args: True)
+    every = ev.equity("tahoe", hands, "2c7d9h", exact=True)
+    assert read.counts == every.counts

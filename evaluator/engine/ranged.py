@@ -119,6 +119,11 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     if (players == 2 and family(g).ranged(g) and need <= 2
             and exact is not False and not sampling):
         list_completions()
+        if _swept_sooner(g, len(rows[0]) * len(rows[1]), len(board_ids), boards):
+            swept = heads_up_by_vectors(g, names, rows, weights, board_ids, dead_ids, scale,
+                                        threads)
+            if swept is not None:
+                return swept
         return heads_up_by_boards(g, names, rows, weights, board_ids, dead_ids, need, scale)
     if (players == 3 and g.hole == 2 and family(g).ranged(g) and need <= 2
             and exact is not False and not sampling):
@@ -448,6 +453,21 @@ class RangeSampler:
                                           self.max_tries(size), state, holes, new)
         self.check(done)
         return holes, new
+
+
+WALK_SECONDS = 2e-10
+"""Seconds ``heads_up_by_boards`` takes a pair of combos and a board ("The" 10% against
+40%: 19.5 million pairs on a flop's 946 boards, 4 s)."""
+
+
+def _swept_sooner(g: Game, pairs: int, board_cards: int, boards: int) -> bool:
+    """Whether the combo sweep answers two ranges of ``pairs`` pairs of combos sooner than
+    walking every pair on each board: games of more than two cards a hand (two-card
+    games have their own walks), where the ranges are wide ("The" 10% against 40% on a
+    flop: 1.6 s, the walk 4 s)."""
+    from ..vectors import kind
+    return (kind(g) == "subsets" and vectors_serve(g, board_cards)
+            and sweep_seconds(g, board_cards) < pairs * boards * WALK_SECONDS)
 
 
 def _duration(seconds: float) -> str:
