@@ -105,6 +105,14 @@ def cases(rng: np.random.Generator):
                                                         threads=1), 1),
         "PLO8 10% vs 40% exact, river": (lambda m: m.equity(
             "omaha8", ["10%", "40%"], "2c7d9hKsAd", exact=True, threads=1), 3),
+        "PLO 10% vs 40% exact, flop": (lambda m: m.equity(
+            "omaha", ["10%", "40%"], "2c7d9h", exact=True, threads=1), 1),
+        "Tahoe 10% vs 40% exact, flop": (lambda m: m.equity(
+            "tahoe", ["10%", "40%"], "2c7d9h", exact=True, threads=1), 1),
+        "The 10% vs 40% exact, flop": (lambda m: m.equity(
+            "the", ["10%", "40%"], "2c7d", exact=True, threads=1), 1),
+        "PLO runout study": (lambda m: m.runout_study(
+            "omaha", ["10%", "40%"], "2c7d9h", threads=1, progress=False), 1),
     }
 
 

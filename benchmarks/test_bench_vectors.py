@@ -98,6 +98,23 @@ def test_exact_range_against_range_on_a_river(benchmark, game):
     assert result.exact and "every combo swept" in result.method
 
 
+@pytest.mark.parametrize("game, flop", [("omaha", FLOP), ("omaha8", FLOP), ("tahoe", FLOP),
+                                        ("the", FLOP[:4])])
+def test_exact_range_against_range_on_a_flop(benchmark, game, flop):
+    """10% against 40% on a flop, exact: a sweep a runout where the first range's combos are
+    read, the deals from tables made once (the step-19 target, PLO: 3 s)."""
+    result = benchmark.pedantic(ev.equity, args=(game, ["10%", "40%"], flop),
+                                kwargs={"exact": True}, rounds=3, warmup_rounds=1)
+    assert result.exact and "every combo swept" in result.method
+
+
+def test_runout_study_of_wide_omaha_ranges_on_a_flop(benchmark):
+    """PLO 10% against 40%, every turn card's equity (the step-19 target: 3 s)."""
+    study = benchmark.pedantic(ev.runout_study, args=("omaha", ["10%", "40%"], FLOP),
+                               kwargs={"progress": False}, rounds=3, warmup_rounds=1)
+    assert len(study.rows) == 49
+
+
 def test_distribution_of_wide_omaha_ranges_on_a_flop(benchmark):
     """PLO 10% against 40% on a flop, every combo of the first swept on 1,176 runouts (the
     step-19 target: 3 s)."""

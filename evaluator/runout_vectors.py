@@ -9,8 +9,6 @@ runout costs one sweep.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from . import _tables
@@ -32,14 +30,15 @@ def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarra
     0 in hi-lo) and the deals, both weights multiplied; None where ``against``'s weights
     would not sum exactly (a caller then asks card by card)."""
     from ._parallel import map_items, resolve_threads
-    from .subset_vectors import binomials
+    from .subset_vectors import binomials, deal_tables
     from .vectors import kind
     if exact_share(against, len(runouts)):
         return None
     cards, bits = combos(g), combo_bits(g.deck, g.hole)
     binom, base, size = binomials(g.hole)
     threads = resolve_threads(threads, len(runouts) << 16)
-    deals = _runout_deals(g, hero, against, out_bits, runouts.shape[1], threads)
+    # the deals clear of each runout's one or two cards, from tables made once
+    deals = deal_tables(g, hero, against, out_bits, runouts.shape[1], threads).clear
     if kind(g) == "omaha":
         # only the hands that weigh or are read, and are clear of the board: the others
         # would be listed and walked past on every runout (PLO 10% vs 40%: 45% of them)
@@ -63,21 +62,6 @@ def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarra
     starts = list(range(0, len(runouts), CHUNK))
     parts = map_items(work, starts, threads)
     return np.concatenate(parts) if parts else np.zeros((0, 3))
-
-
-def _runout_deals(g: Game, hero: np.ndarray, against: np.ndarray, out_bits: int,
-                  need: int, threads: int) -> Callable[[np.ndarray], float]:
-    """The weighted deals of ``hero`` against ``against`` clear of a runout's cards (of
-    ``need`` cards, the board's ``out_bits`` out): up to three cards read off the deals
-    holding each card, pair and three (``subset_vectors.deal_tables``); more, the
-    opponents touched taken out of sums made once a runout (``clear_deals``)."""
-    from .subset_vectors import binomials, clear_deals, deal_tables
-    if need > 3:
-        heroes = np.flatnonzero(hero != 0)
-        found = clear_deals(g, heroes, hero[heroes], against, out_bits)
-        size = binomials(g.hole)[2]
-        return lambda runout: found.total(runout, np.zeros(size))     # scratch per call
-    return deal_tables(g, hero, against, out_bits, need, threads).clear
 
 
 def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, hero: np.ndarray,

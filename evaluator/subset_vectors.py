@@ -24,8 +24,7 @@ from .games import Game
 from .vector_weights import readonly
 
 __all__ = ["runout_sums", "hilo_tallies", "showdown", "signs", "binomials", "combo_values",
-           "board_values", "low_possible", "warm", "ClearDeals", "clear_deals",
-           "DealTables", "deal_tables"]
+           "board_values", "low_possible", "warm", "DealTables", "deal_tables"]
 
 NO_TIES = np.zeros(0, np.float64)      # no tie weights to add up
 CAREFUL_WORK = 4_000_000_000
@@ -46,64 +45,6 @@ def binomials(hole: int) -> tuple[np.ndarray, np.ndarray, int]:
     for a in (binom, base):
         a.flags.writeable = False
     return binom, base, max(size, 1)
-
-
-class ClearDeals(NamedTuple):
-    """Two ranges laid out for ``kernels.generic_sweep.clear_total``'s weighted deals on a
-    flop or runout: the opponents holding each card, card by card (cards, masks,
-    weights), the heroes in combo order (cards, masks, weights, own weight among the
-    opponents), and every opponent's subset sums and weight."""
-    by_card_start: np.ndarray
-    villain_cards: np.ndarray
-    villain_bits: np.ndarray
-    villain_weights: np.ndarray
-    whole: float
-    totals: np.ndarray
-    hero_cards: np.ndarray
-    hero_bits: np.ndarray
-    hero_weights: np.ndarray
-    hero_own: np.ndarray
-
-    def total(self, flop: np.ndarray, sums: np.ndarray) -> float:
-        """The weighted deals clear of ``flop`` (int64 card ids); ``sums`` scratch."""
-        from .kernels.generic_sweep import clear_total
-        binom, base, _ = binomials(self.hero_cards.shape[1])
-        return clear_total(flop, self.by_card_start, self.villain_cards, self.villain_bits,
-                           self.villain_weights, self.whole, self.totals, self.hero_cards,
-                           self.hero_bits, self.hero_weights, self.hero_own, sums, binom,
-                           base)
-
-
-def clear_deals(g: Game, heroes: np.ndarray, hero_weights: np.ndarray, against: np.ndarray,
-                blocked: int, by_card: bool = True) -> ClearDeals:
-    """``ClearDeals`` of the combos ``heroes`` (indices, weighted) against the weight
-    vector ``against``, the cards ``blocked`` out; without ``by_card``, for the board as
-    it is only (no opponents listed card by card: a river's, where 6-card Omaha's 40%
-    would list 49 million)."""
-    from .kernels import generic_sweep as k
-    cards, bits = combos(g), combo_bits(g.deck, g.hole)
-    out = np.uint64(blocked)
-    villains = np.flatnonzero((against != 0) & ((bits & out) == 0))
-    if by_card:
-        held = cards[villains].astype(np.int64).ravel()
-        by_card_at = np.repeat(villains, g.hole)[np.argsort(held, kind="stable")]
-        by_card_start = np.searchsorted(np.sort(held), np.arange(53))
-    else:
-        by_card_at, by_card_start = np.zeros(0, np.int64), np.zeros(53, np.int64)
-    binom, base, size = binomials(g.hole)
-    totals = np.zeros(size)
-    whole = k.subset_totals(cards, villains, against, totals, binom, base)
-    clear = (bits[heroes] & out) == 0
-    heroes, hero_weights = heroes[clear], hero_weights[clear]
-    if np.any(heroes[1:] < heroes[:-1]):
-        order = np.argsort(heroes, kind="stable")          # heroes read in combo order
-        heroes, hero_weights = heroes[order], hero_weights[order]
-    return ClearDeals(by_card_start, np.ascontiguousarray(cards[by_card_at]),
-                      bits[by_card_at], np.ascontiguousarray(against[by_card_at], np.float64),
-                      whole, totals,
-                      np.ascontiguousarray(cards[heroes]), bits[heroes],
-                      np.ascontiguousarray(hero_weights, np.float64),
-                      np.ascontiguousarray(against[heroes], np.float64))
 
 
 class DealTables(NamedTuple):
@@ -131,10 +72,15 @@ number of threads; 5-card Omaha's 10% against 40%, about 0.05 s each)."""
 def deal_tables(g: Game, hero: np.ndarray, against: np.ndarray, out_bits: int, most: int,
                 threads: int | None) -> DealTables:
     """``DealTables`` of the weight vectors ``hero`` and ``against`` with the cards
-    ``out_bits`` out, for clearing up to ``most`` (1 to 3) more cards: one pass over the
-    combos in spans of ``TABLE_SPAN``, their sums added in order."""
+    ``out_bits`` out, for clearing up to ``most`` (0 to 3) more cards: one pass over the
+    combos in spans of ``TABLE_SPAN``, their sums added in order (one card costs a read
+    of each combo's subsets, as none does; two or three, each hero's weight of opponents
+    holding each card: 52 times more)."""
     from ._parallel import check_interrupt, map_items, resolve_threads
     from .kernels import generic_sweep as k
+    if not 0 <= most <= 3 or len(g.deck) != 52:
+        raise ValueError("deal tables clear up to three cards, of games whose combos are in "
+                         f"the colex order of the 52-card deck: not {most}, {g.name}")
     _, base, size = binomials(g.hole)
     binom = binomials(max(g.hole, 3))[0]          # C(c, 3) too: the threes' keys
     cards, bits, out = combos(g), combo_bits(g.deck, g.hole), np.uint64(out_bits)
@@ -154,11 +100,11 @@ def deal_tables(g: Game, hero: np.ndarray, against: np.ndarray, out_bits: int, m
         threes = np.zeros(22100 if wide else 0)
         total = k.deal_tables(cards, bits, out, hero, against, hero_sums, against_sums,
                               hero_whole, against_whole, binom, base, start,
-                              min(start + TABLE_SPAN, len(cards)), ones, twos, threes)
+                              min(start + TABLE_SPAN, len(cards)), most, ones, twos, threes)
         return total, ones, twos, threes
     total, ones, twos = 0.0, np.zeros(52), np.zeros((52, 52))
     threes = np.zeros(22100 if wide else 0)
-    work = len(cards) * 2 ** g.hole * (52 if wide else 8)
+    work = len(cards) * 2 ** g.hole * (52 if most >= 2 else 1)
     for part in map_items(span, spans, resolve_threads(threads, work)):
         total += part[0]
         ones += part[1]

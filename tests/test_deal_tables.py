@@ -1,7 +1,6 @@
 """The deal tables: two ranges' weighted deals clear of any one, two or three more cards,
 read off the deals holding each card, pair and three of cards (one pass over the combos),
-against every pair of combos counted one by one, and against the per-card pass they
-replace (``ClearDeals.total``), on every hole size and thread count."""
+against every pair of combos counted one by one, on every hole size and thread count."""
 import itertools
 
 import numpy as np
@@ -11,7 +10,7 @@ import evaluator as ev
 from evaluator.cards import parse_cards
 from evaluator.games import game
 from evaluator.listing import card_masks
-from evaluator.subset_vectors import binomials, clear_deals, deal_tables
+from evaluator.subset_vectors import deal_tables
 
 
 def _bits(cards) -> int:
@@ -37,36 +36,17 @@ def test_deals_clear_of_up_to_three_cards_count_every_pair(name, hero, against, 
     g = game(name)
     first, second = ev.Range(hero, g), ev.Range(against, g)
     out = _bits(parse_cards(board))
-    tables = deal_tables(g, first.vector(), second.vector(), out, 3, 1)
-    assert tables.total == _pairs_clear(first, second, out, ())
     left = [c for c in range(52) if not (out >> c) & 1]
     rng = np.random.default_rng(7)
-    for size in (1, 2, 3):
-        sets = list(itertools.combinations(left, size))
-        for k in rng.choice(len(sets), 25, replace=False):
-            extra = sets[k]
-            want = _pairs_clear(first, second, out, extra)
-            assert tables.clear(np.array(extra, np.int64)) == want, (extra, want)
-
-
-@pytest.mark.parametrize("name, board, most", [
-    ("omaha", "2c7d9h", 2), ("omaha", "", 3), ("omaha5", "2c7d9hKs", 1), ("tahoe", "", 3)])
-def test_the_tables_give_the_per_card_passes_deals(name, board, most):
-    """The same numbers as taking the opponents of each card out of sums made once (the
-    pass per runout or flop the tables replace), 10% against 40%, bit for bit."""
-    g = game(name)
-    hero, against = ev.Range("10%", g).vector(), ev.Range("40%", g).vector()
-    out = _bits(parse_cards(board))
-    tables = deal_tables(g, hero, against, out, most, None)
-    heroes = np.flatnonzero(hero != 0)
-    per_card = clear_deals(g, heroes, hero[heroes], against, out)
-    sums = np.zeros(binomials(g.hole)[2])
-    left = [c for c in range(52) if not (out >> c) & 1]
-    rng = np.random.default_rng(3)
-    sets = list(itertools.combinations(left, most))
-    for k in rng.choice(len(sets), 30, replace=False):
-        cards = np.array(sets[k], np.int64)
-        assert tables.clear(cards) == per_card.total(cards, sums), sets[k]
+    for most in (0, 1, 2, 3):               # each table as far as it is asked to go
+        tables = deal_tables(g, first.vector(), second.vector(), out, most, 1)
+        assert tables.total == _pairs_clear(first, second, out, ())
+        for size in range(1, most + 1):
+            sets = list(itertools.combinations(left, size))
+            for k in rng.choice(len(sets), 12, replace=False):
+                extra = sets[k]
+                want = _pairs_clear(first, second, out, extra)
+                assert tables.clear(np.array(extra, np.int64)) == want, (most, extra, want)
 
 
 def test_the_tables_are_the_same_on_any_number_of_threads():

@@ -374,37 +374,6 @@ def hilo_tallies(cards, order, high, low, n, reach, hero, by_low, totals, seen, 
 
 
 @kernel
-def clear_total(flop, by_card_start, villain_cards, villain_bits, villain_weights, whole,
-                totals, hero_cards, hero_bits, hero_weights, hero_own, sums, binom, base):
-    """``sum over heroes h clear of the flop of hero_weights[h] x`` the weight of the
-    opponents clear of ``h`` and of the flop: the weighted deals of two ranges on one
-    flop.  ``totals`` and ``whole`` hold every opponent's subset sums (``add_subsets``)
-    and weight; the opponents holding each card are listed card by card (from
-    ``by_card_start[c]``: their cards, masks and weights, copied so that a flop reads
-    them in a row) and those holding a flop card taken out, so a flop costs the combos
-    it touches.  ``hero_own``: each hero's own weight among the opponents."""
-    k = hero_cards.shape[1]
-    sums[:] = totals
-    flop_bits = np.uint64(0)
-    for f in range(flop.shape[0]):
-        c = flop[f]
-        for t in range(by_card_start[c], by_card_start[c + 1]):
-            if villain_bits[t] & flop_bits:
-                continue                       # taken out with an earlier flop card
-            whole -= villain_weights[t]
-            add_subsets(villain_cards, t, -villain_weights[t], sums, binom, base)
-        flop_bits |= np.uint64(1) << np.uint64(c)
-    sign = 1.0 if k % 2 == 0 else -1.0
-    total = 0.0
-    for t in range(hero_cards.shape[0]):
-        if hero_bits[t] & flop_bits:
-            continue
-        total += hero_weights[t] * (whole + read_subsets(hero_cards, t, sums, binom, base)
-                                    + sign * hero_own[t])
-    return total
-
-
-@kernel
 def subset_totals(cards, combos, reach, sums, binom, base):
     """Add every listed combo's weight to its subset sums; return their weight."""
     sums[:] = 0.0
@@ -417,18 +386,20 @@ def subset_totals(cards, combos, reach, sums, binom, base):
 
 
 @kernel(inline="always")
-def _spread(cards, i, x, ones, twos, threes, binom):
-    """Add ``x`` to ``ones[c]`` for each card ``c`` of combo ``i``, to ``twos[c, d]``
-    (``c < d``) for each pair of them and (unless ``threes`` is empty) to ``threes`` at
-    each three of them (colex)."""
+def _spread(cards, i, x, ones, twos, threes, binom, most):
+    """Add ``x`` to ``ones[c]`` for each card ``c`` of combo ``i`` and, as ``most`` asks
+    (2, 3), to ``twos[c, d]`` (``c < d``) for each pair of them and to ``threes`` at each
+    three of them (colex)."""
     k = cards.shape[1]
     for j in range(k):
         c = cards[i, j]
         ones[c] += x
+        if most < 2:
+            continue
         for m in range(j + 1, k):
             d = cards[i, m]
             twos[c, d] += x
-            if threes.shape[0]:
+            if most >= 3:
                 for n in range(m + 1, k):
                     threes[binom[c, 1] + binom[d, 2] + binom[cards[i, n], 3]] += x
 
@@ -520,19 +491,20 @@ def deal_sums(cards, combo_bits, out_bits, hero, against, hero_sums, against_sum
 
 @kernel
 def deal_tables(cards, combo_bits, out_bits, hero, against, hero_sums, against_sums,
-                hero_whole, against_whole, binom, base, start, stop, ones, twos, threes):
+                hero_whole, against_whole, binom, base, start, stop, most, ones, twos,
+                threes):
     """The weighted deals of two ranges (a combo of ``hero`` against one of ``against``
     sharing no card with it nor with ``out_bits``) whose ``hero`` combo is one of
-    ``start:stop``, returned, and how many of them hold each card, each pair and (unless
-    ``threes`` is empty) each three cards, added to ``ones``, ``twos`` and ``threes``:
-    the deals clear of up to three more cards then follow by inclusion-exclusion
-    (``clear_deals``) instead of a pass over the combos.  ``hero_sums``,
-    ``against_sums``, ``hero_whole``, ``against_whole``: ``deal_sums``'.
+    ``start:stop``, returned, and, up to ``most`` cards (0 to 3), how many of them hold
+    each card, each pair and each three cards, added to ``ones``, ``twos`` and
+    ``threes``: the deals clear of up to ``most`` more cards then follow by
+    inclusion-exclusion (``clear_deals``) instead of a pass over the combos.
+    ``hero_sums``, ``against_sums``, ``hero_whole``, ``against_whole``: ``deal_sums``'.
 
     ``ones[c]``: the weight of the deals holding card ``c``; ``twos[c, d]`` (``c < d``):
     those holding both; ``threes`` (colex): all three.  A deal holds them in one combo,
     or split between the two: the first kind is each combo's clear weight added to its
-    cards' pairs and threes (the opponents' combos of ``start:stop`` too, so that the
+    cards, pairs and threes (the opponents' combos of ``start:stop`` too, so that the
     spans cover each once); the second, for each hero combo and card ``y``, the weight
     of the opponents holding ``y`` clear of it (``_clear_by_card``), added with each of
     the hero's cards (``twos``) and pairs of cards (``threes``); and for ``threes`` the
@@ -548,11 +520,11 @@ def deal_tables(cards, combo_bits, out_bits, hero, against, hero_sums, against_s
             continue
         taken = combo_bits[i] | out_bits
         w = against[i]
-        if w != 0.0:
+        if w != 0.0 and most >= 1:
             x = w * (hero_whole + read_subsets(cards, i, hero_sums, binom, base)
                      + sign * hero[i])
-            _spread(cards, i, x, ones, twos, threes, binom)
-            if threes.shape[0]:
+            _spread(cards, i, x, ones, twos, threes, binom, most)
+            if most >= 3:
                 _clear_by_card(cards, i, taken, hero, hero_sums, binom, base, held, at, clear)
                 _split(cards, i, w, clear, twos, threes, binom, True)
         w = hero[i]
@@ -561,10 +533,14 @@ def deal_tables(cards, combo_bits, out_bits, hero, against, hero_sums, against_s
         x = w * (against_whole + read_subsets(cards, i, against_sums, binom, base)
                  + sign * against[i])
         total += x
-        _spread(cards, i, x, ones, twos, threes, binom)
+        if most < 1:
+            continue
+        _spread(cards, i, x, ones, twos, threes, binom, most)
+        if most < 2:
+            continue
         _clear_by_card(cards, i, taken, against, against_sums, binom, base, held, at, clear)
         _split(cards, i, w, clear, twos, threes, binom, False)
-        if threes.shape[0]:
+        if most >= 3:
             _split(cards, i, w, clear, twos, threes, binom, True)
     return total
 
@@ -572,7 +548,7 @@ def deal_tables(cards, combo_bits, out_bits, hero, against, hero_sums, against_s
 @kernel
 def clear_deals(cards, total, ones, twos, threes, binom):
     """The deals of ``deal_tables`` clear of the up to three ascending ``cards`` (none:
-    all of them), by inclusion-exclusion over the cards."""
+    all of them; no more than its ``most``), by inclusion-exclusion over the cards."""
     n = cards.shape[0]
     if n == 0:
         return total
