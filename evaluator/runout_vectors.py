@@ -9,6 +9,8 @@ runout costs one sweep.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _tables
@@ -23,22 +25,26 @@ CHUNK = 32
 
 
 def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarray,
-                out_bits: int, runouts: np.ndarray, threads: int | None
-                ) -> np.ndarray | None:
+                out_bits: int, runouts: np.ndarray, threads: int | None,
+                summed: bool = False) -> np.ndarray | None:
     """``(R, 3)``: for each runout, ``hero``'s weighted share of the deals against
     ``against`` (wins and half the ties; hi-lo: the pot share), of its ties (high games;
     0 in hi-lo) and the deals, both weights multiplied; None where ``against``'s weights
-    would not sum exactly (a caller then asks card by card)."""
+    would not sum exactly (a caller then asks card by card).  ``summed``: only their sums
+    over the runouts, ``(3,)`` (every runout, then: the deals are the pairs of combos
+    clear of each other times the runouts each pair leaves, so runouts of any size)."""
     from ._parallel import map_items, resolve_threads
     from .subset_vectors import binomials, deal_tables
     from .vectors import kind
     if exact_share(against, len(runouts)):
         return None
+    need = runouts.shape[1]
+    if need > 3 and not summed:
+        raise ValueError(f"runouts of {need} cards are only summed")
     cards, bits = combos(g), combo_bits(g.deck, g.hole)
     binom, base, size = binomials(g.hole)
-    threads = resolve_threads(threads, len(runouts) << 16)
-    # the deals clear of each runout's one or two cards, from tables made once
-    deals = deal_tables(g, hero, against, out_bits, runouts.shape[1], threads).clear
+    # the deals clear of each runout's cards, from tables made once (summed: their total)
+    tables = deal_tables(g, hero, against, out_bits, 0 if summed else need, threads)
     if kind(g) == "omaha":
         # only the hands that weigh or are read, and are clear of the board: the others
         # would be listed and walked past on every runout (PLO 10% vs 40%: 45% of them)
@@ -57,11 +63,18 @@ def hero_totals(g: Game, hero: np.ndarray, against: np.ndarray, board: np.ndarra
             full = np.concatenate([board, runout]).astype(np.uint8)
             mask = out_bits | sum(1 << int(c) for c in runout.tolist())
             got[r, 0], got[r, 1] = sweep(full, mask)
-            got[r, 2] = deals(runout.astype(np.int64))
+            if not summed:
+                got[r, 2] = tables.clear(runout)
         return got
     starts = list(range(0, len(runouts), CHUNK))
-    parts = map_items(work, starts, threads)
-    return np.concatenate(parts) if parts else np.zeros((0, 3))
+    parts = map_items(work, starts, resolve_threads(threads, len(runouts) << 16))
+    rows = np.concatenate(parts) if parts else np.zeros((0, 3))
+    if not summed:
+        return rows
+    sums = rows.sum(axis=0)
+    live = 52 - bin(out_bits).count("1")
+    sums[2] = tables.total * math.comb(live - 2 * g.hole, need)
+    return sums
 
 
 def _omaha_river(g: Game, cards: np.ndarray, bits: np.ndarray, hero: np.ndarray,

@@ -48,71 +48,80 @@ def binomials(hole: int) -> tuple[np.ndarray, np.ndarray, int]:
 
 
 class DealTables(NamedTuple):
-    """Two ranges' weighted deals (``total``) and those holding each card (``ones``), each
-    pair (``twos``, lower card first) and each three cards (``threes``, colex; empty
-    unless asked): ``kernels.generic_sweep.deal_tables``."""
+    """Two ranges' weighted deals (``total``) and, up to ``most`` cards, those holding
+    each card (``ones``), each pair (``twos``, lower card first) and each three cards
+    (``threes``, colex): ``kernels.generic_sweep.deal_tables``."""
     total: float
     ones: np.ndarray
     twos: np.ndarray
     threes: np.ndarray
     binom: np.ndarray
+    most: int
 
     def clear(self, cards: np.ndarray) -> float:
-        """The deals clear of ``cards`` (int64, ascending; at most three, or two without
-        ``threes``)."""
+        """The deals clear of ``cards`` (card ids, at most ``most`` of them)."""
         from .kernels.generic_sweep import clear_deals as clear_of
-        return clear_of(cards, self.total, self.ones, self.twos, self.threes, self.binom)
+        if len(cards) > self.most:
+            raise ValueError(f"these deal tables clear at most {self.most} cards, "
+                             f"not {len(cards)}")
+        return clear_of(np.sort(np.asarray(cards, np.int64)), self.total, self.ones,
+                        self.twos, self.threes, self.binom)
 
 
-TABLE_SPAN = 1 << 16
-"""Combos a work item of the deal tables takes (a fixed split: the same sums on any
-number of threads; 5-card Omaha's 10% against 40%, about 0.05 s each)."""
+TABLE_WORK = 40_000_000
+"""Combo subsets (times the 52 cards, for pairs and threes) a work item of the deal tables
+takes at most: about 0.1 s on one core.  The spans are set by the game and depth alone,
+so their sums add up in the same order on any number of threads."""
+TABLE_GROUP = 64                # spans run and added together (their tables held at once)
 
 
 def deal_tables(g: Game, hero: np.ndarray, against: np.ndarray, out_bits: int, most: int,
                 threads: int | None) -> DealTables:
     """``DealTables`` of the weight vectors ``hero`` and ``against`` with the cards
     ``out_bits`` out, for clearing up to ``most`` (0 to 3) more cards: one pass over the
-    combos in spans of ``TABLE_SPAN``, their sums added in order (one card costs a read
-    of each combo's subsets, as none does; two or three, each hero's weight of opponents
-    holding each card: 52 times more)."""
+    combos in fixed spans (``TABLE_WORK``), their sums added in order (one card costs a
+    read of each combo's subsets, as none does; two or three, each hero's weight of
+    opponents holding each card: 52 times more)."""
     from ._parallel import check_interrupt, map_items, resolve_threads
     from .kernels import generic_sweep as k
-    if not 0 <= most <= 3 or len(g.deck) != 52:
-        raise ValueError("deal tables clear up to three cards, of games whose combos are in "
-                         f"the colex order of the 52-card deck: not {most}, {g.name}")
+    if not 0 <= most <= 3:
+        raise ValueError(f"deal tables clear up to three cards, not {most}")
+    if len(g.deck) != 52:
+        raise ValueError(f"deal tables read the combos in the 52-card deck's colex order, "
+                         f"which {g.name}'s are not")
     _, base, size = binomials(g.hole)
     binom = binomials(max(g.hole, 3))[0]          # C(c, 3) too: the threes' keys
     cards, bits, out = combos(g), combo_bits(g.deck, g.hole), np.uint64(out_bits)
     hero_sums, against_sums = np.zeros(size), np.zeros(size)
+    per_combo = 2 ** g.hole * (52 if most >= 2 else 1)
+    span = max(256, min(1 << 16, TABLE_WORK // per_combo))
+    starts = list(range(0, len(cards), span))
     hero_whole = against_whole = 0.0
-    spans = range(0, len(cards), TABLE_SPAN)
-    for start in spans:                            # in order, Ctrl-C between spans
+    for start in starts:                           # in order, Ctrl-C between spans
         check_interrupt()
         added = k.deal_sums(cards, bits, out, hero, against, hero_sums, against_sums, binom,
-                            base, start, min(start + TABLE_SPAN, len(cards)))
+                            base, start, min(start + span, len(cards)), most)
         hero_whole += added[0]
         against_whole += added[1]
-    wide = most >= 3
+    three = 22100 if most >= 3 else 0
 
-    def span(start: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
-        ones, twos = np.zeros(52), np.zeros((52, 52))
-        threes = np.zeros(22100 if wide else 0)
+    def part(start: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+        ones, twos, threes = np.zeros(52), np.zeros((52, 52)), np.zeros(three)
         total = k.deal_tables(cards, bits, out, hero, against, hero_sums, against_sums,
                               hero_whole, against_whole, binom, base, start,
-                              min(start + TABLE_SPAN, len(cards)), most, ones, twos, threes)
+                              min(start + span, len(cards)), most, ones, twos, threes)
         return total, ones, twos, threes
-    total, ones, twos = 0.0, np.zeros(52), np.zeros((52, 52))
-    threes = np.zeros(22100 if wide else 0)
-    work = len(cards) * 2 ** g.hole * (52 if most >= 2 else 1)
-    for part in map_items(span, spans, resolve_threads(threads, work)):
-        total += part[0]
-        ones += part[1]
-        twos += part[2]
-        threes += part[3]
+    total, ones, twos, threes = 0.0, np.zeros(52), np.zeros((52, 52)), np.zeros(three)
+    workers = resolve_threads(threads, len(cards) * per_combo)
+    for at in range(0, len(starts), TABLE_GROUP):
+        for got in map_items(part, starts[at:at + TABLE_GROUP], workers):
+            total += got[0]
+            ones += got[1]
+            twos += got[2]
+            threes += got[3]
     for a in (ones, twos, threes):
         a.flags.writeable = False
-    return DealTables(total, ones, twos, threes, binom)
+    return DealTables(total, ones, twos, threes, binom, most)
 
 
 def combo_values(g: Game, full: np.ndarray, out_bits: int, threads: int | None,

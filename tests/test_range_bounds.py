@@ -159,6 +159,8 @@ HUNDRED_THOUSAND = [
 ]
 
 
+@pytest.mark.slow
+@pytest.mark.serial                  # a deadline: timed alone, never beside other tests
 @pytest.mark.parametrize("text, game, outcome", HUNDRED_THOUSAND)
 def test_texts_of_100000_characters_work_or_are_refused_in_seconds(text, game, outcome):
     text = text() if callable(text) else text

@@ -3,6 +3,7 @@ behind every row."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from fractions import Fraction
 
@@ -86,10 +87,10 @@ def test_a_sampled_flop_study_too_wide_to_weigh_is_refused_before_any_flop(monke
 
     monkeypatch.setattr(flops, "STUDY_SECONDS", 30.0)
     why = quickly(flop_study, "omaha6", ["10%", "40%"], trials=200)   # 20.4 M combos
-    assert "would take about 85 s" in why and "'random'" in why
+    assert re.search(r"would take about \d+ s;", why) and "'random'" in why
     monkeypatch.setattr(flops, "STUDY_SECONDS", 5.0)
     why = quickly(flop_study, "omaha5", ["40%", "60%"], trials=200)   # about 11 s
-    assert "would take about 11 s" in why
+    assert re.search(r"would take about \d+ s;", why)
 
 
 @pytest.mark.parametrize("game_name, first, second", [

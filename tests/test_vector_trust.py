@@ -269,12 +269,16 @@ def test_wide_the_ranges_take_the_sweep_and_count_the_walks_deals(game, board, m
     assert swept.counts == walked.counts and swept.samples == walked.samples
 
 
-def test_a_tahoe_flop_read_for_the_first_range_gives_every_combos_sums(monkeypatch):
+@pytest.mark.parametrize("game, hands, board", [
+    ("tahoe", ["AAK,KK*:0.5,5%", "40%"], "2c7d9h"),
+    ("omaha", ["AA**,KK**:0.5", "25%"], "2c7d9hKs")])
+def test_an_earlier_street_read_for_the_first_range_gives_every_combos_sums(
+        game, hands, board, monkeypatch):
     """An earlier street reads only the first range's combos (``hero_totals``); every
     combo's sums (``runout_sums``, the river's way) give the same counts."""
     from evaluator.engine import vector_equity
-    hands = ["AAK,KK*:0.5,5%", "40%"]
-    read = ev.equity("tahoe", hands, "2c7d9h", exact=True)
+    read = ev.equity(game, hands, board, exact=True)
     monkeypatch.setattr(vector_equity, "_every_combo", lambda *args: True)
-    every = ev.equity("tahoe", hands, "2c7d9h", exact=True)
+    every = ev.equity(game, hands, board, exact=True)
+    assert "every combo swept" in read.method and "every combo swept" in every.method
     assert read.counts == every.counts

@@ -100,10 +100,10 @@ def heads_up_by_vectors(g: Game, names: list[str], rows: list[np.ndarray],
     else:              # an earlier street: a runout at a time, only the first's read
         from ..runout_vectors import hero_totals
         totals = hero_totals(g, hero, against, board_ids.astype(np.uint8), out_bits,
-                             runouts, threads)
+                             runouts, threads, summed=True)
         if totals is None:
             return None
-        share, tie, deals = (float(x) for x in totals.sum(axis=0))
+        share, tie, deals = (float(x) for x in totals)
         won = share - tie / 2
     counts = Counts(2, weighted=not integral)
     lost = deals - won - tie

@@ -373,18 +373,6 @@ def hilo_tallies(cards, order, high, low, n, reach, hero, by_low, totals, seen, 
                 cells[3 * hand] += x * (every - below - level)
 
 
-@kernel
-def subset_totals(cards, combos, reach, sums, binom, base):
-    """Add every listed combo's weight to its subset sums; return their weight."""
-    sums[:] = 0.0
-    whole = 0.0
-    for t in range(combos.shape[0]):
-        i = combos[t]
-        whole += reach[i]
-        add_subsets(cards, i, reach[i], sums, binom, base)
-    return whole
-
-
 @kernel(inline="always")
 def _spread(cards, i, x, ones, twos, threes, binom, most):
     """Add ``x`` to ``ones[c]`` for each card ``c`` of combo ``i`` and, as ``most`` asks
@@ -472,9 +460,10 @@ def _split(cards, i, w, clear, twos, threes, binom, pairs):
 
 @kernel
 def deal_sums(cards, combo_bits, out_bits, hero, against, hero_sums, against_sums, binom,
-              base, start, stop):
+              base, start, stop, most):
     """Add each range's combos ``start:stop`` clear of ``out_bits`` to its subset sums
-    (``add_subsets``), for ``deal_tables``; returns the weights added, both ranges'."""
+    (``add_subsets``), for ``deal_tables``; returns the weights added, both ranges'.  With
+    ``most`` 0 (the deals' total only), the hero's sums are not read: not made."""
     hero_whole = 0.0
     against_whole = 0.0
     for i in range(start, stop):
@@ -482,7 +471,8 @@ def deal_sums(cards, combo_bits, out_bits, hero, against, hero_sums, against_sum
             continue
         if hero[i] != 0.0:
             hero_whole += hero[i]
-            add_subsets(cards, i, hero[i], hero_sums, binom, base)
+            if most >= 1:
+                add_subsets(cards, i, hero[i], hero_sums, binom, base)
         if against[i] != 0.0:
             against_whole += against[i]
             add_subsets(cards, i, against[i], against_sums, binom, base)

@@ -22,8 +22,9 @@ WEIGH_SECONDS = 2.5e-9
 subset of its cards and card of the deck (``subset_vectors.deal_tables``: 5-card Omaha's
 10% against 40% about 5 s, 6-card Omaha's 85 s)."""
 WEIGHED_PAIRS = 20_000_000
-"""Combo pairs a sampled study weighs where the game has no combo order (6-card Omaha);
-elsewhere wide ranges are weighed by card removal, and any width is taken."""
+"""Combo pairs a sampled study weighs where the game has no combo order over the 52-card
+deck (the short deck, whose ranges never reach it); elsewhere wide ranges are weighed by
+card removal, within the study's time."""
 
 
 def check_weighable(g: Game, ranges: list[Range | None], texts: list[str],
