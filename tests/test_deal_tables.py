@@ -34,7 +34,7 @@ class Pairs:
 
 
 @pytest.mark.parametrize("name, hero, against, board", [
-    ("omaha", "AA**:0.5,KK**", "QQ**,JT98:0.25", "2c7d"),
+    ("omaha", "AAKQ:0.5,KKQJ,AA9*", "QQJT,JT98:0.25", "2c7d"),
     ("omaha5", "AAKK*:0.5,QQJJ*", "AKQJT:0.75,9988*", ""),
     ("omaha6", "AAKKQQ,AAKKJJ:0.5", "QQJJTT,AKQJT9:0.25", "9h"),
     ("tahoe", "AAK,KKQ:0.5", "QQ*:0.25,JT9", "2c"),
