@@ -107,4 +107,4 @@ def swept_weights(g: Game, first: Range, second: Range, flops: list[tuple[int, .
     Exact for weights that are whole multiples of one power of two."""
     from ..subset_vectors import deal_tables
     tables = deal_tables(g, first.vector(), second.vector(), int(blocked), 3, threads)
-    return [tables.clear(np.array(sorted(flop), np.int64)) * rest for flop in flops]
+    return [tables.clear(np.array(flop)) * rest for flop in flops]
