@@ -158,6 +158,13 @@ def card_masks(rows: np.ndarray) -> np.ndarray:
     return masks
 
 
+def any_clear(masks: np.ndarray, bits: int) -> bool:
+    """Whether a mask of ``masks`` holds none of ``bits``: the first few thousand read
+    first, where a wide range has one (a range's live check without a pass over it)."""
+    out = np.uint64(bits)
+    return bool(((masks[:4096] & out) == 0).any() or ((masks[4096:] & out) == 0).any())
+
+
 def mask_rows(masks: np.ndarray, hole: int) -> np.ndarray:
     """The card ids of each mask of ``hole`` cards, each row in increasing order."""
     rows = np.empty((len(masks), hole), np.uint8)

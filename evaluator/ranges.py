@@ -99,6 +99,7 @@ from .listing import (
     SMALL_PART,
     TERM_LIMIT,
     WORK_LIMIT,
+    any_clear,
     card_masks,
     mask_rows,
     member,
@@ -465,7 +466,7 @@ class Range:
         """Whether a combo holds none of ``dead`` (``live`` without listing them)."""
         dead_ids = parse_cards(dead, what="the dead cards")
         out_bits = np.uint64(sum(1 << int(c) for c in dead_ids.tolist()))
-        return bool(((self.masks() & out_bits) == 0).any())
+        return any_clear(self.masks(), int(out_bits))
 
     def masks(self) -> np.ndarray:
         """Each combo's uint64 card mask, computed once per range (read-only)."""

@@ -16,7 +16,7 @@ import numpy as np
 from .. import _tables
 from .._parallel import even_spans, map_items, resolve_threads
 from ..cards import format_cards
-from ..errors import EvaluatorError, NoDeal, RangeError
+from ..errors import EvaluatorError, NoDeal
 from ..families import family
 from ..games import Game
 from ..kernels.markers import (  # NumPy only: no Numba import
@@ -24,6 +24,7 @@ from ..kernels.markers import (  # NumPy only: no Numba import
     deal_marker,
     dealer_marker,
 )
+from ..listing import any_clear
 from ..progress import item_done, planned
 from ..ranges import Range, card_masks
 from .boards import heads_up_by_boards, three_way_by_boards
@@ -39,6 +40,7 @@ from .plan import (
 )
 from .results import Counts, EquityResult, make_result
 from .sample import sample_until
+from .sampler import WHOLE_COMBOS, RangeSampler, combo_tuples
 from .showdown import hole_showdown, showdown_applies, three_range_seconds
 from .spots import STREAM_VERSION, completion_text, resolve_seed
 from .vector_equity import heads_up_by_vectors, sweep_seconds, vectors_serve
@@ -67,6 +69,14 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     # weights then stay representable); ``scale`` is the product of the factors, which the
     # result multiplies back so that its deal weight is in the ranges' own weights
     scale = 1.0
+    sampling = trials is not None or target_stderr is not None
+    # wide ranges that the generic sampler deals (Omaha, Tahoe, The, Teen Patti) are drawn
+    # whole, a combo holding a board or dead card dealt again (``RangeSampler.whole``):
+    # not listed live again for every board (a flop study asks 1,755); the first stream
+    # keeps the live lists
+    whole = (sampling and version >= 2 and not family(g).ranged(g)
+             and sum(len(r) for r in ranges if r is not None) >= WHOLE_COMBOS)
+    out_bits = sum(1 << int(c) for c in out.tolist())
     for i, (cards, missing, rng) in enumerate(zip(parsed, unknown, ranges), start=1):
         completions = math.comb(52 - len(out) - len(cards), missing)
         if rng is None and completions > LISTED_COMPLETIONS:
@@ -79,6 +89,15 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         if rng is None:
             rng = partial_range(g, cards, missing)
         names.append(rng.text if ranges[i - 1] is not None or missing else format_cards(cards))
+        if whole and ranges[i - 1] is not None:
+            if not any_clear(rng.masks(), out_bits):
+                raise NoDeal(f"the range of hand {i} ({rng.text!r}) has no live combos once "
+                              "the board and dead cards are out", rng.text)
+            rows.append(rng.combos)
+            masks_of.append(rng.masks())
+            weights.append(rng.weights)
+            sizes.append(len(rng))
+            continue
         alive = rng.live(out)
         if not len(alive):
             raise NoDeal(f"the range of hand {i} ({rng.text!r}) has no live combos once "
@@ -102,7 +121,6 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     boards = math.comb(left, need)
     threads = resolve_threads(threads, 1 << 30)
     used_seed = None
-    sampling = trials is not None or target_stderr is not None
     unswept = ""                              # why a sweep that could answer declined
     if exact is not False and not sampling and showdown_applies(g, rows, need):
         budget = EXACT_SECONDS_MAX if exact else EXACT_SECONDS
@@ -136,7 +154,8 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         if walked is not None:
             return walked
     # how many combo tuples could be dealt, before listing them
-    upper = _tuple_bound(parsed, unknown, ranges, masks_of, sizes, len(out), g.hole)
+    upper = 0 if whole else _tuple_bound(parsed, unknown, ranges, masks_of, sizes, len(out),
+                                         g.hole)          # whole: sampled, listed never
     if (players == 2 and exact is not False and not sampling and upper > RANGE_TUPLE_LIMIT
             and vectors_serve(g, len(board_ids), EXACT_SECONDS_MAX if exact else None)):
         # too many pairs to walk: every combo swept once a board instead, as exactly
@@ -234,13 +253,33 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     taken = 0
     for c in out.tolist() + [c for p in dealt for c in parsed[p].tolist()]:
         taken |= 1 << c
+    sampler = None
+    if whole:
+        # the known hands' cards are taken too; the ranges' combos holding them are redealt
+        drawn = [ranges[p] if ranges[p] is not None else partial_range(g, parsed[p], 0)
+                 for p in ranged]
+        known_bits = taken
+        for p in ranged:
+            if ranges[p] is None:
+                known_bits |= int(np.bitwise_or.reduce(masks_of[p]))
+        for p in ranged:
+            if ranges[p] is not None and not any_clear(masks_of[p], known_bits):
+                raise NoDeal(f"the range of hand {p + 1} ({names[p]!r}) has no live combos "
+                              "beside the other hands' cards", names[p])
+        sampler = RangeSampler.whole(drawn, taken, used_seed)
+        if sampler is None:            # they fit too rarely: the live combos, listed
+            for p in ranged:
+                if ranges[p] is not None:
+                    alive = ranges[p].live(out)
+                    rows[p], masks_of[p] = alive.combos, alive.masks()
+                    weights[p] = alive.weights / float(alive.weights.max())
     # a combo that holds a card of a known hand is never dealt: drop it now, not redeal it
-    for p in ranged:
+    for p in ranged if sampler is None else ():
         if masks_of[p] is None:
             masks_of[p] = card_masks(rows[p])
     known = {p: int(np.bitwise_or.reduce(masks_of[p])) for p in ranged
              if ranges[p] is None and len(rows[p]) == 1}
-    for p in ranged:
+    for p in ranged if sampler is None else ():
         others = taken
         for q, mask in known.items():
             if q != p:
@@ -253,9 +292,10 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
             if not keep.all():
                 rows[p], weights[p] = rows[p][keep], weights[p][keep]
                 masks_of[p] = masks_of[p][keep]
-    sampler = RangeSampler([rows[p] for p in ranged], [weights[p] for p in ranged],
-                            taken, [names[p] for p in ranged], used_seed,
-                            [masks_of[p] for p in ranged])
+    if sampler is None:
+        sampler = RangeSampler([rows[p] for p in ranged], [weights[p] for p in ranged],
+                                taken, [names[p] for p in ranged], used_seed,
+                                [masks_of[p] for p in ranged])
     if sampler.tuples or sampler.fit < sampler.FAST_ENOUGH:
         # listed tuples go to the generic sampler, and ranges that fit rarely to the fused
         # one (best-five games) or the generic one, whose redeals are bounded; the
@@ -355,106 +395,6 @@ def _tuple_bound(parsed, unknown, ranges, masks, sizes: list[int], out: int,
     return bound
 
 
-class RangeSampler:
-    """Deals one combo per ranged player, with probability proportional to the product of
-    the weights among the tuples without a shared card, then the new cards from the rest.
-
-    Redealing when two combos collide is exact in law and fast while most draws fit.  A
-    pilot run measures how often they fit (on a stream of its own, so answers stay the same
-    for any thread count); when redeals would dominate, every compatible tuple is listed
-    once and a tuple is dealt by its exact weight, whatever the weights are.  Ranges that
-    fit too rarely and have too many tuples to list are refused at once.
-    """
-
-    PILOT = 256                     # deals of the pilot run
-    FAST_ENOUGH = 0.125             # fraction of draws that fit, above which redeals stay
-    SLOWEST = 1e-4                  # below this, redealing is refused (10,000 draws a deal)
-    PILOT_TRIES = int(PILOT / SLOWEST)   # redeals the pilot may spend (0.1 s at most)
-    TUPLE_LIMIT = 2_000_000         # compatible tuples listed at most
-
-    def __init__(self, rows, weights, taken: int, names, seed: int, masks=None) -> None:
-        from ..kernels import ranges as range_kernels
-        self.players = len(rows)
-        self.hole = rows[0].shape[1] if rows else 0
-        self.taken = np.uint64(taken)
-        self.tuples = False
-        self.fit = 1.0
-        if masks is None:
-            masks = [card_masks(r) for r in rows]
-        if rows:
-            check_dealable(np.concatenate(masks), row_starts(rows), taken, names)
-        self._set(rows, weights, masks)
-        if self.players < 2:
-            return
-        bound = _collision_bound(rows, weights)
-        if bound <= 1 - self.FAST_ENOUGH:
-            self.fit = 1 - bound          # most draws surely fit: no pilot needed
-            return
-        pilot = np.random.SeedSequence([seed, 1 << 40]).generate_state(2, np.uint64)
-        holes = np.empty((self.players, self.PILOT, self.hole), np.uint8)
-        new = np.empty((self.PILOT, 0), np.uint8)
-        state = pilot.copy()
-        done = range_kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
-                                          self.uniform, self.masks, self.taken,
-                                          self.PILOT_TRIES, state, holes, new)
-        # the kernel returns the redeals it made, or -1 past its budget
-        self.fit = fit = self.PILOT / (self.PILOT + done) if done >= 0 else 0.0
-        if fit >= self.FAST_ENOUGH:
-            return
-        tuples, tuple_weights, _ = combo_tuples(rows, weights, masks, self.TUPLE_LIMIT)
-        if tuples is not None:
-            if not len(tuples):
-                raise NoDeal("no deal fits the ranges: every combination of them shares a "
-                              "card", ", ".join(names))
-            self.tuples = True
-            self._set([tuples], [tuple_weights], [card_masks(tuples)])
-            return
-        if fit < self.SLOWEST:
-            raise RangeError(f"the ranges fit together too rarely to sample (about one draw in "
-                             f"{1 / max(fit, 1e-12):,.0f}) and have too many compatible combo "
-                             f"tuples to list (over {self.TUPLE_LIMIT:,}): narrow them",
-                             ", ".join(names))
-
-    def _set(self, rows, weights, masks) -> None:
-        self.combos = np.ascontiguousarray(np.concatenate(rows)) if rows else \
-            np.empty((0, 1), np.uint8)
-        self.starts = row_starts(rows)
-        self.cumulative = np.concatenate([np.cumsum(w) for w in weights]) if rows else \
-            np.empty(0)
-        self.uniform = np.array([bool(np.all(w == w[0])) for w in weights], np.bool_)
-        self.width = self.combos.shape[1]
-        self.masks = np.concatenate(masks) if rows else np.empty(0, np.uint64)
-
-    def max_tries(self, size: int) -> int:
-        """Redeals a chunk of ``size`` deals may take: far above what the pilot allows."""
-        return 0 if self.tuples else int(size * 50 / max(self.fit, self.SLOWEST)) + 100_000
-
-    def check(self, done: int) -> None:
-        if done < 0:
-            raise RangeError("the ranges fit together too rarely to sample: a chunk of deals "
-                             "ran out of redeals; narrow them or ask for exact=True")
-
-    def deal(self, size: int, new_cards: int, state) -> tuple[np.ndarray, np.ndarray]:
-        """``size`` deals: the combos, uint8 (players, size, hole), and the new cards from
-        the rest, uint8 (size, new_cards)."""
-        from ..kernels import ranges as range_kernels
-        new = np.empty((size, new_cards), np.uint8)
-        if self.tuples:
-            flat = np.empty((1, size, self.width), np.uint8)
-            done = range_kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
-                                              self.uniform, self.masks, self.taken, 1, state,
-                                              flat, new)
-            self.check(done)
-            return np.ascontiguousarray(
-                flat[0].reshape(size, self.players, self.hole).transpose(1, 0, 2)), new
-        holes = np.empty((self.players, size, self.hole), np.uint8)
-        done = range_kernels.sample_range_deals(self.combos, self.starts, self.cumulative,
-                                          self.uniform, self.masks, self.taken,
-                                          self.max_tries(size), state, holes, new)
-        self.check(done)
-        return holes, new
-
-
 WALK_SECONDS = 2e-10
 """Seconds ``heads_up_by_boards`` takes a pair of combos and a board ("The" 10% against
 40%: 19.5 million pairs on a flop's 946 boards, 4 s)."""
@@ -478,28 +418,6 @@ def _duration(seconds: float) -> str:
     return ""
 
 
-def _collision_bound(rows, weights) -> float:
-    """An upper bound on the chance that a draw of one combo per player, each by weight,
-    puts one card in two hands: the sum over pairs of players and cards of the chance
-    that both hold the card."""
-    from ..kernels.ranges import card_shares
-    shares = []
-    for combos, w in zip(rows, weights):
-        share = np.zeros(64)
-        card_shares(combos, w, share)
-        shares.append(share)
-    return float(sum(shares[p] @ shares[q] for p in range(len(shares))
-                     for q in range(p + 1, len(shares))))
-
-
-def row_starts(rows) -> np.ndarray:
-    """int64 (len(rows) + 1,): where each player's combos start in the concatenated rows."""
-    starts = np.zeros(len(rows) + 1, np.int64)
-    starts[1:] = np.cumsum([len(r) for r in rows])
-    return starts
-
-
-
 def partial_range(g: Game, cards: np.ndarray, missing: int) -> Range:
     """A hand with ``missing`` unknown cards as the range of its completions."""
     return completion_range(g, tuple(cards.tolist()), missing)
@@ -516,95 +434,3 @@ def completion_range(g: Game, cards: tuple[int, ...], missing: int) -> Range:
     out.combos.setflags(write=False)
     out.weights.setflags(write=False)
     return out
-
-
-PAIRS_PER_STEP = 1 << 22        # combo pairs compared at once (32 MB of masks)
-
-
-def _compatible(mask: np.ndarray, other: np.ndarray, limit: int | None):
-    """(a, b): every pair of a row of ``mask`` and a row of ``other`` without a shared
-    card, in row-major order; None as soon as there are more than ``limit``.  Compared a
-    block of rows at a time, so that memory stays bounded however wide the ranges."""
-    step = max(1, PAIRS_PER_STEP // max(len(other), 1))
-    firsts, seconds, count = [], [], 0
-    for start in range(0, len(mask), step):
-        a, b = np.nonzero((mask[start:start + step, None] & other[None, :]) == 0)
-        count += len(a)
-        if limit is not None and count > limit:
-            return None
-        firsts.append(a + start)
-        seconds.append(b)
-    if not firsts:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
-    return np.concatenate(firsts), np.concatenate(seconds)
-
-
-def combo_tuples(rows, weights, masks, limit):
-    """Every tuple of one combo per player with no card shared, and its weight.
-
-    Returns (uint8 (n, players * hole), float64 (n,), scale): the weights are the products of
-    the players' weights divided by ``scale`` (1, unless the products would underflow); or
-    (None, None, 1.0) when there are more than ``limit`` tuples.
-    """
-    index = np.arange(len(rows[0]))[:, None]
-    mask = masks[0].copy()
-    # products of weights can underflow (three players at 1e-200 each): past that risk
-    # they are multiplied as logarithms and scaled so that the largest is 1
-    smallest = math.prod(float(w.min()) for w in weights)
-    logs = not smallest > 1e-250
-    weight = np.log(weights[0]) if logs else weights[0].copy()
-    for p in range(1, len(rows)):
-        pairs = _compatible(mask, masks[p], limit)
-        if pairs is None:
-            return None, None, 1.0
-        a, b = pairs
-        index = np.concatenate([index[a], b[:, None]], axis=1)
-        mask = mask[a] | masks[p][b]
-        weight = weight[a] + np.log(weights[p][b]) if logs else weight[a] * weights[p][b]
-    shift = 1.0
-    if logs and len(weight):
-        top = float(weight.max())
-        weight = np.exp(weight - top)
-        shift = math.exp(top)          # 0.0 where even the largest product underflows
-    tuples = np.concatenate([rows[p][index[:, p]] for p in range(len(rows))], axis=1)
-    return tuples, weight, shift
-
-
-def check_dealable(combo_masks, starts, taken, names, budget: int = 100_000) -> None:
-    """Refuse ranges that can never be dealt together (sampling would never end).
-
-    A depth-first search for one tuple of combos without a shared card (the last
-    player's combos read at once, as an array); it gives up (and trusts the ranges) after ``budget``
-    steps, which only very wide ranges need, and those always fit.
-    """
-    players = len(starts) - 1
-    masks = []
-    for p in range(players):
-        part = combo_masks[starts[p]:starts[p + 1]]
-        live = part[(part & np.uint64(taken)) == 0]
-        if not len(live):
-            raise NoDeal(f"the range of hand {p + 1} ({names[p]!r}) has no live combos",
-                          names[p])
-        masks.append(live)
-    steps = 0
-
-    def search(p: int, used: int) -> bool:
-        # wide ranges fit at once, so their masks are read one by one, not listed
-        nonlocal steps
-        if p == players:
-            return True
-        if p == players - 1:                     # the last hand: one look at them all
-            steps += 1
-            return bool(((masks[p] & np.uint64(used)) == 0).any())
-        for m in masks[p]:
-            steps += 1
-            if steps > budget:
-                return True
-            m = int(m)
-            if not m & used and search(p + 1, used | m):
-                return True
-        return False
-
-    if not search(0, int(taken)):
-        raise NoDeal("no deal fits the ranges: every combination of them shares a card",
-                      ", ".join(names))

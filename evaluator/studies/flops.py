@@ -195,7 +195,11 @@ def _hand_text(hand: object) -> str:
 def _symmetries(parsed: list[np.ndarray], ranges: list[Range | None],
                 dead: np.ndarray) -> np.ndarray:
     """The suit renamings (uint8 (k, 52) card maps) that leave every known hand and the dead
-    cards as they are (``stabilizer``) and map every range onto itself, weights included."""
+    cards as they are (``stabilizer``) and map every range onto itself, weights included.
+
+    Those renamings are a group, so few are tested: one that passes brings every product
+    with those that passed (a range symmetric in all suits, as "10%" is, takes two or three
+    tests of the 23), and one that fails rules out its products with them."""
     perms = stabilizer(*[h for h, r in zip(parsed, ranges) if r is None], dead)
     listed = []
     for r in ranges:
@@ -203,8 +207,8 @@ def _symmetries(parsed: list[np.ndarray], ranges: list[Range | None],
             masks = card_masks(r.combos)
             order = np.argsort(masks)
             listed.append((r.combos, r.weights, masks[order], r.weights[order]))
-    keep = []
-    for perm in perms:
+
+    def keeps(perm: np.ndarray) -> bool:
         for combos, weights, masks, sorted_weights in listed:
             # the image of combo k weighs what combo k weighs: sorted by the images'
             # masks, the weights must be those of the range sorted by its masks
@@ -212,10 +216,33 @@ def _symmetries(parsed: list[np.ndarray], ranges: list[Range | None],
             order = np.argsort(image)
             if not (np.array_equal(image[order], masks)
                     and np.array_equal(weights[order], sorted_weights)):
-                break
+                return False
+        return True
+
+    key = {bytes(p): p for p in perms}
+    inside = {bytes(np.arange(52, dtype=np.uint8))}
+    outside: set[bytes] = set()
+    for perm in perms:
+        name = bytes(perm)
+        if name in inside or name in outside:
+            continue
+        if keeps(perm):
+            # the group the kept renamings generate: products until none is new
+            grown = True
+            inside.add(name)
+            while grown:
+                grown = False
+                for a in list(inside):
+                    for b in list(inside):
+                        made = bytes(key[a][key[b]])
+                        if made not in inside:
+                            inside.add(made)
+                            grown = True
         else:
-            keep.append(perm)
-    return np.array(keep, np.uint8)
+            for h in inside:
+                outside.add(bytes(perm[key[h]]))
+                outside.add(bytes(key[h][perm]))
+    return np.array([p for p in perms if bytes(p) in inside], np.uint8)
 
 
 def _flop_classes(live: list[int], perms: np.ndarray) -> list[tuple[tuple[int, ...], int]]:
