@@ -159,10 +159,16 @@ def card_masks(rows: np.ndarray) -> np.ndarray:
 
 
 def any_clear(masks: np.ndarray, bits: int) -> bool:
-    """Whether a mask of ``masks`` holds none of ``bits``: the first few thousand read
-    first, where a wide range has one (a range's live check without a pass over it)."""
+    """Whether a mask of ``masks`` holds none of ``bits``: read a part at a time from the
+    first few thousand, where a wide range has one (a range's live check without a pass
+    over it)."""
     out = np.uint64(bits)
-    return bool(((masks[:4096] & out) == 0).any() or ((masks[4096:] & out) == 0).any())
+    start, size = 0, 4096
+    while start < len(masks):                  # parts growing eightfold
+        if ((masks[start:start + size] & out) == 0).any():
+            return True
+        start, size = start + size, size * 8
+    return False
 
 
 def mask_rows(masks: np.ndarray, hole: int) -> np.ndarray:

@@ -262,7 +262,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         for p in ranged:
             if ranges[p] is None:
                 known_bits |= int(np.bitwise_or.reduce(masks_of[p]))
-        for p in ranged:
+        for p in ranged if known_bits != taken else ():
             if ranges[p] is not None and not any_clear(masks_of[p], known_bits):
                 raise NoDeal(f"the range of hand {p + 1} ({names[p]!r}) has no live combos "
                               "beside the other hands' cards", names[p])
