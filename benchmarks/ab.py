@@ -113,6 +113,10 @@ def cases(rng: np.random.Generator):
             "the", ["10%", "40%"], "2c7d", exact=True, threads=1), 1),
         "PLO runout study": (lambda m: m.runout_study(
             "omaha", ["10%", "40%"], "2c7d9h", threads=1, progress=False), 1),
+        "PLO 10% vs 40% MC, flop, 1,000 deals": (lambda m: m.equity(
+            "omaha", ["10%", "40%"], "2c7d9h", trials=1000, seed=1, threads=1), 20),
+        "PLO5 10% vs 40% MC, flop, 1,000 deals": (lambda m: m.equity(
+            "omaha5", ["10%", "40%"], "2c7d9h", trials=1000, seed=1, threads=1), 5),
     }
 
 
