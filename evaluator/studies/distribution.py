@@ -140,12 +140,14 @@ def _distribution_plan(hands: RangeLike, against: RangeLike, board: CardsLike,
     if not (_fast_path(g) or _sweeps(g, board_ids, first, second, out)):
         seconds = _asked_seconds(g, first, second, board_ids, out)
         if seconds > DISTRIBUTION_SECONDS:
+            swept = _sweep_seconds(g, board_ids, first, second)
             raise RangeError(
                 f"the distribution of {_short(first.text)!r} ({len(first):,} live combos) "
                 f"against {_short(second.text)!r} ({len(second):,}) would take about "
-                f"{seconds:,.0f} s (one equity query per combo), more than the "
-                f"{DISTRIBUTION_SECONDS:.0f} s allowed; narrow the first range, or give a "
-                "later street", first.text)
+                f"{seconds:,.0f} s (one equity query per combo)"
+                + (f" or {swept:,.0f} s (the combo sweep of each runout)" if swept else "")
+                + f", more than the {DISTRIBUTION_SECONDS:.0f} s allowed; narrow the first "
+                "range, or give a later street", first.text)
     return g, first, second, board_ids, dead_ids
 
 
@@ -179,17 +181,25 @@ def _sweeps(g: Game, board: np.ndarray, first: Range, second: Range,
     combo (``Family.exact_seconds``, measured on 10% against 40%, scaled by the combos
     the ranges hold, which are all a sweep walks: 5-card Omaha on a flop, about 40 s).
     Not 6-card Omaha, whose earlier streets would hold gigabytes of sums."""
-    from ..vectors import boards, kind
+    from ..vectors import boards
     sizes = boards(g)
     if len(board) in sizes:
         return sizes
-    if kind(g) != "omaha" or g.hole > 5 or len(board) not in g.streets:
-        return ()
-    share = (len(first) + len(second)) / math.comb(len(g.deck), g.hole)
-    seconds = family(g).exact_seconds(g, len(board)) * share / 0.5 + 0.01
-    if seconds > min(DISTRIBUTION_SECONDS, _asked_seconds(g, first, second, board, out)):
+    seconds = _sweep_seconds(g, board, first, second)
+    if not seconds or seconds > min(DISTRIBUTION_SECONDS,
+                                    _asked_seconds(g, first, second, board, out)):
         return ()
     return tuple(g.streets)
+
+
+def _sweep_seconds(g: Game, board: np.ndarray, first: Range, second: Range) -> float:
+    """About how long the Omaha games of four and five cards sweep this distribution's
+    runouts (0.0 where they do not: other games, 6-card Omaha)."""
+    from ..vectors import kind
+    if kind(g) != "omaha" or g.hole > 5 or len(board) not in g.streets:
+        return 0.0
+    share = (len(first) + len(second)) / math.comb(len(g.deck), g.hole)
+    return family(g).exact_seconds(g, len(board)) * share / 0.5 + 0.01
 
 
 def check_distribution(hands: RangeLike, against: RangeLike, board: CardsLike = "", *,
