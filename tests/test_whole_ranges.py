@@ -55,6 +55,22 @@ def test_with_nothing_out_whole_draws_are_the_listed_draws():
         assert two.counts == one.counts
 
 
+def test_a_seed_deals_the_same_however_the_query_came_to_sample():
+    """exact=False (the default deals) and trials= of as many deals: one seed, one answer,
+    both drawn whole."""
+    implied = equity("omaha", ["10%", "40%"], "2c7d9h", exact=False, seed=3)
+    given = equity("omaha", ["10%", "40%"], "2c7d9h", trials=implied.samples, seed=3)
+    assert implied.counts == given.counts
+
+
+def test_a_range_clear_of_the_board_but_not_of_a_partial_hand_is_refused_by_name():
+    """No known hand, but a hand dealt with the board holds the As, which every combo of
+    the range holds."""
+    with pytest.raises(NoDeal, match=r"hand 2 \('AsAh\*\*,AsAd\*\*'\) has no live combos "
+                       "beside"):
+        equity("omaha", ["40%", "AsAh**,AsAd**", "As???"], "2c7d9h", trials=10_000, seed=1)
+
+
 def test_whole_draws_do_not_depend_on_threads():
     runs = [equity("omaha5", ["10%", "40%"], "2c7d9h", "Ks", trials=600_000, seed=4,
                    threads=t) for t in (1, 2)]

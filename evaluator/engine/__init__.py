@@ -7,6 +7,8 @@ Files, in the order they import each other:
 - ``plan.py``: the cost model that chooses between enumerating and sampling.
 - ``exact.py``: exact counts for known hands and for hands with unknown cards.
 - ``sample.py``: the Monte Carlo driver, seeded per chunk.
+- ``sampler.py``: ``RangeSampler``, which deals combos of ranges by weight (wide ranges drawn
+  whole, from arrays prepared once).
 - ``ranged.py``: equity where some hands are ranges (exact by suit classes, or sampled).
 - ``api.py``: ``equity``, ``equity_by_street``, ``discard_equity``.
 

@@ -83,8 +83,10 @@ def equity(game: str | Game, hands, board="", dead="", *, exact: bool | None = N
         The Monte Carlo stream a seed deals: 2, the default, or 1 for the seeded answers
         of release 0.1.0 (kept for one release).  They differ only for two ranges (or
         hands) of equal weights whose combo counts times the board's ordered draws are at
-        most 2**46 (``QQ+,AKs`` against ``random`` pre-flop, not two random hands); the
-        result's ``version`` says which one sampled it.
+        most 2**46 (``QQ+,AKs`` against ``random`` pre-flop, not two random hands), and
+        for ranges of 20,000 combos or more in all in Omaha, Tahoe, The and Teen Patti
+        beside a board, dead or known card (drawn whole, a combo holding one dealt
+        again); the result's ``version`` says which one sampled it.
     threads : int, optional
     prefer_numpy : bool
         Answer known hands with the NumPy rank-multiset method while Numba is not yet

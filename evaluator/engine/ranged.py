@@ -71,11 +71,14 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     scale = 1.0
     sampling = trials is not None or target_stderr is not None
     # wide ranges that the generic sampler deals (Omaha, Tahoe, The, Teen Patti) are drawn
-    # whole, a combo holding a board or dead card dealt again (``RangeSampler.whole``):
-    # not listed live again for every board (a flop study asks 1,755); the first stream
-    # keeps the live lists
-    whole = (sampling and version >= 2 and not family(g).ranged(g)
-             and sum(len(r) for r in ranges if r is not None) >= WHOLE_COMBOS)
+    # whole, a combo holding a board, dead or known card dealt again
+    # (``RangeSampler.whole``), however the query came to sample (the same deals for a
+    # seed with trials= or without): not listed live again for every board (a flop study
+    # asks 1,755); where it surely samples, not listed at all.  The first stream keeps the
+    # live lists
+    draw_whole = (version >= 2 and not family(g).ranged(g)
+                  and sum(len(r) for r in ranges if r is not None) >= WHOLE_COMBOS)
+    whole = draw_whole and (sampling or exact is False)
     out_bits = sum(1 << int(c) for c in out.tolist())
     for i, (cards, missing, rng) in enumerate(zip(parsed, unknown, ranges), start=1):
         completions = math.comb(52 - len(out) - len(cards), missing)
@@ -254,7 +257,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     for c in out.tolist() + [c for p in dealt for c in parsed[p].tolist()]:
         taken |= 1 << c
     sampler = None
-    if whole:
+    if draw_whole:
         # the known hands' cards are taken too; the ranges' combos holding them are redealt
         drawn = [ranges[p] if ranges[p] is not None else partial_range(g, parsed[p], 0)
                  for p in ranged]
@@ -262,12 +265,12 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         for p in ranged:
             if ranges[p] is None:
                 known_bits |= int(np.bitwise_or.reduce(masks_of[p]))
-        for p in ranged if known_bits != taken else ():
+        for p in ranged if known_bits != out_bits else ():      # other hands' cards
             if ranges[p] is not None and not any_clear(masks_of[p], known_bits):
                 raise NoDeal(f"the range of hand {p + 1} ({names[p]!r}) has no live combos "
                               "beside the other hands' cards", names[p])
         sampler = RangeSampler.whole(drawn, taken, used_seed)
-        if sampler is None:            # they fit too rarely: the live combos, listed
+        if sampler is None and whole:  # they fit too rarely: the live combos, listed
             for p in ranged:
                 if ranges[p] is not None:
                     alive = ranges[p].live(out)

@@ -19,7 +19,7 @@ from ..errors import NoDeal, RangeError
 from ..ranges import Range, card_masks
 
 __all__ = ["RangeSampler", "check_dealable", "collision_bound", "combo_tuples", "row_starts",
-           "WHOLE_COMBOS"]
+           "WHOLE_COMBOS", "forget_prepared"]
 
 WHOLE_COMBOS = 20_000
 """Combos (all ranges together) from which ``RangeSampler.whole`` is worth it: listing the
@@ -287,6 +287,9 @@ class _Prepared:
         self.shares = np.zeros((len(ranges), 64))
         for p, (r, w) in enumerate(zip(ranges, weights)):
             card_shares(r.combos, w, self.shares[p])
+        # shared by every thread that samples from them, and never written: left writable
+        # all the same, since a read-only array is another type to the kernels (another
+        # compile of the sampler, which the warmup does not make)
 
 
 PREPARED_KEPT = 2
@@ -299,15 +302,20 @@ def _prepared(ranges: list[Range]) -> _Prepared:
     """The prepared arrays of ``ranges``, made once while they are among the last
     ``PREPARED_KEPT`` sets asked (ranges are read-only, so queries on threads share them)."""
     key = tuple(id(r) for r in ranges)
-    with _prepared_lock:
-        hit = _prepared_sets.get(key)
+    with _prepared_lock:                 # made under the lock: threads asking the same
+        hit = _prepared_sets.get(key)    # ranges at once wait for one copy, not make one each
         if hit is not None:
             _prepared_sets.move_to_end(key)
             return hit
-    made = _Prepared(ranges)
-    with _prepared_lock:
+        made = _Prepared(ranges)
         _prepared_sets[key] = made
         while len(_prepared_sets) > PREPARED_KEPT:
             _prepared_sets.popitem(last=False)
     return made
+
+
+def forget_prepared() -> None:
+    """Drop every set of prepared arrays (their memory; the next query makes them again)."""
+    with _prepared_lock:
+        _prepared_sets.clear()
 

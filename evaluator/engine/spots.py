@@ -293,8 +293,10 @@ def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | Non
 # The Monte Carlo streams: what a seed deals.  2 (this release's): heads-up ranges of equal
 # weights draw a deal's combos from the fraction the deal before left of its board's step
 # (one generator step a deal where there were two), where the combos' and the board's
-# outcomes fit in ``markers.CARRIED_BITS`` bits.  1: the streams of release 0.1.0, kept under
-# ``version=1`` for one release.  Every other deal is the same in both.
+# outcomes fit in ``markers.CARRIED_BITS`` bits; wide ranges of the generic sampler are drawn
+# whole beside a board, dead or known card (``sampler.RangeSampler.whole``).  1: the streams
+# of release 0.1.0, kept under ``version=1`` for one release.  Every other deal is the same
+# in both.
 STREAM_VERSION = 2
 STREAM_VERSIONS = (1, 2)
 

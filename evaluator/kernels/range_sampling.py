@@ -108,7 +108,7 @@ def best5_sample_ranges_hu(combos, starts, cumulative, uniform, combo_draw, take
       counts multiply to at most 2**``CARRIED_BITS`` (``markers.combo_marker``), so that each
       outcome's probability stays within 2**-18 of its share, as the first stream's worst
       case does (a range of 22,100 combos in 32 bits).
-    The caller makes sure that most draws fit (``engine.ranged.RangeSampler`` measures
+    The caller makes sure that most draws fit (``engine.sampler.RangeSampler`` measures
     it, or bounds it): the redeal loop has no bound of its own, since a counter and an
     exit in it cost 1.5x on this kernel (measured side by side, 21 against 33 ms for
     2 M deals of QQ+,AKs against a random hand).
