@@ -19,7 +19,7 @@ from ..errors import NoDeal, RangeError
 from ..ranges import Range, card_masks
 
 __all__ = ["RangeSampler", "check_dealable", "collision_bound", "combo_tuples", "row_starts",
-           "WHOLE_COMBOS", "forget_prepared"]
+           "WHOLE_COMBOS", "forget_prepared", "draw_arrays", "card_shares_of", "share_bound"]
 
 WHOLE_COMBOS = 20_000
 """Combos (all ranges together) from which ``RangeSampler.whole`` is worth it: listing the
@@ -90,12 +90,7 @@ class RangeSampler:
         self.taken, self.tuples, self.width = np.uint64(taken), False, whole.combos.shape[1]
         self.combos, self.starts, self.masks = whole.combos, whole.starts, whole.masks
         self.cumulative, self.uniform = whole.cumulative, whole.uniform
-        # the chance a draw holds a taken card, or a card of another player's draw
-        out = [c for c in range(64) if taken >> c & 1]
-        shares = whole.shares
-        bound = float(shares[:, out].sum()) + sum(
-            float(shares[p] @ shares[q]) for p in range(self.players)
-            for q in range(p + 1, self.players))
+        bound = share_bound(whole.shares, taken)
         if bound <= 1 - cls.FAST_ENOUGH:
             self.fit = 1 - bound
             return self
@@ -117,14 +112,9 @@ class RangeSampler:
         return self.PILOT / (self.PILOT + done) if done >= 0 else 0.0
 
     def _set(self, rows, weights, masks) -> None:
-        self.combos = np.ascontiguousarray(np.concatenate(rows)) if rows else \
-            np.empty((0, 1), np.uint8)
-        self.starts = row_starts(rows)
-        self.cumulative = np.concatenate([np.cumsum(w) for w in weights]) if rows else \
-            np.empty(0)
-        self.uniform = np.array([bool(np.all(w == w[0])) for w in weights], np.bool_)
+        self.combos, self.starts, self.cumulative, self.uniform, self.masks = \
+            draw_arrays(rows, weights, masks)
         self.width = self.combos.shape[1]
-        self.masks = np.concatenate(masks) if rows else np.empty(0, np.uint64)
 
     def max_tries(self, size: int) -> int:
         """Redeals a chunk of ``size`` deals may take: far above what the pilot allows."""
@@ -156,18 +146,40 @@ class RangeSampler:
         return holes, new
 
 
-def collision_bound(rows, weights) -> float:
-    """An upper bound on the chance that a draw of one combo per player, each by weight,
-    puts one card in two hands: the sum over pairs of players and cards of the chance
-    that both hold the card."""
+def draw_arrays(rows, weights, masks) -> tuple[np.ndarray, ...]:
+    """What the sampling kernels read of the players' ``rows``: the combos one after
+    another, where each player's start, their running weights, whether each player's
+    weights are all equal, and their masks."""
+    combos = np.ascontiguousarray(np.concatenate(rows)) if rows else \
+        np.empty((0, 1), np.uint8)
+    cumulative = np.concatenate([np.cumsum(w) for w in weights]) if rows else np.empty(0)
+    uniform = np.array([bool(np.all(w == w[0])) for w in weights], np.bool_)
+    return (combos, row_starts(rows), cumulative, uniform,
+            np.concatenate(masks) if rows else np.empty(0, np.uint64))
+
+
+def card_shares_of(rows, weights) -> np.ndarray:
+    """(players, 64): the share of each player's weight on combos holding each card."""
     from ..kernels.ranges import card_shares
-    shares = []
-    for combos, w in zip(rows, weights):
-        share = np.zeros(64)
-        card_shares(combos, w, share)
-        shares.append(share)
-    return float(sum(shares[p] @ shares[q] for p in range(len(shares))
-                     for q in range(p + 1, len(shares))))
+    shares = np.zeros((len(rows), 64))
+    for p, (combos, w) in enumerate(zip(rows, weights)):
+        card_shares(combos, w, shares[p])
+    return shares
+
+
+def share_bound(shares: np.ndarray, taken: int = 0) -> float:
+    """An upper bound on the chance that a draw of one combo per player, each by weight,
+    puts a card of ``taken`` in a hand or one card in two hands: the chances that a hand
+    holds each taken card, and over pairs of players and cards that both hold the card."""
+    out = [c for c in range(64) if taken >> c & 1]
+    return float(shares[:, out].sum()) + sum(
+        float(shares[p] @ shares[q]) for p in range(len(shares))
+        for q in range(p + 1, len(shares)))
+
+
+def collision_bound(rows, weights) -> float:
+    """``share_bound`` of the players' rows, none taken."""
+    return share_bound(card_shares_of(rows, weights))
 
 
 def row_starts(rows) -> np.ndarray:
@@ -276,17 +288,12 @@ class _Prepared:
     weight share holding each card (players, 64)."""
 
     def __init__(self, ranges: list[Range]) -> None:
-        from ..kernels.ranges import card_shares
         self.ranges = list(ranges)                 # kept: the key's ids stay theirs
+        rows = [r.combos for r in ranges]
         weights = [r.weights / float(r.weights.max()) for r in ranges]
-        self.combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]))
-        self.starts = row_starts([r.combos for r in ranges])
-        self.cumulative = np.concatenate([np.cumsum(w) for w in weights])
-        self.uniform = np.array([bool(np.all(w == w[0])) for w in weights], np.bool_)
-        self.masks = np.concatenate([r.masks() for r in ranges])
-        self.shares = np.zeros((len(ranges), 64))
-        for p, (r, w) in enumerate(zip(ranges, weights)):
-            card_shares(r.combos, w, self.shares[p])
+        self.combos, self.starts, self.cumulative, self.uniform, self.masks = \
+            draw_arrays(rows, weights, [r.masks() for r in ranges])
+        self.shares = card_shares_of(rows, weights)
         # shared by every thread that samples from them, and never written: left writable
         # all the same, since a read-only array is another type to the kernels (another
         # compile of the sampler, which the warmup does not make)
