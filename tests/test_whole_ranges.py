@@ -26,6 +26,7 @@ from evaluator.studies.flops import _symmetries
     ("omaha8", ["10%", "40%"], "2c7d9hKs4d", ""),
     ("tahoe", ["40%", "40%"], "2c7d9hKsAd", ""),
     ("omaha", ["AA**,KK**", "40%"], "AsAdKhKs2c", ""),       # most of the first hit the board
+    ("omaha", ["AA**:0.5,KK**,QQ**:0.25", "40%"], "2c7d9hKs8s", "3c4d"),   # weights, dead
 ])
 def test_whole_draws_land_on_the_exact_answer(name, hands, board, dead):
     exact = equity(name, hands, board, dead, exact=True)
