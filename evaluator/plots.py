@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .studies import EquityDistribution, FlopStudy, RangeBreakdown, RunoutStudy
 
 __all__ = ["grid", "streets", "pyplot", "save", "distributions", "flop_textures", "breakdown",
-           "runouts"]
+           "runouts", "winnings"]
 
 
 def pyplot() -> ModuleType:
@@ -227,6 +227,34 @@ def runouts(study: RunoutStudy, path: str | Path, *, title: str = "") -> Path:
     bar = fig.colorbar(image, ax=ax, fraction=0.08, pad=0.04)
     bar.set_label(f"equity of {study.hands[0]}")
     bar.ax.axhline(whole, color="black", linewidth=2)
+    try:
+        return save(fig, path)
+    finally:
+        plt.close(fig)
+
+
+def winnings(rows: Sequence, path: str | Path, *, title: str = "",
+             big_blinds: bool = False) -> Path:
+    """The graph of all-in EV: one player's cumulative chips won, and with every all-in
+    paid by equity, over the hands (``histories.AllinRow`` rows of that player, in
+    order; a hand without a result left out).  ``big_blinds``: in big blinds."""
+    plt = pyplot()
+    won, ev = [0.0], [0.0]
+    for row in rows:
+        if row.net is None:
+            continue
+        unit = row.big_blind if big_blinds and row.big_blind > 0 else 1.0
+        won.append(won[-1] + row.net / unit)
+        ev.append(ev[-1] + (row.allin_ev if row.allin_ev is not None else row.net) / unit)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.plot(range(len(won)), won, label="won", color="tab:green")
+    ax.plot(range(len(ev)), ev, label="all-in EV", color="tab:orange")
+    ax.axhline(0, color="grey", linewidth=0.6)
+    ax.set_xlabel("hands")
+    ax.set_ylabel("big blinds" if big_blinds else "chips")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    ax.set_title(title or "won and all-in EV")
     try:
         return save(fig, path)
     finally:

@@ -26,7 +26,8 @@ LAYERS = {
                "flop_vectors", "runout_vectors"],
     "batch": ["batch"],
     "studies": ["studies"],
-    "apps": ["warmup", "plots", "play", "bench", "_terminal", "cli", "__main__", "__init__"],
+    "apps": ["warmup", "plots", "play", "histories", "bench", "_terminal", "cli", "__main__",
+             "__init__"],
 }
 RANK = {name: rank for rank, names in enumerate(LAYERS.values()) for name in names}
 

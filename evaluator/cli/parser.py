@@ -17,6 +17,7 @@ from .commands import (
     cmd_tables,
     cmd_warmup,
 )
+from .history import add_history_parser
 from .study import add_study_parser
 
 __all__ = ["parser", "EXAMPLES"]
@@ -36,6 +37,7 @@ EXAMPLES = """examples:
   evaluator plot streets holdem AsKs QhQd --board 2c7d9hTsJs --out streets.png
   evaluator bench --quick
   evaluator tables verify
+  evaluator history hands/ --player hero --plot ev.png
 """
 
 
@@ -137,6 +139,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_matrix)
 
     add_study_parser(sub, Parser, raw, whole)
+    add_history_parser(sub, Parser, raw)
 
     p = sub.add_parser("range", help="list a range's combos", formatter_class=raw,
                        description="Parse a range and show its combos, their share of all "

@@ -1,0 +1,147 @@
+"""``evaluator history``: read hand histories, replay them, and print each player's
+winnings beside their all-in EV; the rows to ``--out`` a hand at a time, resumable."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..errors import EvaluatorError
+from .args import check_out
+
+__all__ = ["add_history_parser", "cmd_history"]
+
+EPILOG = """examples:
+  evaluator history hands/                         # every .phh, .phhs, .txt below
+  evaluator history stars.txt --player hero --plot ev.png
+  evaluator history hands/ --out ev.csv --on-error record
+  evaluator history hands/ --out ev.csv --resume   # after Ctrl-C: the hands not yet done
+
+Each hand is replayed: a hand that breaks the rules or whose chips do not add up stops the
+run with its file and line, or with --on-error record becomes a row with its error.  An
+all-in is adjusted where no more betting was possible with cards to come and every hand
+in it is known: each pot shared by exact equity (every card the history shows, a folded
+player's included, out of the deck)."""
+
+
+def add_history_parser(sub, parser_class, raw) -> None:
+    """Add ``history`` to the top parser's subparsers ``sub``."""
+    p = sub.add_parser("history", help="all-in EV of hand histories (PHH, PokerStars)",
+                       formatter_class=raw, epilog=EPILOG,
+                       description="Winnings and all-in EV of every player in hand "
+                                   "histories: PHH files (.phh, .phhs) and PokerStars text.")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files, folders (every .phh, .phhs, .txt, .toml below), or - to read "
+                        "standard input")
+    p.add_argument("--player", help="only this player's rows and summary")
+    p.add_argument("--out", help="write the rows to .csv or .jsonl (a hand at a time)")
+    p.add_argument("--plot", help="draw --player's won and all-in EV over the hands (.png, "
+                                  ".svg, .pdf; needs matplotlib)")
+    p.add_argument("--big-blinds", action="store_true",
+                   help="plot in big blinds instead of chips")
+    p.add_argument("--resume", action="store_true",
+                   help="continue an interrupted --out file: the hands it holds are skipped")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
+    p.add_argument("--on-error", choices=("stop", "record"), default="stop",
+                   help="stop: a bad hand stops the run (default); record: it becomes a "
+                        "row with its error, and the rest are analysed")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=cmd_history)
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from ..histories import hand_rows, history_files, parse_histories
+    from ..histories.allin import AllinRow, summarize
+    from ..histories.hand import Problem
+    from ..histories.output import RowWriter
+    from ..histories.reading import read_file
+    from ..progress import progress_bar
+    check_out(args.out, (".csv", ".jsonl", ".ndjson"), "--out", overwrite=args.overwrite,
+              resume=args.resume, resumable=True)
+    if args.plot:
+        from .._terminal import IMAGE_SUFFIXES
+        check_out(args.plot, IMAGE_SUFFIXES, "--plot", overwrite=True)
+        if not args.player:
+            raise EvaluatorError("--plot draws one player's hands: name them with --player",
+                                 args.plot)
+        from ..plots import pyplot
+        pyplot()
+    if args.resume and not args.out:
+        raise EvaluatorError("--resume continues an --out file: give --out", "--resume")
+    files = list(history_files(args.paths))
+    if not files:
+        raise EvaluatorError("no hand-history files found under "
+                             + ", ".join(repr(p) for p in args.paths), args.paths[0])
+    writer = RowWriter(args.out, resume=args.resume) if args.out else None
+    rows: list[AllinRow | Problem] = [AllinRow.from_dict(r) for r in
+                                      (writer.previous if writer else [])
+                                      if not r.get("error")]
+    hands = 0
+    bar = progress_bar(len(files), "hand-history files", not args.no_progress)
+    try:
+        for source in files:
+            text = read_file(source)
+            found = parse_histories(text, source) if isinstance(text, str) else [text]
+            for _hand, got in hand_rows(
+                    (h for h in found if writer is None or _key(h) not in writer.done),
+                    args.player, args.on_error):
+                hands += 1
+                rows.extend(got)
+                if writer is not None:
+                    writer.write_hand(got)
+            if bar is not None:
+                bar.advance(bar.task)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.stop()
+        if writer is not None:
+            writer.close()
+            print(f"evaluator: interrupted; {writer.rows:,} rows kept in {args.out} "
+                  "(--resume continues)", file=sys.stderr)
+        raise SystemExit(130) from None
+    finally:
+        if bar is not None:
+            bar.stop()
+    if writer is not None:
+        writer.close()
+    players, problems = summarize(rows)
+    if args.player:
+        players = [s for s in players if s.player == args.player]
+    if args.json:
+        print(json.dumps({"hands": hands, "players": [s.to_dict() for s in players],
+                          "problems": [p.__dict__ for p in problems]}))
+    else:
+        _print_summary(players, problems, hands)
+    if args.plot:
+        from ..plots import winnings
+        mine = [r for r in rows if isinstance(r, AllinRow) and r.player == args.player]
+        winnings(mine, args.plot, big_blinds=args.big_blinds,
+                 title=f"{args.player}: won and all-in EV")
+    return 0
+
+
+def _key(item) -> str:
+    """The ``hand`` a row of this hand (or of its problem) holds."""
+    from ..histories.hand import Hand, Problem
+    return item.where if isinstance(item, Hand) else Problem.of(item).where
+
+
+def _print_summary(players, problems, hands: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    table = Table(title=f"{hands:,} hands read")
+    for name in ("player", "hands", "all-ins", "won", "all-in EV", "luck", "won (bb)",
+                 "all-in EV (bb)"):
+        table.add_column(name, justify="left" if name == "player" else "right")
+    for s in players:
+        table.add_row(s.player, f"{s.hands:,}", f"{s.allins:,}", f"{s.won:,.2f}",
+                      f"{s.allin_ev:,.2f}", f"{s.luck:+,.2f}", f"{s.won_bb:,.1f}",
+                      f"{s.allin_ev_bb:,.1f}")
+    console = Console()
+    console.print(table)
+    for p in problems[:20]:
+        console.print(f"left out: {p.where}, line {p.line}: {p.reason}", markup=False,
+                      highlight=False)
+    if len(problems) > 20:
+        console.print(f"... and {len(problems) - 20:,} more hands left out")

@@ -1,0 +1,106 @@
+"""Where all-in EV rows go: a CSV or JSON Lines file written a hand at a time (flushed at
+least every second), resumed by skipping the hands it already holds, or standard output.
+A hand that could not be analysed is one row with its ``error`` (``--on-error record``)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import time
+from pathlib import Path
+from typing import IO
+
+from ..errors import EvaluatorError
+from .allin import AllinRow
+from .hand import Problem
+
+__all__ = ["COLUMNS", "RowWriter", "problem_row"]
+
+COLUMNS = ["hand", "player", "seat", "game", "net", "allin_ev", "allin_equity",
+           "allin_street", "cards", "board", "pots", "big_blind", "error"]
+FLUSH_SECONDS = 1.0
+
+
+def problem_row(problem: Problem) -> dict:
+    """A hand left out, as a row: its file and index (or line), and the reason."""
+    return {"hand": problem.where, "error": f"line {problem.line}: {problem.reason}"
+            if problem.line else problem.reason}
+
+
+class RowWriter:
+    """Rows to ``path`` (``.csv``, ``.jsonl``/``.ndjson``) or to ``stream``; with
+    ``resume`` the hands already in the file are read back (``done``) and a line cut off
+    by an interrupted run is dropped."""
+
+    def __init__(self, path: str | None, resume: bool = False,
+                 stream: IO[str] | None = None) -> None:
+        self.path = Path(path) if path else None
+        self.done: set[str] = set()
+        self.previous: list[dict] = []           # the rows read back
+        self.rows = 0
+        self.csv = self.path is not None and self.path.suffix.lower() == ".csv"
+        self.last_flush = time.monotonic()
+        if self.path is None:
+            self.handle: IO[str] = stream if stream is not None else io.StringIO()
+            self.csv = False
+        else:
+            if resume and self.path.exists():
+                self._read_back()
+            self.handle = open(self.path, "a" if resume else "w", newline="",
+                               encoding="utf-8")
+            if self.csv and self.handle.tell() == 0:
+                csv.writer(self.handle).writerow(COLUMNS)
+
+    def _read_back(self) -> None:
+        assert self.path is not None
+        data = self.path.read_bytes()
+        cut = data.rfind(b"\n") + 1               # a line without its end: not finished
+        if cut < len(data):
+            with open(self.path, "r+b") as handle:
+                handle.truncate(cut)
+            data = data[:cut]
+        text = data.decode("utf-8")
+        if self.csv:
+            reader = csv.DictReader(io.StringIO(text))
+            if text and reader.fieldnames != COLUMNS:
+                raise EvaluatorError(f"--resume: {self.path} is not a file of these rows "
+                                     f"(its columns: {reader.fieldnames})", str(self.path))
+            records = list(reader)
+        else:
+            try:
+                records = [json.loads(line) for line in text.splitlines() if line.strip()]
+            except json.JSONDecodeError as error:
+                raise EvaluatorError(f"--resume: {self.path} is not JSON Lines ({error})",
+                                     str(self.path)) from None
+        self.done = {str(r.get("hand", "")) for r in records}
+        self.previous = records
+        self.rows = len(records)
+
+    def write_hand(self, rows: list[AllinRow | Problem]) -> None:
+        """One hand's rows, whole (a resumed run never finds half a hand)."""
+        records = [problem_row(r) if isinstance(r, Problem) else r.to_dict() for r in rows]
+        if self.csv:
+            out = io.StringIO()
+            writer = csv.writer(out)
+            for record in records:
+                writer.writerow(["" if record.get(c) is None else record.get(c)
+                                 for c in COLUMNS])
+            self.handle.write(out.getvalue())
+        else:
+            for record in records:
+                self.handle.write(json.dumps({c: record.get(c) for c in COLUMNS}) + "\n")
+        self.rows += len(records)
+        if time.monotonic() - self.last_flush >= FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        self.handle.flush()
+        self.last_flush = time.monotonic()
+        if self.path is not None:
+            os.fsync(self.handle.fileno())
+
+    def close(self) -> None:
+        self.flush()
+        if self.path is not None:
+            self.handle.close()

@@ -1,0 +1,379 @@
+"""Replay a hand's chips: forced bets, every action in turn, the pots and who takes them.
+
+``replay(hand)`` checks what a table would (each player acts in turn, bets within the
+stack and the betting rules of the limit, a street dealt only once its betting is over,
+no card dealt twice) and returns a ``Replayed``: what each player put in, the pots and
+their eligible players, the cards each shows, the board when no more betting was possible
+with cards to come (the all-in), and the chips each took.  Those come from the showdown
+where every eligible hand is known (evaluated by ``evaluate``), and must then match the
+file's ``finishing_stacks`` (less a rake taken from the winners); where the hands are
+not known they are the file's.  A hand that breaks a rule or does not add up raises
+``HandProblem`` naming its line.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..cards import card_str
+from ..evaluate import evaluate
+from .hand import Action, Hand, HandProblem
+
+__all__ = ["Pot", "Replayed", "replay", "button_game"]
+
+STREET_CARDS = (3, 1, 1)        # the board cards each street after the first deals
+
+
+@dataclass(frozen=True)
+class Pot:
+    """A main or side pot: its chips and the players who can win it (one player: a bet
+    no one called, given back)."""
+    amount: float
+    eligible: tuple[int, ...]
+
+
+@dataclass
+class Replayed:
+    """A replayed hand (see the module's docstring).  ``holes[p]``: the cards known of
+    player p (None for a card not shown); ``allin_board``: the board cards out when the
+    betting ended with an all-in and cards still to come (None: it did not);
+    ``won[p]``: the chips p took (None where neither the showdown nor the file says);
+    ``rake``: what the file's stacks leave out of the pots."""
+    hand: Hand
+    contributed: list[float]
+    folded: list[bool]
+    mucked: list[bool]
+    holes: list[list[int | None]]
+    board: list[int]
+    allin_board: int | None
+    pots: list[Pot]
+    won: list[float] | None
+    rake: float
+
+    @property
+    def net(self) -> list[float] | None:
+        """Each player's chips won less chips put in (None where ``won`` is)."""
+        if self.won is None:
+            return None
+        return [w - c for w, c in zip(self.won, self.contributed)]
+
+
+def button_game(hand: Hand) -> bool:
+    """Whether the hand's variant deals a board with blinds (the games replayed here)."""
+    return hand.game is not None
+
+
+class _Table:
+    """The state of the hand while its actions are replayed."""
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+        self.n = n = len(hand.players)
+        self.stacks = list(hand.starting_stacks)
+        self.bets = [0.0] * n
+        self.put = [0.0] * n
+        self.folded = [False] * n
+        self.mucked = [False] * n
+        self.acted = [False] * n
+        self.holes: list[list[int | None]] = [[] for _ in range(n)]
+        self.board: list[int] = []
+        self.seen: dict[int, str] = {}
+        self.street = 0
+        self.allin_board: int | None = None
+        self.last_raise = hand.big_blind
+        antes, blinds = list(hand.antes), list(hand.blinds)
+        if n == 2:                      # heads-up: the forced bets are posted reversed
+            antes, blinds = antes[::-1], blinds[::-1]
+        for p in range(n):
+            self._pay(p, antes[p])
+        self.put_antes = list(self.put)
+        for p in range(n):
+            paid = self._pay(p, blinds[p])
+            self.bets[p] = paid
+        self.top = max(self.bets)
+        # pre-flop the player after the largest forced bet acts first (heads-up: the button)
+        biggest = max(range(n), key=lambda p: (blinds[p], p)) if any(blinds) else n - 1
+        first = hand.first_to_act
+        self.to_act = self._next_to_act(biggest if first is None else (first - 1) % n)
+
+    def _pay(self, p: int, amount: float) -> float:
+        paid = min(amount, self.stacks[p])
+        self.stacks[p] -= paid
+        self.put[p] += paid
+        return paid
+
+    def can_act(self, p: int) -> bool:
+        return not self.folded[p] and self.stacks[p] > 0
+
+    def _owes(self, p: int) -> bool:
+        return self.can_act(p) and (not self.acted[p] or self.bets[p] < self.top)
+
+    def _next_to_act(self, after: int) -> int | None:
+        """The next player after ``after`` who must act; None once the round is over."""
+        if sum(not f for f in self.folded) < 2:
+            return None
+        able = [p for p in range(self.n) if self.can_act(p)]
+        if len(able) == 1 and self.bets[able[0]] >= self.top:
+            return None                 # the others are all in and matched: no betting
+        for step in range(1, self.n + 1):
+            p = (after + step) % self.n
+            if self._owes(p):
+                return p
+        return None
+
+    def fail(self, message: str, action: Action) -> HandProblem:
+        return HandProblem(message, self.hand.source, action.line, self.hand.index)
+
+    def name(self, p: int) -> str:
+        return f"p{p + 1}"
+
+    # --- the actions ---------------------------------------------------------------
+
+    def act(self, action: Action) -> None:
+        kind = action.kind
+        if kind == "hole":
+            self._deal_hole(action)
+        elif kind == "board":
+            self._deal_board(action)
+        elif kind in ("show", "show dealt"):
+            self._show(action)
+        elif kind in ("raise", "call", "fold"):
+            self._bet(action)
+        elif kind == "other":
+            raise self.fail("a draw or bring-in has no place in a board game", action)
+
+    def _take(self, cards, who: str, action: Action) -> None:
+        for c in cards:
+            if c is None:
+                continue
+            if c in self.seen and self.seen[c] != who:
+                raise self.fail(f"card {card_str(c)} dealt twice ({self.seen[c]} and {who})",
+                                action)
+            self.seen[c] = who
+
+    def _deal_hole(self, action: Action) -> None:
+        p = action.actor
+        assert p is not None
+        hole = self.hand.game.hole if self.hand.game else len(action.cards)
+        if self.holes[p] or len(action.cards) != hole:
+            raise self.fail(f"{self.name(p)} is dealt {len(action.cards)} hole cards; "
+                            f"{self.hand.variant} deals {hole} once", action)
+        self._take(action.cards, self.name(p), action)
+        self.holes[p] = list(action.cards)
+
+    def _deal_board(self, action: Action) -> None:
+        if action.runs > 1:            # run it twice: the second run's cards, after the first
+            if self.allin_board is None:
+                raise self.fail("a second run without an all-in", action)
+            self._take(action.cards, "the second run", action)
+            return
+        if self.to_act is not None:
+            raise self.fail(f"the board is dealt while {self.name(self.to_act)} is to act",
+                            action)
+        if sum(not f for f in self.folded) < 2:
+            raise self.fail("the board is dealt after every player but one folded", action)
+        if self.street >= len(STREET_CARDS) or len(action.cards) != STREET_CARDS[self.street]:
+            raise self.fail(f"{len(action.cards)} board cards dealt where the next street "
+                            "deals " + (str(STREET_CARDS[self.street])
+                                        if self.street < len(STREET_CARDS) else "none"),
+                            action)
+        if any(c is None for c in action.cards):
+            raise self.fail("a board card is unknown ('??')", action)
+        self._take(action.cards, "the board", action)
+        self.board += [c for c in action.cards if c is not None]
+        self.street += 1
+        self.bets = [0.0] * self.n
+        self.acted = [False] * self.n
+        self.top = 0.0
+        self.last_raise = self._bet_unit()
+        self.to_act = self._next_to_act(self.n - 1)
+
+    def _show(self, action: Action) -> None:
+        p = action.actor
+        assert p is not None
+        if self.folded[p]:
+            raise self.fail(f"{self.name(p)} shows after folding", action)
+        if action.kind == "show dealt":
+            return
+        if not action.cards:
+            self.mucked[p] = True
+            return
+        if self.holes[p] and len(action.cards) != len(self.holes[p]):
+            raise self.fail(f"{self.name(p)} shows {len(action.cards)} cards, was dealt "
+                            f"{len(self.holes[p])}", action)
+        known = self.holes[p] or [None] * len(action.cards)
+        for a, b in zip(known, action.cards):
+            if a is not None and b is not None and a != b:
+                raise self.fail(f"{self.name(p)} shows {card_str(b)}, was dealt "
+                                f"{card_str(a)}", action)
+        self._take(action.cards, self.name(p), action)
+        self.holes[p] = [a if a is not None else b for a, b in zip(known, action.cards)]
+
+    def _bet_unit(self) -> float:
+        hand = self.hand
+        if hand.limit != "fixed":
+            return hand.big_blind
+        small = float(hand.extra.get("small_bet", hand.big_blind))
+        return float(hand.extra.get("big_bet", 2 * small)) if self.street >= 2 else small
+
+    def _bet(self, action: Action) -> None:
+        p = action.actor
+        assert p is not None
+        if self.to_act is None:
+            raise self.fail(f"{self.name(p)} acts when no betting is open", action)
+        if p != self.to_act:
+            raise self.fail(f"{self.name(p)} acts out of turn: {self.name(self.to_act)} is "
+                            "to act", action)
+        if action.kind == "fold":
+            self.folded[p] = True
+        elif action.kind == "call":
+            paid = self._pay(p, self.top - self.bets[p])
+            self.bets[p] += paid
+        else:
+            self._raise(p, float(action.amount or 0.0), action)
+        self.acted[p] = True
+        self.to_act = self._next_to_act(p)
+        self._check_allin()
+
+    def _raise(self, p: int, to: float, action: Action) -> None:
+        most = self.bets[p] + self.stacks[p]
+        if to > most * (1 + 1e-12):
+            raise self.fail(f"{self.name(p)} bets to {to:g} with {most:g} in front",
+                            action)
+        if to <= self.top:
+            raise self.fail(f"{self.name(p)} 'raises' to {to:g}, not above the bet of "
+                            f"{self.top:g} (a call is 'cc')", action)
+        all_in = to >= most * (1 - 1e-12)
+        least = self.top + (self._bet_unit() if self.hand.limit == "fixed" else
+                            self.last_raise)
+        if not all_in and to < least * (1 - 1e-12):
+            raise self.fail(f"{self.name(p)} raises to {to:g}, below the least raise "
+                            f"(to {least:g})", action)
+        if self.hand.limit == "fixed" and not all_in and to > least * (1 + 1e-12):
+            raise self.fail(f"{self.name(p)} raises to {to:g}; the fixed limit raises to "
+                            f"{least:g}", action)
+        if self.hand.limit == "pot":
+            owed = self.top - self.bets[p]
+            cap = self.top + sum(self.put) + owed
+            if to > cap * (1 + 1e-12):
+                raise self.fail(f"{self.name(p)} raises to {to:g}, above the pot limit "
+                                f"(to {cap:g})", action)
+        paid = self._pay(p, to - self.bets[p])
+        self.bets[p] += paid
+        if self.bets[p] - self.top >= self.last_raise * (1 - 1e-12):
+            self.last_raise = self.bets[p] - self.top
+        self.top = self.bets[p]
+        for q in range(self.n):
+            if q != p:
+                self.acted[q] = False
+
+    def _check_allin(self) -> None:
+        if self.to_act is not None or self.allin_board is not None:
+            return
+        live = [p for p in range(self.n) if not self.folded[p]]
+        able = [p for p in live if self.stacks[p] > 0]
+        if len(live) >= 2 and len(able) <= 1 and len(self.board) < 5:
+            self.allin_board = len(self.board)
+
+    # --- the end -------------------------------------------------------------------
+
+    def pots(self) -> list[Pot]:
+        live = [p for p in range(self.n) if not self.folded[p]]
+        levels = sorted({self.put[p] for p in live})
+        pots: list[Pot] = []
+        below = 0.0
+        for level in levels:
+            amount = sum(min(c, level) - min(c, below) for c in self.put)
+            eligible = tuple(p for p in live if self.put[p] >= level)
+            if amount > 0:
+                pots.append(Pot(amount, eligible))
+            below = level
+        rest = sum(max(0.0, c - below) for c in self.put)     # folded above every caller
+        if rest > 0 and pots:
+            pots[-1] = Pot(pots[-1].amount + rest, pots[-1].eligible)
+        return pots
+
+
+def replay(hand: Hand) -> Replayed:
+    """Replay ``hand`` (see the module's docstring); raises ``HandProblem``."""
+    if hand.game is None:
+        raise HandProblem(f"variant {hand.variant!r} is read but not replayed: this package "
+                          "evaluates board games with blinds (NT, NS, PO, FO/8, FT ...)",
+                          hand.source, hand.line, hand.index)
+    table = _Table(hand)
+    for action in hand.actions:
+        table.act(action)
+    table._check_allin()
+    live = [p for p in range(table.n) if not table.folded[p]]
+    last = hand.actions[-1] if hand.actions else Action(None, "other", line=hand.line)
+    over = len(live) == 1 or (len(table.board) == 5 and table.to_act is None)
+    if not over:
+        waiting = (f"{table.name(table.to_act)} is to act" if table.to_act is not None
+                   else "the board is not complete")
+        raise table.fail(f"the hand ends before its showdown: {waiting}", last)
+    pots = table.pots()
+    # run it twice: the pots split by two boards; the file's chips say who took what
+    won = _showdown(table, pots) if hand.runs == 1 else None
+    rake = 0.0
+    if hand.finishing_stacks is not None and not any(map(math.isinf, hand.starting_stacks)):
+        recorded = [f - (s - c) for f, s, c in zip(hand.finishing_stacks,
+                                                    hand.starting_stacks, table.put)]
+        rake = sum(pot.amount for pot in pots) - sum(recorded)
+        if rake < -1e-9 * max(1.0, sum(hand.starting_stacks)):
+            raise table.fail(f"the finishing stacks hold {-rake:g} chips more than the "
+                             "starting ones", last)
+        if won is not None:
+            _check_won(table, won, recorded, pots, last)
+        won = recorded
+    elif hand.winnings is not None:
+        recorded = list(hand.winnings)
+        rake = sum(pot.amount for pot in pots) - sum(recorded)
+        if won is not None:
+            _check_won(table, won, recorded, pots, last)
+        won = recorded
+    rake = max(rake, 0.0)
+    return Replayed(hand, list(table.put), list(table.folded), list(table.mucked),
+                    table.holes, list(table.board), table.allin_board, pots, won, rake)
+
+
+def _showdown(table: _Table, pots: list[Pot]) -> list[float] | None:
+    """Each player's chips from the pots where every contender's hand is known (a player
+    who mucked concedes); None where some pot's winner cannot be told."""
+    g = table.hand.game
+    assert g is not None
+    won = [0.0] * table.n
+    for pot in pots:
+        contenders = [p for p in pot.eligible if not table.mucked[p]] or list(pot.eligible)
+        if len(contenders) == 1:
+            won[contenders[0]] += pot.amount
+            continue
+        if len(table.board) != 5 or any(len(table.holes[p]) != g.hole or None in table.holes[p]
+                                        for p in contenders):
+            return None
+        values = {p: evaluate(g, [c for c in table.holes[p] if c is not None], table.board)
+                  for p in contenders}
+        highs = {p: v.value for p, v in values.items()}
+        lows = {p: v.low.value for p, v in values.items() if v.low is not None}
+        halves = [(pot.amount / 2, highs), (pot.amount / 2, lows)] if lows else \
+            [(pot.amount, highs)]
+        for amount, ranked in halves:
+            best = max(ranked.values())
+            winners = [p for p, v in ranked.items() if v == best]
+            for p in winners:
+                won[p] += amount / len(winners)
+    return won
+
+
+def _check_won(table: _Table, won: list[float], recorded: list[float], pots: list[Pot],
+               last: Action) -> None:
+    """The file's chips against the showdown's: equal but for odd chips of split pots
+    and a rake taken from the winners."""
+    scale = max(1.0, max(table.hand.starting_stacks))
+    for p in range(table.n):
+        split = sum(1 for pot in pots if p in pot.eligible and len(pot.eligible) > 1)
+        slack = split * max(1.0, table.hand.big_blind / 100) + 1e-9 * scale
+        took = won[p] - recorded[p]
+        if took < -slack or (took > slack and won[p] <= 0):
+            raise table.fail(f"{table.name(p)} ({table.hand.players[p]}) takes "
+                             f"{recorded[p]:g} chips in the file, {won[p]:g} at the "
+                             "showdown", last)

@@ -1,0 +1,340 @@
+"""Hand histories: PHH and PokerStars text read, replayed to the chips they record, and
+every all-in's EV against a brute force over the cards to come (``reference``)."""
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import evaluator as ev
+from evaluator.errors import HistoryError
+from evaluator.histories import (
+    AllinRow,
+    HandProblem,
+    Problem,
+    allin_ev,
+    dumps,
+    parse_histories,
+    read_histories,
+    replay,
+    summarize,
+)
+
+from reference import brute_force_equity
+
+HERE = Path(__file__).parent / "histories"
+
+
+def ids(text: str) -> list[int]:
+    return [int(c) for c in ev.parse_cards(text)]
+
+
+def rows_of(name: str, **options) -> dict[str, AllinRow]:
+    """The rows of the one hand in ``name``, by player."""
+    return {r.player: r for r in allin_ev(read_histories(HERE / name), **options)}
+
+
+def close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-9)
+
+
+# --- all-in EV against the brute force ---------------------------------------------
+
+def test_heads_up_flop_allin_ev_is_the_pot_shared_by_exact_equity():
+    rows = rows_of("headsup_flop.phh")
+    shares, boards = brute_force_equity("holdem", [ids("AsKs"), ids("QhQd")], ids("2c7d9h"),
+                                        [], 5)
+    assert boards == 990
+    ann, bob = rows["Ann"], rows["Bob"]
+    assert (ann.net, bob.net) == (150, -150)                  # kings on the turn
+    assert close(ann.allin_ev, float(300 * shares[0] - 150))
+    assert close(bob.allin_ev, float(300 * shares[1] - 150))
+    assert close(ann.allin_equity, float(shares[0])) and ann.allin_street == "flop"
+    assert ann.pots == "300:0,1"
+
+
+def test_three_way_allin_with_a_side_pot():
+    """A short stack all in with two bigger ones: the main pot is shared three ways, the
+    side pot between the two who cover it, with the short stack's cards out of the deck."""
+    rows = rows_of("threeway_sidepots.phh")
+    hands = [ids("AhAd"), ids("KcKd"), ids("8s9s")]
+    flop = ids("2h7c9d")
+    main, _ = brute_force_equity("holdem", hands, flop, [], 5)
+    side, _ = brute_force_equity("holdem", hands[1:], flop, hands[0], 5)
+    expected = [150 * main[0], 150 * main[1] + 140 * side[0], 150 * main[2] + 140 * side[1]]
+    put = [50, 120, 120]
+    for p, name in enumerate(["Ann", "Bob", "Cat"]):
+        assert close(rows[name].allin_ev, float(expected[p] - put[p])), name
+    assert sum(r.allin_ev for r in rows.values()) == pytest.approx(0, abs=1e-9)
+    assert [rows[n].net for n in ("Ann", "Bob", "Cat")] == [-50, -120, 170]
+    assert rows["Ann"].pots == "150:0,1,2 140:1,2"
+    # the weighted share: Bob's chips expected over the pots he could win
+    assert close(rows["Bob"].allin_equity, float((150 * main[1] + 140 * side[0]) / 290))
+
+
+def test_hi_lo_allin_with_a_quartered_low():
+    rows = rows_of("omaha8_quartered.phh")
+    shares, _ = brute_force_equity("omaha8", [ids("Ac2cJdJs"), ids("Ad2dKcKh")],
+                                   ids("3h4h7c"), [], 5)
+    assert close(rows["Ann"].allin_ev, float(20 * shares[0] - 10))
+    # the river: kings take the high half, the two equal lows a quarter each
+    assert (rows["Ann"].net, rows["Bob"].net) == (-5, 5)
+    done = replay(next(read_histories(HERE / "omaha8_quartered.phh")))
+    assert done.won == [5, 15]
+
+
+def test_an_unknown_hand_and_a_river_allin_are_not_adjusted():
+    hands = list(read_histories(HERE / "unknown_and_river.phhs"))
+    assert [h.index for h in hands] == [0, 1]
+    unknown, river = (list(allin_ev([h])) for h in hands)
+    assert [r.net for r in unknown] == [100, -100]
+    assert all(r.allin_ev is None and r.allin_street is None for r in unknown)
+    assert [r.net for r in river] == [-100, 100]
+    assert all(r.allin_ev is None for r in river)
+
+
+def test_pokerstars_rake_uncalled_bet_and_a_folded_player():
+    rows = list(allin_ev(read_histories(HERE / "stars_holdem.txt")))
+    first = {r.player: r for r in rows if r.hand.endswith("#0")}
+    second = {r.player: r for r in rows if r.hand.endswith("#1")}
+    assert list(first) == ["bob", "carol", "alice"]       # the seat after the button first
+    exact = ev.equity("holdem", ["KcKd", "AhAd"], exact=True).players
+    kept = 158 / 161                                      # the rake, from the winner's chips
+    assert close(first["alice"].allin_ev, 161 * kept * exact[1].equity - 80)
+    assert close(first["bob"].allin_ev, 161 * kept * exact[0].equity - 80)
+    assert (first["bob"].net, first["alice"].net, first["carol"].net) == (78, -80, -1)
+    assert first["carol"].allin_ev == -1                   # folded: her result is fixed
+    assert first["alice"].cards == "AhAd" and first["carol"].cards == "????"
+    # no all-in: not adjusted; the uncalled raise went back to bob
+    assert (second["bob"].net, second["alice"].net, second["carol"].net) == (1.5, -1, -0.5)
+    assert all(r.allin_ev is None for r in second.values())
+
+
+def test_run_it_twice_takes_ev_from_the_one_deal_and_chips_from_the_runs():
+    rows = rows_of("stars_plo_twice.txt")
+    exact = ev.equity("omaha", ["TcTs6h6d", "AsAhKdQd"], exact=True).players
+    assert close(rows["erin"].allin_ev, 197 * exact[1].equity - 100)
+    assert rows["erin"].net == rows["fred"].net == -1.5     # one run each, less the rake
+    assert rows["erin"].board == "2c7d9hKs3s"               # the first run's board
+
+
+def test_summary_totals_chips_and_big_blinds():
+    rows = list(allin_ev(read_histories(HERE), on_error="record"))
+    players, problems = summarize(rows)
+    assert problems == []
+    ann = next(s for s in players if s.player == "Ann")
+    mine = [r for r in rows if r.player == "Ann"]
+    assert ann.hands == len(mine)
+    assert ann.won == sum(r.net for r in mine)
+    assert ann.allin_ev == pytest.approx(sum(r.allin_ev if r.allin_ev is not None else r.net
+                                             for r in mine))
+    assert ann.luck == pytest.approx(ann.won - ann.allin_ev)
+    assert ann.won_bb == pytest.approx(sum(r.net / r.big_blind for r in mine))
+
+
+def test_every_hand_replays_to_the_chips_it_records():
+    for hand in read_histories(HERE):
+        done = replay(hand)
+        assert sum(done.won) + done.rake == pytest.approx(sum(p.amount for p in done.pots))
+        assert sum(p.amount for p in done.pots) == pytest.approx(sum(done.contributed))
+
+
+# --- PHH through pokerkit, both ways --------------------------------------------------
+
+def test_our_phh_replays_in_pokerkit_to_the_same_stacks():
+    pokerkit = pytest.importorskip("pokerkit")
+    for name in ("headsup_flop.phh", "threeway_sidepots.phh", "omaha8_quartered.phh",
+                 "unknown_and_river.phhs"):
+        for hand in read_histories(HERE / name):
+            *_, state = pokerkit.HandHistory.loads(dumps(hand))     # the last state
+            assert [float(s) for s in state.stacks] == hand.finishing_stacks, hand.where
+
+
+def test_pokerkits_phh_is_read_and_replayed():
+    pokerkit = pytest.importorskip("pokerkit")
+    a = pokerkit.Automation
+    automations = (a.ANTE_POSTING, a.BET_COLLECTION, a.BLIND_OR_STRADDLE_POSTING,
+                   a.CARD_BURNING, a.HOLE_CARDS_SHOWING_OR_MUCKING, a.HAND_KILLING,
+                   a.CHIPS_PUSHING, a.CHIPS_PULLING)
+    game = pokerkit.NoLimitTexasHoldem(automations, True, 0, (1, 2), 2)
+    state = game((100, 80, 60), 3)
+    state.deal_hole("AsAh")
+    state.deal_hole("KdKc")
+    state.deal_hole("7c2d")
+    state.complete_bet_or_raise_to(6)          # the button
+    state.fold()
+    state.complete_bet_or_raise_to(80)         # the big blind, all in
+    state.check_or_call()
+    state.deal_board("Qs9h4d")
+    state.deal_board("3c")
+    state.deal_board("8s")
+    text = pokerkit.HandHistory.from_game_state(game, state).dumps()
+    (hand,) = parse_histories(text, "pokerkit")
+    done = replay(hand)
+    stacks = [s - c + w for s, c, w in zip(hand.starting_stacks, done.contributed, done.won)]
+    assert stacks == [float(s) for s in state.stacks]
+    # the big blind's kings all in against the button's last 60: a main pot of 121 and
+    # 20 back to the kings; the small blind's aces folded, out of the deck
+    rows = list(allin_ev([hand]))
+    assert rows[1].pots == "121:1,2 20:1" and rows[0].allin_ev == rows[0].net == -1
+    exact = ev.equity("holdem", ["KdKc", "7c2d"], dead="AsAh", exact=True).players
+    assert close(rows[1].allin_ev, 121 * exact[0].equity + 20 - 80)
+    assert close(rows[2].allin_ev, 121 * exact[1].equity - 60)
+
+
+# --- bad input: one record naming the file, line and problem ---------------------------
+
+NT = """variant = "NT"
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 100, 100]
+actions = [
+{}
+]
+"""
+
+
+def problem(actions: str) -> HandProblem:
+    (got,) = list(parse_histories(NT.format(actions), "bad.phh"))
+    if isinstance(got, HandProblem):
+        return got
+    with pytest.raises(HandProblem) as caught:
+        replay(got)
+    return caught.value
+
+
+@pytest.mark.parametrize("actions, words, line", [
+    ('"d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 2c2d", "p1 cc"', "p1 acts out of turn: p3",
+     7),
+    ('"d dh p1 AsKs", "d dh p2 AsQd", "d dh p3 2c2d"', "card As dealt twice", 7),
+    ('"d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 2c2d", "p3 cbr 500"',
+     "p3 bets to 500 with 100 in front", 7),
+    ('"d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 2c2d", "p3 cc", "d db 2h3h4h"',
+     "the board is dealt while p1 is to act", 7),
+    ('"d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 2c2d", "p3 cc", "p1 cc", "p2 cc"',
+     "the hand ends before its showdown", 7),
+    ('"d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 2c2d", "p3 cbr 3"',
+     "raises to 3, below the least raise (to 4)", 7),
+    ('"d dh p1 AsKx"', "unknown card 'Kx'", 7),
+    ('"p4 cc"', "p4 in 'p4 cc': the hand has 3 players", 7),
+    ('"d dh p1 AsKs", "p1 jumps"', "unknown action 'p1 jumps'", 7),
+])
+def test_a_bad_hand_is_one_problem_naming_its_line(actions, words, line):
+    found = problem(actions)
+    assert words in found.reason
+    assert found.source == "bad.phh" and found.line == line
+    assert isinstance(found, HistoryError) and str(found).startswith("bad.phh:7: ")
+
+
+def test_actions_on_lines_of_their_own_are_named_by_their_line():
+    text = NT.format('  "d dh p1 AsKs",\n  "d dh p2 QhQd",\n  "d dh p3 2c2d",\n'
+                     '  "p1 cc",')
+    (hand,) = parse_histories(text, "bad.phh")
+    with pytest.raises(HandProblem, match=r"^bad\.phh:10: p1 acts out of turn"):
+        replay(hand)
+
+
+def test_chips_that_do_not_add_up_are_refused():
+    text = (HERE / "headsup_flop.phh").read_text()
+    (hand,) = parse_histories(text.replace("finishing_stacks = [350, 0]",
+                                           "finishing_stacks = [340, 10]"), "edited.phh")
+    with pytest.raises(HandProblem, match=r"p2 \(Bob\) takes 10 chips in the file, 0 at "
+                                          "the showdown"):
+        replay(hand)
+    (hand,) = parse_histories(text.replace("finishing_stacks = [350, 0]",
+                                           "finishing_stacks = [360, 0]"), "edited.phh")
+    with pytest.raises(HandProblem, match="hold 10 chips more than the starting ones"):
+        replay(hand)
+    # less for the winner alone is a rake, as online histories record it
+    (hand,) = parse_histories(text.replace("finishing_stacks = [350, 0]",
+                                           "finishing_stacks = [347, 0]"), "raked.phh")
+    assert replay(hand).rake == 3
+
+
+def test_a_folder_with_broken_files_analyses_the_rest(tmp_path):
+    (tmp_path / "a.phh").write_text((HERE / "headsup_flop.phh").read_text())
+    (tmp_path / "b.phh").write_text("variant = \n")                     # TOML error
+    (tmp_path / "c.phh").write_bytes(b"\x00\x01binary")
+    (tmp_path / "d.phh").write_text("")
+    (tmp_path / "e.phh").write_text('variant = "F7S"\nantes = [1, 1]\nbring_in = 1\n'
+                                    'small_bet = 2\nbig_bet = 4\nstarting_stacks = [50, 50]\n'
+                                    'actions = []\n')
+    rows = list(allin_ev(read_histories(tmp_path), on_error="record"))
+    problems = {Path(r.source).name: r for r in rows if isinstance(r, Problem)}
+    assert sorted(problems) == ["b.phh", "c.phh", "d.phh", "e.phh"]
+    assert "TOML" in problems["b.phh"].reason and problems["b.phh"].line == 1
+    assert "binary" in problems["c.phh"].reason
+    assert "empty" in problems["d.phh"].reason
+    assert "'F7S' is read but not replayed" in problems["e.phh"].reason
+    assert [r.player for r in rows if isinstance(r, AllinRow)] == ["Ann", "Bob"]
+    with pytest.raises(HandProblem, match="TOML"):
+        list(allin_ev(read_histories(tmp_path)))          # on_error="stop": the first
+
+
+def test_encodings_latin1_and_byte_order_mark(tmp_path):
+    text = (HERE / "stars_holdem.txt").read_text().replace("carol", "Jos\u00e9")
+    (tmp_path / "latin1.txt").write_bytes(text.encode("latin-1"))
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    for name in ("latin1.txt", "bom.txt"):
+        rows = list(allin_ev(read_histories(tmp_path / name)))
+        assert "Jos\u00e9" in {r.player for r in rows}, name
+
+
+def test_a_truncated_pokerstars_hand_is_a_problem_and_the_next_is_read(tmp_path):
+    lines = (HERE / "stars_holdem.txt").read_text().splitlines()
+    cut = lines.index("alice: calls $77")
+    second = lines.index("", cut)
+    (tmp_path / "cut.txt").write_text("\n".join(lines[:cut] + lines[second:]))
+    rows = list(allin_ev(read_histories(tmp_path / "cut.txt"), on_error="record"))
+    assert isinstance(rows[0], Problem) and "ends before its showdown" in rows[0].reason
+    assert [r.hand[-2:] for r in rows[1:]] == ["#1"] * 3
+
+
+# --- the command line ---------------------------------------------------------------------
+
+def test_cli_history_rows_summary_and_resume(tmp_path, capsys):
+    from evaluator.cli import main
+    out = tmp_path / "ev.csv"
+    assert main(["history", str(HERE), "--out", str(out), "--json", "--no-progress"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["hands"] == 8 and summary["problems"] == []
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("hand,player,seat,game,net,allin_ev")
+    full = out.read_text()
+    # cut the file inside the fourth hand: --resume computes the rest, the same rows
+    kept = [ln for ln in lines[1:] if not ln.startswith(str(HERE / "stars_holdem.txt"))]
+    out.write_text("\n".join([lines[0], *kept]) + "\n" + lines[-1][:10])
+    assert main(["history", str(HERE), "--out", str(out), "--resume", "--json",
+                 "--no-progress"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert sorted(out.read_text().splitlines()) == sorted(full.splitlines())
+    assert again["players"] == summary["players"]
+
+
+def test_cli_history_refuses_a_plot_without_a_player(tmp_path, capsys):
+    from evaluator.cli import main
+    assert main(["history", str(HERE), "--plot", str(tmp_path / "ev.png")]) == 2
+    assert "--player" in capsys.readouterr().err
+
+
+def test_cli_history_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    from evaluator.cli import main
+    plot = tmp_path / "ev.png"
+    assert main(["history", str(HERE), "--player", "Ann", "--plot", str(plot),
+                 "--no-progress"]) == 0
+    assert plot.stat().st_size > 1000
+
+
+def test_weights_of_a_hand_sum_to_the_chips_in_play():
+    """Each adjusted hand's EVs sum to minus the rake (chips are only moved)."""
+    rows = [r for r in allin_ev(read_histories(HERE)) if r.allin_ev is not None]
+    by_hand: dict[str, list[AllinRow]] = {}
+    for r in rows:
+        by_hand.setdefault(r.hand, []).append(r)
+    for hand, mine in by_hand.items():
+        total = sum(Fraction(r.allin_ev).limit_denominator(10 ** 9) for r in mine)
+        rake = -sum(Fraction(r.net).limit_denominator(10 ** 9) for r in mine)
+        assert float(total) == pytest.approx(float(-rake), abs=1e-6), hand
