@@ -36,7 +36,8 @@ def rate(benchmark, items, label="hands/s"):
     if benchmark.stats is None:              # --benchmark-disable: a smoke run
         return None
     median = benchmark.stats.stats.median
-    benchmark.extra_info[label] = f"{items / median / 1e6:.1f} M"
+    benchmark.extra_info[label] = f"{items / median / 1e6:.1f} M" if items / median > 1e5 \
+        else f"{items / median:,.0f}"
     return items / median
 
 

@@ -338,3 +338,49 @@ def test_weights_of_a_hand_sum_to_the_chips_in_play():
         total = sum(Fraction(r.allin_ev).limit_denominator(10 ** 9) for r in mine)
         rake = -sum(Fraction(r.net).limit_denominator(10 ** 9) for r in mine)
         assert float(total) == pytest.approx(float(-rake), abs=1e-6), hand
+
+
+# --- PHH's part of TOML, read fast: the standard's answer or none -----------------------
+
+def _toml_documents():
+    from hypothesis import strategies as st
+    scalar = st.one_of(
+        st.text(alphabet="abc d#,]['\"\\:=", max_size=8).map(lambda t: '"' + t + '"'),
+        st.text(alphabet="abc d#,][\"", max_size=8).map(lambda t: "'" + t + "'"),
+        st.integers(-1000, 1000).map(str), st.sampled_from(["1.5", "-0.25", "inf", "1e3",
+                                                            "true", "false", "007", "1_0",
+                                                            "12:30:00", ".5"]))
+    sep = st.sampled_from([", ", ",", " , ", ",\n  ", ", # note\n  ", "\n", " "])
+    array = st.tuples(st.lists(st.tuples(scalar, sep), max_size=4),
+                      st.sampled_from(["", ",", ",\n", "\n", " # c\n"])).map(
+        lambda parts: "[" + "".join(v + s for v, s in parts[0]).rstrip(", \n#c") + parts[1]
+        + "]")
+    value = st.one_of(scalar, array)
+    line = st.one_of(st.tuples(st.sampled_from(["variant", "antes", "actions", "a-b", "x"]),
+                               value).map(lambda kv: f"{kv[0]} = {kv[1]}"),
+                     st.sampled_from(["", "# comment", "[1]", "[2]", "['3']", "[a.b]"]))
+    return st.lists(line, max_size=8).map("\n".join)
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_the_fast_toml_reader_agrees_with_tomllib():
+    import tomllib
+
+    from hypothesis import given, settings
+
+    from evaluator.histories import toml_lines
+
+    @settings(max_examples=400, deadline=None)
+    @given(_toml_documents())
+    def check(text):
+        fast = toml_lines.loads(text)
+        try:
+            standard = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            assert fast is None, text
+            return
+        assert fast is None or fast.data == standard, text
+    check()
+    for path in HERE.glob("*.phh*"):
+        text = path.read_text()
+        assert toml_lines.loads(text).data == tomllib.loads(text)

@@ -24,7 +24,7 @@ in it is known: each pot shared by exact equity (every card the history shows, a
 player's included, out of the deck)."""
 
 
-def add_history_parser(sub, parser_class, raw) -> None:
+def add_history_parser(sub, parser_class, raw, whole) -> None:
     """Add ``history`` to the top parser's subparsers ``sub``."""
     p = sub.add_parser("history", help="all-in EV of hand histories (PHH, PokerStars)",
                        formatter_class=raw, epilog=EPILOG,
@@ -45,17 +45,22 @@ def add_history_parser(sub, parser_class, raw) -> None:
     p.add_argument("--on-error", choices=("stop", "record"), default="stop",
                    help="stop: a bad hand stops the run (default); record: it becomes a "
                         "row with its error, and the rest are analysed")
+    p.add_argument("--processes", type=whole,
+                   help="read the files in this many processes (default: the cores, where "
+                        "the files hold 2 MB or more; 1: in this one)")
+    p.add_argument("--scheduler", help="read the files as tasks of a Dask cluster, "
+                                       "tcp://host:port (its workers must see the paths)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=cmd_history)
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    from ..histories import hand_rows, history_files, parse_histories
+    from ..histories import history_files
     from ..histories.allin import AllinRow, summarize
-    from ..histories.hand import Problem
+    from ..histories.hand import HandProblem, Problem
     from ..histories.output import RowWriter
-    from ..histories.reading import read_file
+    from ..histories.run import analyse, pool_size
     from ..progress import progress_bar
     check_out(args.out, (".csv", ".jsonl", ".ndjson"), "--out", overwrite=args.overwrite,
               resume=args.resume, resumable=True)
@@ -78,14 +83,16 @@ def cmd_history(args: argparse.Namespace) -> int:
                                       (writer.previous if writer else [])
                                       if not r.get("error")]
     hands = 0
+    workers = pool_size(files, args.processes)
     bar = progress_bar(len(files), "hand-history files", not args.no_progress)
     try:
-        for source in files:
-            text = read_file(source)
-            found = parse_histories(text, source) if isinstance(text, str) else [text]
-            for _hand, got in hand_rows(
-                    (h for h in found if writer is None or _key(h) not in writer.done),
-                    args.player, args.on_error):
+        for _source, results in analyse(files, args.player, workers, args.scheduler):
+            for key, got in results:
+                if writer is not None and key in writer.done:
+                    continue
+                if args.on_error == "stop" and isinstance(got[0], Problem):
+                    bad = got[0]
+                    raise HandProblem(bad.reason, bad.source, bad.line, bad.index)
                 hands += 1
                 rows.extend(got)
                 if writer is not None:
@@ -100,6 +107,10 @@ def cmd_history(args: argparse.Namespace) -> int:
             print(f"evaluator: interrupted; {writer.rows:,} rows kept in {args.out} "
                   "(--resume continues)", file=sys.stderr)
         raise SystemExit(130) from None
+    except HandProblem:
+        if writer is not None:
+            writer.close()
+        raise
     finally:
         if bar is not None:
             bar.stop()
@@ -119,12 +130,6 @@ def cmd_history(args: argparse.Namespace) -> int:
         winnings(mine, args.plot, big_blinds=args.big_blinds,
                  title=f"{args.player}: won and all-in EV")
     return 0
-
-
-def _key(item) -> str:
-    """The ``hand`` a row of this hand (or of its problem) holds."""
-    from ..histories.hand import Hand, Problem
-    return item.where if isinstance(item, Hand) else Problem.of(item).where
 
 
 def _print_summary(players, problems, hands: int) -> None:

@@ -139,7 +139,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_matrix)
 
     add_study_parser(sub, Parser, raw, whole)
-    add_history_parser(sub, Parser, raw)
+    add_history_parser(sub, Parser, raw, whole)
 
     p = sub.add_parser("range", help="list a range's combos", formatter_class=raw,
                        description="Parse a range and show its combos, their share of all "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..cards import card_str
 from ..errors import HistoryError
@@ -20,8 +21,7 @@ VARIANT_GAMES = {
 }
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """One line of a hand's action.
 
     ``actor`` is the player's index (0 for the first player), None for the dealer.
@@ -114,6 +114,9 @@ class Problem:
         return cls(error.source, error.index, error.line, error.reason)
 
 
+CARD_TEXT = {c: card_str(c) for c in range(52)} | {None: "??"}
+
+
 def cards_text(cards: Sequence[int | None]) -> str:
     """Cards as a history writes them: ``AsKd``, an unknown card ``??``."""
-    return "".join("??" if c is None else card_str(c) for c in cards)
+    return "".join([CARD_TEXT[c] for c in cards])

@@ -15,8 +15,9 @@ import tomllib
 from collections.abc import Iterator
 from typing import Any
 
-from ..cards import card_id
+from ..cards import card_str
 from ..games import game
+from . import toml_lines
 from .hand import VARIANT_GAMES, Action, Hand, HandProblem, cards_text
 
 __all__ = ["read_phh", "parse_actions", "dumps", "LIMITS"]
@@ -25,28 +26,39 @@ __all__ = ["read_phh", "parse_actions", "dumps", "LIMITS"]
 LIMITS = {"N": "no", "P": "pot", "F": "fixed"}
 REQUIRED = ("variant", "antes", "starting_stacks", "actions")
 ACTOR = re.compile(r"^(d|p[1-9][0-9]*)$")
+HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
 
 
 def read_phh(text: str, source: str) -> Iterator[Hand | HandProblem]:
     """Every hand of a PHH file's ``text`` (one hand, or tables of hands), in order; a hand
     that cannot be read is yielded as its ``HandProblem`` instead, the others still read."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        yield HandProblem(f"not a PHH file (TOML: {error})", source, _error_line(error))
-        return
+    parsed = toml_lines.loads(text)        # PHH's part of TOML, fast; else the standard
+    if parsed is None:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            yield HandProblem(f"not a PHH file (TOML: {error})", source, _error_line(error))
+            return
+        parsed = toml_lines.Parsed()
+        parsed.data = data
+    data = parsed.data
     lines = text.splitlines()
     if "variant" in data or "actions" in data:
-        yield _hand_or_problem(data, source, 0, 1, lines)
+        yield _hand_or_problem(data, source, 0, 1, lines, parsed.lines.get((None, "actions")))
         return
     tables = [(key, value) for key, value in data.items() if isinstance(value, dict)]
     if not tables:
         yield HandProblem("not a PHH file: no 'variant' and no tables of hands", source, 1)
         return
+    headers = parsed.tables
+    if not headers:                                # read by tomllib: found in one pass
+        for n, line in enumerate(lines, 1):
+            found = HEADER.match(line)
+            if found:
+                headers.setdefault(found.group(1).strip("'\""), n)
     for index, (key, value) in enumerate(tables):
-        header = re.compile(r"^\s*\[\s*['\"]?" + re.escape(str(key)) + r"['\"]?\s*\]")
-        first = next((n for n, line in enumerate(lines, 1) if header.match(line)), 1)
-        yield _hand_or_problem(value, source, index, first, lines)
+        yield _hand_or_problem(value, source, index, headers.get(str(key), 1), lines,
+                               parsed.lines.get((key, "actions")))
 
 
 def _error_line(error: tomllib.TOMLDecodeError) -> int:
@@ -55,15 +67,16 @@ def _error_line(error: tomllib.TOMLDecodeError) -> int:
 
 
 def _hand_or_problem(data: dict, source: str, index: int, first: int,
-                     lines: list[str]) -> Hand | HandProblem:
+                     lines: list[str], action_lines: list[int] | None) -> Hand | HandProblem:
     try:
-        return _hand(data, source, index, first, lines)
+        return _hand(data, source, index, first, lines, action_lines)
     except HandProblem as problem:
         problem.index = index
         return problem
 
 
-def _hand(data: dict, source: str, index: int, first: int, lines: list[str]) -> Hand:
+def _hand(data: dict, source: str, index: int, first: int, lines: list[str],
+          action_lines: list[int] | None) -> Hand:
     def fail(message: str, line: int = first) -> HandProblem:
         return HandProblem(message, source, line, index)
 
@@ -92,8 +105,9 @@ def _hand(data: dict, source: str, index: int, first: int, lines: list[str]) -> 
     actions_text = data["actions"]
     if not isinstance(actions_text, list):
         raise fail("'actions' must be a list of action strings")
-    actions = parse_actions(actions_text, players, _action_lines(actions_text, lines, first),
-                            source, index)
+    if action_lines is None:
+        action_lines = _action_lines(actions_text, lines, first)
+    actions = parse_actions(actions_text, players, action_lines, source, index)
     big = max([b for b in blinds if b > 0], default=0.0)
     if limit == "fixed":
         big = float(data.get("small_bet", big) or big)
@@ -147,74 +161,78 @@ def parse_actions(actions: list, players: int, lines: list[int], source: str = "
                   index: int | None = None) -> list[Action]:
     """PHH action strings as ``Action`` records (comments and empty ones dropped)."""
     out: list[Action] = []
+    seats = {f"p{p + 1}": p for p in range(players)}
     for text, line in zip(actions, lines):
-        def fail(message: str, line: int = line) -> HandProblem:
-            return HandProblem(message, source, line, index)
         if not isinstance(text, str):
-            raise fail(f"an action must be a string, not {text!r}")
-        words = text.split("#", 1)[0].split()
+            raise HandProblem(f"an action must be a string, not {text!r}", source, line, index)
+        words = (text.split("#", 1)[0] if "#" in text else text).split()
         if not words:
             continue
-        actor_text = words[0]
-        if not ACTOR.match(actor_text):
-            raise fail(f"unknown actor {actor_text!r} in {text!r} (d, or p1 to p{players})")
-        actor = None if actor_text == "d" else int(actor_text[1:]) - 1
-        if actor is not None and actor >= players:
-            raise fail(f"{actor_text} in {text!r}: the hand has {players} players")
-        if len(words) < 2:
-            raise fail(f"no action in {text!r}")
-        verb, rest = words[1], words[2:]
-        if actor is None:
-            if verb == "db" and len(rest) == 1:
-                out.append(Action(None, "board", cards=_cards(rest[0], fail), line=line))
-            elif verb == "dh" and len(rest) == 2 and ACTOR.match(rest[0]) and rest[0] != "d":
-                seat = int(rest[0][1:]) - 1
-                if seat >= players:
-                    raise fail(f"{rest[0]} in {text!r}: the hand has {players} players")
-                out.append(Action(seat, "hole", cards=_cards(rest[1], fail), line=line))
-            else:
-                raise fail(f"unknown dealer action {text!r} (d db CARDS, d dh pN CARDS)")
-            continue
-        if verb == "cbr" and len(rest) == 1:
-            try:
-                amount = float(rest[0])
-            except ValueError:
-                raise fail(f"{rest[0]!r} in {text!r} is not an amount") from None
-            if not amount > 0 or math.isinf(amount):
-                raise fail(f"{text!r}: a bet or raise is to a positive amount")
-            out.append(Action(actor, "raise", amount=amount, line=line))
-        elif verb == "cc" and not rest:
-            out.append(Action(actor, "call", line=line))
-        elif verb == "f" and not rest:
-            out.append(Action(actor, "fold", line=line))
-        elif verb == "sm" and len(rest) <= 1:
-            if rest and rest[0] == "-":                  # the cards dealt, shown
-                out.append(Action(actor, "show dealt", line=line))
-            else:
-                out.append(Action(actor, "show", cards=_cards(rest[0], fail) if rest else (),
-                                  line=line))
-        elif verb in ("sd", "pb"):
-            out.append(Action(actor, "other", cards=_cards(rest[0], fail) if rest else (),
-                              line=line))
-        else:
-            raise fail(f"unknown action {text!r}")
+        try:
+            out.append(_action(words, seats, line))
+        except ValueError as error:
+            message = str(error).replace("{text}", repr(text))
+            raise HandProblem(message.replace("{players}", str(players)), source, line,
+                              index) from None
     return out
 
 
-def _cards(text: str, fail) -> tuple[int | None, ...]:
-    if len(text) % 2:
-        raise fail(f"cards {text!r}: each card is two characters (rank, suit), '??' unknown")
-    out: list[int | None] = []
-    for at in range(0, len(text), 2):
-        pair = text[at:at + 2]
-        if pair == "??":
-            out.append(None)
-            continue
+def _action(words: list[str], seats: dict[str, int], line: int) -> Action:
+    """One action's words as an ``Action``; a ``ValueError`` whose message has ``{text}``
+    (the action) and ``{players}`` to fill."""
+    actor_text = words[0]
+    if len(words) < 2:
+        raise ValueError("no action in {text}")
+    verb = words[1]
+    if actor_text == "d":
+        if verb == "db" and len(words) == 3:
+            return Action(None, "board", None, _cards(words[2]), line)
+        if verb == "dh" and len(words) == 4:
+            seat = seats.get(words[2])
+            if seat is None:
+                raise ValueError(f"{words[2]} in {{text}}: not a player of the hand's "
+                                 "{players}")
+            return Action(seat, "hole", None, _cards(words[3]), line)
+        raise ValueError("unknown dealer action {text} (d db CARDS, d dh pN CARDS)")
+    actor = seats.get(actor_text)
+    if actor is None:
+        if ACTOR.match(actor_text):
+            raise ValueError(f"{actor_text} in {{text}}: the hand has {{players}} players")
+        raise ValueError(f"unknown actor {actor_text!r} in {{text}} (d, or p1 to "
+                         "p{players})")
+    rest = len(words) - 2
+    if verb == "cc" and not rest:
+        return Action(actor, "call", None, (), line)
+    if verb == "f" and not rest:
+        return Action(actor, "fold", None, (), line)
+    if verb == "cbr" and rest == 1:
         try:
-            out.append(card_id(pair))
+            amount = float(words[2])
         except ValueError:
-            raise fail(f"unknown card {pair!r} in {text!r}") from None
-    return tuple(out)
+            raise ValueError(f"{words[2]!r} in {{text}} is not an amount") from None
+        if not amount > 0 or math.isinf(amount):
+            raise ValueError("{text}: a bet or raise is to a positive amount")
+        return Action(actor, "raise", amount, (), line)
+    if verb == "sm" and rest <= 1:
+        if rest and words[2] == "-":                    # the cards dealt, shown
+            return Action(actor, "show dealt", None, (), line)
+        return Action(actor, "show", None, _cards(words[2]) if rest else (), line)
+    if verb in ("sd", "pb"):
+        return Action(actor, "other", None, _cards(words[2]) if rest else (), line)
+    raise ValueError("unknown action {text}")
+
+
+CARD_IDS: dict[str, int | None] = {card_str(c): c for c in range(52)} | {"??": None}
+
+
+def _cards(text: str) -> tuple[int | None, ...]:
+    if len(text) % 2:
+        raise ValueError(f"cards {text!r}: each card is two characters (rank, suit), '??' "
+                         "unknown")
+    try:
+        return tuple([CARD_IDS[text[at:at + 2]] for at in range(0, len(text), 2)])
+    except KeyError as error:
+        raise ValueError(f"unknown card {error.args[0]!r} in {text!r}") from None
 
 
 # the letters of a PHH variant code after the limit's, by this package's game

@@ -5,7 +5,7 @@ stack and the betting rules of the limit, a street dealt only once its betting i
 no card dealt twice) and returns a ``Replayed``: what each player put in, the pots and
 their eligible players, the cards each shows, the board when no more betting was possible
 with cards to come (the all-in), and the chips each took.  Those come from the showdown
-where every eligible hand is known (evaluated by ``evaluate``), and must then match the
+where every eligible hand is known (valued by ``evaluate_batch``), and must then match the
 file's ``finishing_stacks`` (less a rake taken from the winners); where the hands are
 not known they are the file's.  A hand that breaks a rule or does not add up raises
 ``HandProblem`` naming its line.
@@ -15,8 +15,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..cards import card_str
-from ..evaluate import evaluate
+from ..evaluate import evaluate_batch
 from .hand import Action, Hand, HandProblem
 
 __all__ = ["Pot", "Replayed", "replay", "button_game"]
@@ -102,22 +104,18 @@ class _Table:
         self.put[p] += paid
         return paid
 
-    def can_act(self, p: int) -> bool:
-        return not self.folded[p] and self.stacks[p] > 0
-
-    def _owes(self, p: int) -> bool:
-        return self.can_act(p) and (not self.acted[p] or self.bets[p] < self.top)
-
     def _next_to_act(self, after: int) -> int | None:
         """The next player after ``after`` who must act; None once the round is over."""
-        if sum(not f for f in self.folded) < 2:
+        folded, stacks, bets, acted, top, n = (self.folded, self.stacks, self.bets,
+                                               self.acted, self.top, self.n)
+        if n - sum(folded) < 2:
             return None
-        able = [p for p in range(self.n) if self.can_act(p)]
-        if len(able) == 1 and self.bets[able[0]] >= self.top:
+        able = [p for p in range(n) if not folded[p] and stacks[p] > 0]
+        if len(able) == 1 and bets[able[0]] >= top:
             return None                 # the others are all in and matched: no betting
-        for step in range(1, self.n + 1):
-            p = (after + step) % self.n
-            if self._owes(p):
+        for step in range(1, n + 1):
+            p = (after + step) % n
+            if not folded[p] and stacks[p] > 0 and (not acted[p] or bets[p] < top):
                 return p
         return None
 
@@ -350,10 +348,13 @@ def _showdown(table: _Table, pots: list[Pot]) -> list[float] | None:
         if len(table.board) != 5 or any(len(table.holes[p]) != g.hole or None in table.holes[p]
                                         for p in contenders):
             return None
-        values = {p: evaluate(g, [c for c in table.holes[p] if c is not None], table.board)
-                  for p in contenders}
-        highs = {p: v.value for p, v in values.items()}
-        lows = {p: v.low.value for p, v in values.items() if v.low is not None}
+        rows = np.array([[*table.holes[p], *table.board] for p in contenders], np.uint8)
+        high = evaluate_batch(g, rows, validate=False, threads=1).tolist()
+        highs = dict(zip(contenders, high))
+        lows = {}
+        if g.hilo:               # 0: no qualifying low (bigger is better among the rest)
+            low = evaluate_batch(g, rows, low=True, validate=False, threads=1).tolist()
+            lows = {p: v for p, v in zip(contenders, low) if v > 0}
         halves = [(pot.amount / 2, highs), (pot.amount / 2, lows)] if lows else \
             [(pot.amount, highs)]
         for amount, ranked in halves:

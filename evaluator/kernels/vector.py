@@ -80,7 +80,12 @@ def supported_paths() -> tuple[str, ...]:
     one under ``NUMBA_DISABLE_JIT=1``)."""
     if config.DISABLE_JIT:  # type: ignore[attr-defined]  # set through globals()
         return ("scalar",)
-    have = _host_features()
+    return _supported(_host_features())
+
+
+@cache
+def _supported(have: frozenset[str]) -> tuple[str, ...]:
+    """The paths CPU features ``have`` run, found once (every small batch asks)."""
     return tuple(p for p in PATHS if all(f in have for f in NEEDS[p]))
 
 

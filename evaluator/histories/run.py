@@ -1,0 +1,102 @@
+"""Many history files at once: each file read, replayed and analysed whole by one worker
+(this process, a process pool of this machine, or a Dask task), its hands' rows handed
+back in the files' order, so that a run writes the same rows however it is spread.
+
+Workers ignore Ctrl-C: the caller stops (a pool is terminated within a second) and keeps
+what it wrote."""
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+
+from .allin import AllinRow, allin_rows
+from .hand import HandProblem, Problem
+from .reading import parse_histories, read_file
+from .replay import replay
+
+__all__ = ["analyse_file", "analyse", "HandResult", "pool_size", "POOL_BYTES"]
+
+HandResult = tuple[str, list[AllinRow | Problem]]
+"""A hand's ``hand`` key (``path#index``, or ``path:line`` for a file that failed) and its
+rows (a ``Problem`` alone where it could not be analysed)."""
+
+POOL_BYTES = 2 << 20     # files this large in all are worth a pool's start (about 2 s)
+
+
+def analyse_file(source: str, player: str | None = None) -> list[HandResult]:
+    """Every hand of one file, analysed (``player``: that player's rows, and only the hands
+    they played)."""
+    text = read_file(source)
+    found = [text] if isinstance(text, HandProblem) else parse_histories(text, source)
+    out: list[HandResult] = []
+    for item in found:
+        if isinstance(item, HandProblem):
+            problem = Problem.of(item)
+            out.append((problem.where, [problem]))
+            continue
+        if player is not None and player not in item.players:
+            continue
+        try:
+            rows: list[AllinRow | Problem] = [
+                r for r in allin_rows(replay(item)) if player is None or r.player == player]
+        except HandProblem as error:
+            rows = [Problem.of(error)]
+        out.append((item.where, rows))
+    return out
+
+
+def pool_size(files: list[str], processes: int | None) -> int:
+    """The processes to read ``files`` with: ``processes`` where given, else the cores
+    (at most one a file) where the files hold ``POOL_BYTES`` or more, else 1."""
+    if processes is not None:
+        return max(1, min(processes, len(files)))
+    size = 0
+    for f in files:
+        try:
+            size += os.path.getsize(f) if f != "-" else 0
+        except OSError:
+            continue
+        if size >= POOL_BYTES:
+            return max(1, min(os.cpu_count() or 1, len(files)))
+    return 1
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def analyse(files: list[str], player: str | None = None, processes: int = 1,
+            scheduler: object = None) -> Iterator[tuple[str, list[HandResult]]]:
+    """``(file, its hands' results)`` for each of ``files``, in order: here, in a pool of
+    ``processes`` processes, or as tasks of the Dask ``scheduler`` (an address or a
+    ``distributed.Client``)."""
+    if scheduler is not None:
+        yield from _on_dask(files, player, scheduler)
+        return
+    if processes <= 1 or "-" in files:
+        for source in files:
+            yield source, analyse_file(source, player)
+        return
+    import functools
+    import multiprocessing
+    # spawned, not forked: a fork would copy the threads of Numba's pool mid-state
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(processes, initializer=_quiet_worker) as pool:
+        work = functools.partial(analyse_file, player=player)
+        yield from zip(files, pool.imap(work, files, chunksize=1))
+
+
+def _on_dask(files: list[str], player: str | None, scheduler: object
+             ) -> Iterator[tuple[str, list[HandResult]]]:
+    from ..batch.cluster import close_client, make_client
+    client, own = (scheduler, False) if hasattr(scheduler, "submit") else \
+        (make_client(scheduler), True)
+    try:
+        futures = [client.submit(analyse_file, f, player, pure=False)  # type: ignore[attr-defined]
+                   for f in files]
+        for source, future in zip(files, futures):
+            yield source, future.result()
+    finally:
+        if own:
+            close_client(client)
