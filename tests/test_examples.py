@@ -68,6 +68,22 @@ def queries_jsonl() -> str:
 
 
 INPUTS = {"queries.csv": queries_csv, "queries.jsonl": queries_jsonl}
+HISTORIES = ROOT / "tests" / "histories"
+
+
+def history_inputs(folder: Path) -> None:
+    """The hand histories the examples name: ``hands/`` (the test histories, in PHH and
+    PokerStars text), ``stars/`` and ``stars.txt`` (PokerStars), with "alice" as "hero"."""
+    for name in ("hands", "stars"):
+        (folder / name).mkdir(exist_ok=True)
+    for path in HISTORIES.iterdir():
+        text = path.read_text(encoding="utf-8").replace("alice", "hero")
+        (folder / "hands" / path.name).write_text(text, encoding="utf-8")
+        if path.name.startswith("stars"):
+            (folder / "stars" / path.name).write_text(text, encoding="utf-8")
+    (folder / "stars.txt").write_text(
+        (HISTORIES / "stars_holdem.txt").read_text(encoding="utf-8").replace("alice", "hero"),
+        encoding="utf-8")
 
 
 def folder_for(code: str, tmp_path: Path) -> Path:
@@ -77,6 +93,8 @@ def folder_for(code: str, tmp_path: Path) -> Path:
     for name, text in INPUTS.items():
         if re.search(rf"(^|\s){re.escape(name)}(\s|$)", code):
             (folder / name).write_text(text(), encoding="utf-8")
+    if "evaluator history" in code:
+        history_inputs(folder)
     return folder
 
 
@@ -282,6 +300,20 @@ def every(*checks: Callable[[], None]) -> Callable[[], None]:
 AS_KS_QH_QD = ("As Ks", "46.21%", "53.79%", "exact enumeration of 1,712,304 boards")
 NOT_RUN_HERE = "pytest is this suite; CI runs the line itself (.ci/run)"
 
+def interrupted_history(out: str) -> Callable:
+    """Before the run: ``out`` as a history run stopped by Ctrl-C leaves it, its first
+    hands written, the last line cut."""
+    def setup(folder: Path, monkeypatch) -> None:
+        done = cli(["history", "hands/", "--out", out, "--no-progress"], folder, monkeypatch)
+        assert done.code == 0, done.err
+        lines = (folder / out).read_text(encoding="utf-8").splitlines(keepends=True)
+        (folder / out).write_text("".join(lines[:4]) + lines[4][:12], encoding="utf-8")
+    return setup
+
+
+HISTORY_ROWS = 19           # the rows of the test histories' eight hands
+
+
 SHELL: dict[str, Run | Synopsis | Tool] = {
     # README, install and quickstart (and docs/pages/index.md)
     "pip install . && evaluator equity holdem AsKs QhQd": Run(
@@ -329,6 +361,21 @@ SHELL: dict[str, Run | Synopsis | Tool] = {
         "evaluator discard pineapple AsKsQd JhTh --json"),
     "evaluator batch FILE [--out results.csv] [--resume | --overwrite] "
     "[--on-error stop|record] [--scheduler ADDR]": Synopsis(),
+    "evaluator history PATH... [--player P] [--out ev.csv] [--plot ev.png] "
+    "[--on-error record]": Synopsis(),
+    # README and evaluator --help: hand histories
+    "evaluator history hands/ --player hero --plot ev.png": Run(
+        ("hero", "2 hands read"), check=image("ev.png")),
+    "evaluator history stars/ --out ev.csv --on-error record": Run(
+        ("3 hands read",), check=rows_of("ev.csv", 8)),
+    # evaluator history --help
+    "evaluator history hands/": Run(("8 hands read", "Ann", "hero")),
+    "evaluator history stars.txt --player hero --plot ev.png": Run(
+        ("2 hands read", "hero"), check=image("ev.png")),
+    "evaluator history hands/ --out ev.csv --on-error record": Run(
+        check=rows_of("ev.csv", HISTORY_ROWS)),
+    "evaluator history hands/ --out ev.csv --resume": Run(
+        setup=interrupted_history("ev.csv"), check=rows_of("ev.csv", HISTORY_ROWS)),
     "evaluator matrix holdem [--out matrix.csv|.json] [--recompute]": Synopsis(
         "evaluator matrix holdem --out matrix.json"),
     'evaluator range "QQ+,AKs:0.5" [--game G] [--json] '
@@ -751,6 +798,7 @@ def run_page(page: str, folder: Path, monkeypatch, *, cluster: str | None = None
     folder.mkdir(exist_ok=True)
     monkeypatch.chdir(folder)
     (folder / "queries.csv").write_text(queries_csv(), encoding="utf-8")
+    history_inputs(folder)
     namespace: dict = {}
     checks = PYTHON.get(page, {})
     seen = set()

@@ -1,5 +1,6 @@
 """Where all-in EV rows go: a CSV or JSON Lines file written a hand at a time (flushed at
-least every second), resumed by skipping the hands it already holds, or standard output.
+least every second), resumed by skipping the hands it already holds (the last one, which
+an interruption may have cut, is computed again), or standard output.
 A hand that could not be analysed is one row with its ``error`` (``--on-error record``)."""
 from __future__ import annotations
 
@@ -73,9 +74,27 @@ class RowWriter:
             except json.JSONDecodeError as error:
                 raise EvaluatorError(f"--resume: {self.path} is not JSON Lines ({error})",
                                      str(self.path)) from None
-        self.done = {str(r.get("hand", "")) for r in records}
-        self.previous = records
-        self.rows = len(records)
+        # the last hand's rows may be cut short by the interruption: computed again
+        last = str(records[-1].get("hand", "")) if records else None
+        kept = [r for r in records if str(r.get("hand", "")) != last]
+        if len(kept) < len(records):
+            self._rewrite(kept)
+        self.done = {str(r.get("hand", "")) for r in kept}
+        self.previous = kept
+        self.rows = len(kept)
+
+    def _rewrite(self, records: list[dict]) -> None:
+        """The file holding ``records`` only (written aside, then moved into place)."""
+        assert self.path is not None
+        aside = self.path.with_name(self.path.name + ".resuming")
+        with open(aside, "w", newline="", encoding="utf-8") as handle:
+            if self.csv:
+                writer = csv.DictWriter(handle, COLUMNS)
+                writer.writeheader()
+                writer.writerows(records)
+            else:
+                handle.writelines(json.dumps(r) + "\n" for r in records)
+        os.replace(aside, self.path)
 
     def write_hand(self, rows: list[AllinRow | Problem]) -> None:
         """One hand's rows, whole (a resumed run never finds half a hand)."""
