@@ -57,7 +57,7 @@ def add_history_parser(sub, parser_class, raw, whole) -> None:
 
 def cmd_history(args: argparse.Namespace) -> int:
     from ..histories import history_files
-    from ..histories.allin import AllinRow, summarize
+    from ..histories.allin import AllinRow, Totals
     from ..histories.hand import HandProblem, Problem
     from ..histories.output import RowWriter
     from ..histories.run import analyse, pool_size
@@ -79,9 +79,16 @@ def cmd_history(args: argparse.Namespace) -> int:
         raise EvaluatorError("no hand-history files found under "
                              + ", ".join(repr(p) for p in args.paths), args.paths[0])
     writer = RowWriter(args.out, resume=args.resume) if args.out else None
-    rows: list[AllinRow | Problem] = [AllinRow.from_dict(r) for r in
-                                      (writer.previous if writer else [])
-                                      if not r.get("error")]
+    totals = Totals()
+    mine: list[AllinRow] = []                 # --plot's player's rows: one a hand at most
+
+    def keep(row: AllinRow | Problem) -> None:
+        totals.add(row)
+        if args.plot and isinstance(row, AllinRow) and row.player == args.player:
+            mine.append(row)
+    for record in writer.previous if writer else []:
+        if not record.get("error"):
+            keep(AllinRow.from_dict(record))
     hands = 0
     workers = pool_size(files, args.processes)
     bar = progress_bar(len(files), "hand-history files", not args.no_progress)
@@ -94,7 +101,8 @@ def cmd_history(args: argparse.Namespace) -> int:
                     bad = got[0]
                     raise HandProblem(bad.reason, bad.source, bad.line, bad.index)
                 hands += 1
-                rows.extend(got)
+                for row in got:
+                    keep(row)
                 if writer is not None:
                     writer.write_hand(got)
             if bar is not None:
@@ -116,23 +124,24 @@ def cmd_history(args: argparse.Namespace) -> int:
             bar.stop()
     if writer is not None:
         writer.close()
-    players, problems = summarize(rows)
+    players, problems = totals.result()
+    left_out = totals.problem_count
     if args.player:
         players = [s for s in players if s.player == args.player]
     if args.json:
         print(json.dumps({"hands": hands, "players": [s.to_dict() for s in players],
-                          "problems": [p.__dict__ for p in problems]}))
+                          "problems": [p.__dict__ for p in problems],
+                          "problem_count": left_out}))
     else:
-        _print_summary(players, problems, hands)
+        _print_summary(players, problems, hands, left_out)
     if args.plot:
         from ..plots import winnings
-        mine = [r for r in rows if isinstance(r, AllinRow) and r.player == args.player]
         winnings(mine, args.plot, big_blinds=args.big_blinds,
                  title=f"{args.player}: won and all-in EV")
     return 0
 
 
-def _print_summary(players, problems, hands: int) -> None:
+def _print_summary(players, problems, hands: int, left_out: int) -> None:
     from rich.console import Console
     from rich.table import Table
     table = Table(title=f"{hands:,} hands read")
@@ -148,5 +157,5 @@ def _print_summary(players, problems, hands: int) -> None:
     for p in problems[:20]:
         console.print(f"left out: {p.where}, line {p.line}: {p.reason}", markup=False,
                       highlight=False)
-    if len(problems) > 20:
-        console.print(f"... and {len(problems) - 20:,} more hands left out")
+    if left_out > 20:
+        console.print(f"... and {left_out - 20:,} more hands left out")

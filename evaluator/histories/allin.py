@@ -18,8 +18,8 @@ from ..engine import equity
 from .hand import Hand, HandProblem, Problem, cards_text
 from .replay import Replayed, replay
 
-__all__ = ["AllinRow", "PlayerSummary", "allin_rows", "allin_ev", "hand_rows", "summarize",
-           "STREETS"]
+__all__ = ["AllinRow", "PlayerSummary", "Totals", "allin_rows", "allin_ev", "hand_rows",
+           "summarize", "STREETS"]
 
 STREETS = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 
@@ -207,17 +207,28 @@ class PlayerSummary:
         return {**asdict(self), "luck": self.luck, "luck_bb": self.won_bb - self.allin_ev_bb}
 
 
-def summarize(rows: Iterable[AllinRow | Problem]) -> tuple[list[PlayerSummary], list[Problem]]:
-    """Each player's ``PlayerSummary`` (most hands first) and the problems met."""
-    players: dict[str, PlayerSummary] = {}
-    problems = []
-    for row in rows:
+class Totals:
+    """Each player's running ``PlayerSummary`` and the problems met, added a row at a time
+    (a run over millions of hands keeps these, never its rows)."""
+
+    KEPT_PROBLEMS = 10_000     # problems listed; past them only counted (``problem_count``)
+
+    def __init__(self) -> None:
+        self.players: dict[str, PlayerSummary] = {}
+        self.problems: list[Problem] = []
+        self.problem_count = 0
+
+    def add(self, row: AllinRow | Problem) -> None:
         if isinstance(row, Problem):
-            problems.append(row)
-            continue
+            self.problem_count += 1
+            if len(self.problems) < self.KEPT_PROBLEMS:
+                self.problems.append(row)
+            return
         if row.net is None:
-            continue
-        s = players.setdefault(row.player, PlayerSummary(row.player))
+            return
+        s = self.players.get(row.player)
+        if s is None:
+            s = self.players[row.player] = PlayerSummary(row.player)
         ev = row.allin_ev if row.allin_ev is not None else row.net
         bb = row.big_blind if row.big_blind > 0 and math.isfinite(row.big_blind) else math.nan
         s.hands += 1
@@ -226,6 +237,15 @@ def summarize(rows: Iterable[AllinRow | Problem]) -> tuple[list[PlayerSummary], 
         s.allin_ev += ev
         s.won_bb += row.net / bb
         s.allin_ev_bb += ev / bb
-    ordered = sorted(players.values(), key=lambda s: (-s.hands, s.player))
-    return ordered, problems
 
+    def result(self) -> tuple[list[PlayerSummary], list[Problem]]:
+        return sorted(self.players.values(), key=lambda s: (-s.hands, s.player)), \
+            self.problems
+
+
+def summarize(rows: Iterable[AllinRow | Problem]) -> tuple[list[PlayerSummary], list[Problem]]:
+    """Each player's ``PlayerSummary`` (most hands first) and the problems met."""
+    totals = Totals()
+    for row in rows:
+        totals.add(row)
+    return totals.result()
