@@ -384,3 +384,39 @@ def test_the_fast_toml_reader_agrees_with_tomllib():
     for path in HERE.glob("*.phh*"):
         text = path.read_text()
         assert toml_lines.loads(text).data == tomllib.loads(text)
+
+
+# --- the table engine's hands as PHH ----------------------------------------------------
+
+@pytest.mark.parametrize("game, seats", [("holdem", 4), ("omaha8", 3), ("omaha", 2)])
+def test_play_hands_are_written_as_phh_that_replays_here_and_in_pokerkit(game, seats):
+    from evaluator.histories import play_hand
+    from evaluator.play import simulate
+    pokerkit = pytest.importorskip("pokerkit")
+    played = simulate(game, ["ann", "bob", "cat", "dan"][:seats], hands=40, seed=5)
+    kills = 0
+    for index, history in enumerate(played["histories"]):
+        hand = play_hand(history, "simulated", index)
+        done = replay(hand)                    # the file's stacks: checked by the replay
+        net = [s - c + w for s, c, w in zip(hand.starting_stacks, done.contributed,
+                                            done.won)]
+        assert net == hand.finishing_stacks
+        assert sorted(hand.players) == sorted(history["seats"])
+        if history["config"].get("kill") is not None:
+            kills += 1                         # a kill blind acts as the table orders it
+            continue
+        if hand.variant in ("FT", "FO/8"):
+            *_, state = pokerkit.HandHistory.loads(dumps(hand))
+            assert [float(s) for s in state.stacks] == hand.finishing_stacks, index
+    assert game == "holdem" or kills > 0
+
+
+def test_a_play_hand_phh_has_no_form_for_is_refused():
+    from evaluator.histories import play_hand
+    from evaluator.play import HoldemTable
+    table = HoldemTable(["ann", "bob"], game="pineapple", seed=1)
+    with pytest.raises(ev.EvaluatorError, match="PHH has no code for the table's game"):
+        play_hand(table.history())
+    table = HoldemTable(["ann", "bob"], seed=1)
+    with pytest.raises(ev.EvaluatorError, match="not finished"):
+        play_hand(table.history())

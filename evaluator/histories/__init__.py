@@ -12,15 +12,18 @@ The modules, each importing only from those above it:
 - ``pokerstars.py``: PokerStars text;
 - ``reading.py``: files, folders and standard input, their encodings and formats;
 - ``replay.py``: the chips of a hand, action by action, its pots and showdown;
-- ``allin.py``: all-in EV rows and each player's summary.
+- ``allin.py``: all-in EV rows and each player's summary;
+- ``from_play.py``: ``evaluator.play`` hands as ``Hand`` records (and so as PHH);
+- ``output.py``, ``run.py``: rows to files, resumed; many files over processes or Dask.
 """
 from .allin import AllinRow, PlayerSummary, allin_ev, allin_rows, hand_rows, summarize
 from .hand import Action, Hand, HandProblem, Problem
+from .from_play import play_hand
 from .phh import dumps
 from .reading import history_files, parse_histories, read_histories
 from .replay import Pot, Replayed, replay
 
 __all__ = ["read_histories", "parse_histories", "history_files", "replay", "allin_ev",
-           "allin_rows", "hand_rows", "summarize", "dumps",
+           "allin_rows", "hand_rows", "summarize", "dumps", "play_hand",
            "Hand", "Action", "HandProblem", "Problem", "Pot", "Replayed", "AllinRow",
            "PlayerSummary"]
