@@ -17,8 +17,8 @@ The modules, each importing only from those above it:
 - ``output.py``, ``run.py``: rows to files, resumed; many files over processes or Dask.
 """
 from .allin import AllinRow, PlayerSummary, allin_ev, allin_rows, hand_rows, summarize
-from .hand import Action, Hand, HandProblem, Problem
 from .from_play import play_hand
+from .hand import Action, Hand, HandProblem, Problem
 from .phh import dumps
 from .reading import history_files, parse_histories, read_histories
 from .replay import Pot, Replayed, replay
