@@ -34,6 +34,7 @@ def play_hand(history: dict[str, Any], source: str = "play", index: int = 0) -> 
     starting_stacks = [2000, 2000]
     """
     from ..play import replay
+    from ..play.holdem import HoldemTable
     code = PLAY_CODES.get(history.get("game", ""))
     if code is None or history.get("game_options"):
         raise EvaluatorError(f"PHH has no code for the table's game {history.get('game')!r} "
@@ -46,6 +47,7 @@ def play_hand(history: dict[str, Any], source: str = "play", index: int = 0) -> 
         raise EvaluatorError("the hand is not finished: PHH records whole hands", "result")
     table = replay({key: value for key, value in history.items() if key != "result"}
                    | {"actions": []})
+    assert isinstance(table, HoldemTable)        # the games written are hold'em's family
     n = len(table.seats)
     # PHH's order: the seat after the button first, the button last
     order = [(table.dealer + 1 + k) % n for k in range(n)]
@@ -65,6 +67,8 @@ def play_hand(history: dict[str, Any], source: str = "play", index: int = 0) -> 
     first = where[table.to_act] if table.to_act is not None else None
     for step in history["actions"]:
         seat = table.to_act
+        if seat is None:
+            raise EvaluatorError("an action after the hand ended", step)
         kind = step.get("kind")
         table.act(kind, step.get("amount"), step.get("card"))
         if kind == "fold":
