@@ -420,3 +420,20 @@ def test_a_play_hand_phh_has_no_form_for_is_refused():
     table = HoldemTable(["ann", "bob"], seed=1)
     with pytest.raises(ev.EvaluatorError, match="not finished"):
         play_hand(table.history())
+
+
+def test_equity_by_street_of_the_hands_whose_cards_are_known():
+    from evaluator.histories import hand_equities
+    rows = list(hand_equities(read_histories(HERE / "threeway_sidepots.phh")))
+    assert [r.street for r in rows] == ["preflop", "flop", "turn", "river"]
+    hands = [ids("AhAd"), ids("KcKd"), ids("8s9s")]
+    flop, _ = brute_force_equity("holdem", hands, ids("2h7c9d"), [], 5)
+    assert all(close(a, float(b)) for a, b in zip(rows[1].equity, flop))
+    turn, _ = brute_force_equity("holdem", hands, ids("2h7c9dTs"), [], 5)
+    assert all(close(a, float(b)) for a, b in zip(rows[2].equity, turn))
+    assert rows[3].equity == (0.0, 0.0, 1.0)                  # the straight on the river
+    # a folded hand leaves the street after; an unknown one leaves the hand out
+    rows = list(hand_equities(read_histories(HERE / "stars_holdem.txt")))
+    assert [(r.hand[-2:], r.street, r.players) for r in rows] == [
+        ("#0", "flop", ("bob", "alice")), ("#0", "turn", ("bob", "alice")),
+        ("#0", "river", ("bob", "alice"))]

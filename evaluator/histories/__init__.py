@@ -16,7 +16,16 @@ The modules, each importing only from those above it:
 - ``from_play.py``: ``evaluator.play`` hands as ``Hand`` records (and so as PHH);
 - ``output.py``, ``run.py``: rows to files, resumed; many files over processes or Dask.
 """
-from .allin import AllinRow, PlayerSummary, allin_ev, allin_rows, hand_rows, summarize
+from .allin import (
+    AllinRow,
+    PlayerSummary,
+    StreetEquity,
+    allin_ev,
+    allin_rows,
+    hand_equities,
+    hand_rows,
+    summarize,
+)
 from .from_play import play_hand
 from .hand import Action, Hand, HandProblem, Problem
 from .phh import dumps
@@ -24,6 +33,6 @@ from .reading import history_files, parse_histories, read_histories
 from .replay import Pot, Replayed, replay
 
 __all__ = ["read_histories", "parse_histories", "history_files", "replay", "allin_ev",
-           "allin_rows", "hand_rows", "summarize", "dumps", "play_hand",
+           "allin_rows", "hand_rows", "hand_equities", "summarize", "dumps", "play_hand",
            "Hand", "Action", "HandProblem", "Problem", "Pot", "Replayed", "AllinRow",
-           "PlayerSummary"]
+           "PlayerSummary", "StreetEquity"]

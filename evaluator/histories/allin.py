@@ -18,8 +18,8 @@ from ..engine import equity
 from .hand import Hand, HandProblem, Problem, cards_text
 from .replay import Replayed, replay
 
-__all__ = ["AllinRow", "PlayerSummary", "Totals", "allin_rows", "allin_ev", "hand_rows",
-           "summarize", "STREETS"]
+__all__ = ["AllinRow", "PlayerSummary", "StreetEquity", "Totals", "allin_rows", "allin_ev",
+           "hand_rows", "hand_equities", "summarize", "STREETS"]
 
 STREETS = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 
@@ -205,6 +205,78 @@ class PlayerSummary:
 
     def to_dict(self) -> dict:
         return {**asdict(self), "luck": self.luck, "luck_bb": self.won_bb - self.allin_ev_bb}
+
+
+@dataclass(frozen=True)
+class StreetEquity:
+    """The players still in as a street began, with known cards, and each one's exact
+    equity there: ``hand``, ``street`` ("preflop" ... "river"), ``board``, ``players``,
+    ``cards`` and ``equity`` (pot shares, the same order)."""
+    hand: str
+    street: str
+    board: str
+    players: tuple[str, ...]
+    cards: tuple[str, ...]
+    equity: tuple[float, ...]
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def hand_equities(hands: Iterable[Hand | HandProblem], on_error: str = "stop"
+                  ) -> Iterator[StreetEquity | Problem]:
+    """For every hand, each street it reached with two players or more still in whose
+    cards are all known: their exact equity as that street began (every other card the
+    history shows out of the deck).  Problems as ``allin_ev`` treats them.
+
+    >>> from evaluator.histories import hand_equities, parse_histories
+    >>> hand = '''variant = "NT"
+    ... antes = [0, 0]
+    ... blinds_or_straddles = [1, 2]
+    ... min_bet = 2
+    ... starting_stacks = [200, 150]
+    ... actions = ["d dh p1 AsKs", "d dh p2 QhQd", "p2 cbr 6", "p1 cc", "d db 2c7d9h",
+    ...            "p1 cbr 10", "p2 cbr 144", "p1 cc", "d db Kh", "d db 3c"]
+    ... '''
+    >>> for row in hand_equities(parse_histories(hand)):
+    ...     print(row.street, row.board, [round(e, 3) for e in row.equity])
+    preflop  [0.462, 0.538]
+    flop 2c7d9h [0.239, 0.761]
+    turn 2c7d9hKh [0.955, 0.045]
+    river 2c7d9hKh3c [1.0, 0.0]
+    """
+    if on_error not in ("stop", "record"):
+        raise ValueError(f"on_error is 'stop' or 'record', not {on_error!r}")
+    for item in hands:
+        try:
+            if isinstance(item, HandProblem):
+                raise item
+            done = replay(item)
+        except HandProblem as problem:
+            if on_error == "stop":
+                raise
+            yield Problem.of(problem)
+            continue
+        yield from _street_equities(done)
+
+
+def _street_equities(done: Replayed) -> Iterator[StreetEquity]:
+    g = done.hand.game
+    if g is None:
+        return
+    shown = {c for hole in done.holes for c in hole if c is not None}
+    for cards, players in sorted(done.streets.items()):
+        if len(players) < 2 or cards > len(done.board) or any(
+                len(done.holes[p]) != g.hole or None in done.holes[p] for p in players):
+            continue
+        board = done.board[:cards]
+        hands = [[c for c in done.holes[p] if c is not None] for p in players]
+        mine = {c for hole in hands for c in hole}
+        result = equity(g, hands, board, sorted(shown - mine - set(board)), exact=True)
+        yield StreetEquity(done.hand.where, STREETS[cards], cards_text(board),
+                           tuple(done.hand.players[p] for p in players),
+                           tuple(cards_text(done.holes[p]) for p in players),
+                           tuple(player.equity for player in result.players))
 
 
 class Totals:

@@ -13,7 +13,7 @@ not known they are the file's.  A hand that breaks a rule or does not add up rai
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -40,7 +40,8 @@ class Replayed:
     player p (None for a card not shown); ``allin_board``: the board cards out when the
     betting ended with an all-in and cards still to come (None: it did not);
     ``won[p]``: the chips p took (None where neither the showdown nor the file says);
-    ``rake``: what the file's stacks leave out of the pots."""
+    ``rake``: what the file's stacks leave out of the pots; ``streets``: the players
+    still in as each street began, by its board cards (0: pre-flop)."""
     hand: Hand
     contributed: list[float]
     folded: list[bool]
@@ -51,6 +52,7 @@ class Replayed:
     pots: list[Pot]
     won: list[float] | None
     rake: float
+    streets: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def net(self) -> list[float] | None:
@@ -82,6 +84,7 @@ class _Table:
         self.seen: dict[int, str] = {}
         self.street = 0
         self.allin_board: int | None = None
+        self.streets: dict[int, tuple[int, ...]] = {0: tuple(range(n))}   # who saw each
         self.last_raise = hand.big_blind
         antes, blinds = list(hand.antes), list(hand.blinds)
         if n == 2:                      # heads-up: the forced bets are posted reversed
@@ -180,6 +183,7 @@ class _Table:
         self._take(action.cards, "the board", action)
         self.board += [c for c in action.cards if c is not None]
         self.street += 1
+        self.streets[len(self.board)] = tuple(p for p in range(self.n) if not self.folded[p])
         self.bets = [0.0] * self.n
         self.acted = [False] * self.n
         self.top = 0.0
@@ -331,7 +335,8 @@ def replay(hand: Hand) -> Replayed:
         won = recorded
     rake = max(rake, 0.0)
     return Replayed(hand, list(table.put), list(table.folded), list(table.mucked),
-                    table.holes, list(table.board), table.allin_board, pots, won, rake)
+                    table.holes, list(table.board), table.allin_board, pots, won, rake,
+                    table.streets)
 
 
 def _showdown(table: _Table, pots: list[Pot]) -> list[float] | None:
