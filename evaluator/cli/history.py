@@ -141,17 +141,24 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _chips(value: float, sign: bool = False) -> str:
+    """Chips as a summary shows them: whole above 1,000, else to the cent."""
+    text = f"{value:+,.0f}" if sign else f"{value:,.0f}"
+    if abs(value) < 1000:
+        text = f"{value:+,.2f}" if sign else f"{value:,.2f}"
+    return text
+
+
 def _print_summary(players, problems, hands: int, left_out: int) -> None:
     from rich.console import Console
     from rich.table import Table
     table = Table(title=f"{hands:,} hands read")
-    for name in ("player", "hands", "all-ins", "won", "all-in EV", "luck", "won (bb)",
-                 "all-in EV (bb)"):
+    for name in ("player", "hands", "all-ins", "won", "all-in EV", "luck", "luck (bb)"):
         table.add_column(name, justify="left" if name == "player" else "right")
     for s in players:
-        table.add_row(s.player, f"{s.hands:,}", f"{s.allins:,}", f"{s.won:,.2f}",
-                      f"{s.allin_ev:,.2f}", f"{s.luck:+,.2f}", f"{s.won_bb:,.1f}",
-                      f"{s.allin_ev_bb:,.1f}")
+        table.add_row(s.player, f"{s.hands:,}", f"{s.allins:,}", _chips(s.won),
+                      _chips(s.allin_ev), _chips(s.luck, sign=True),
+                      f"{s.won_bb - s.allin_ev_bb:+,.1f}")
     console = Console()
     console.print(table)
     for p in problems[:20]:
