@@ -96,8 +96,8 @@ def test_an_unknown_hand_and_a_river_allin_are_not_adjusted():
 
 def test_pokerstars_rake_uncalled_bet_and_a_folded_player():
     rows = list(allin_ev(read_histories(HERE / "stars_holdem.txt")))
-    first = {r.player: r for r in rows if r.hand.endswith("#0")}
-    second = {r.player: r for r in rows if r.hand.endswith("#1")}
+    first = {r.player: r for r in rows if r.hand.endswith("#1")}
+    second = {r.player: r for r in rows if r.hand.endswith("#2")}
     assert list(first) == ["bob", "carol", "alice"]       # the seat after the button first
     exact = ev.equity("holdem", ["KcKd", "AhAd"], exact=True).players
     kept = 158 / 161                                      # the rake, from the winner's chips
@@ -240,12 +240,12 @@ def test_chips_that_do_not_add_up_are_refused():
     text = (HERE / "headsup_flop.phh").read_text()
     (hand,) = parse_histories(text.replace("finishing_stacks = [350, 0]",
                                            "finishing_stacks = [340, 10]"), "edited.phh")
-    with pytest.raises(HandProblem, match=r"p2 \(Bob\) takes 10 chips in the file, 0 at "
-                                          "the showdown"):
+    with pytest.raises(HandProblem, match=r"p2 \(Bob\) takes 10 chips in the file, 0 by "
+                                          "the replay"):
         replay(hand)
     (hand,) = parse_histories(text.replace("finishing_stacks = [350, 0]",
                                            "finishing_stacks = [360, 0]"), "edited.phh")
-    with pytest.raises(HandProblem, match="hold 10 chips more than the starting ones"):
+    with pytest.raises(HandProblem, match="the file's chips hold 10 more than the pots"):
         replay(hand)
     # less for the winner alone is a rake, as online histories record it
     (hand,) = parse_histories(text.replace("finishing_stacks = [350, 0]",
@@ -288,8 +288,8 @@ def test_a_truncated_pokerstars_hand_is_a_problem_and_the_next_is_read(tmp_path)
     second = lines.index("", cut)
     (tmp_path / "cut.txt").write_text("\n".join(lines[:cut] + lines[second:]))
     rows = list(allin_ev(read_histories(tmp_path / "cut.txt"), on_error="record"))
-    assert isinstance(rows[0], Problem) and "ends before its showdown" in rows[0].reason
-    assert [r.hand[-2:] for r in rows[1:]] == ["#1"] * 3
+    assert isinstance(rows[0], Problem) and "truncated" in rows[0].reason
+    assert [r.hand[-2:] for r in rows[1:]] == ["#2"] * 3
 
 
 # --- the command line ---------------------------------------------------------------------
@@ -435,5 +435,155 @@ def test_equity_by_street_of_the_hands_whose_cards_are_known():
     # a folded hand leaves the street after; an unknown one leaves the hand out
     rows = list(hand_equities(read_histories(HERE / "stars_holdem.txt")))
     assert [(r.hand[-2:], r.street, r.players) for r in rows] == [
-        ("#0", "flop", ("bob", "alice")), ("#0", "turn", ("bob", "alice")),
-        ("#0", "river", ("bob", "alice"))]
+        ("#1", "flop", ("bob", "alice")), ("#1", "turn", ("bob", "alice")),
+        ("#1", "river", ("bob", "alice"))]
+
+
+
+# --- what a sweep of bad input found (each a HandProblem, never a traceback) ---------------
+
+HEADS_UP = """variant = "{variant}"
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+{limits}
+starting_stacks = {stacks}
+actions = [{actions}]
+{extra}"""
+SHOWDOWN = '"d db 2c7d9h", "d db Kh", "d db 3c", "p1 sm AsKs", "p2 sm QhQd"'
+
+
+def heads_up(actions: str, variant: str = "NT", stacks: str = "[100, 100]", extra: str = "",
+             limits: str = "min_bet = 2", hole: str = '"d dh p1 AsKs", "d dh p2 QhQd", '):
+    return HEADS_UP.format(variant=variant, limits=limits, stacks=stacks,
+                           actions=hole + actions, extra=extra)
+
+
+@pytest.mark.parametrize("text, words", [
+    (heads_up('"p2 cc", "p1 cc"', variant="FT", limits='small_bet = "x"\nbig_bet = 4'),
+     "'small_bet' must be a list of numbers"),
+    (heads_up('"p2 cc", "p1 cc"', variant="FT", limits="small_bet = 2"),
+     "needs 'small_bet' and 'big_bet'"),
+    (heads_up('"p2 cc", "p1 cc"', limits=""), "needs 'min_bet'"),
+    (heads_up('"p2 cc", "p1 cc"', extra="players = 5"), "'players' must be a list of names"),
+    (heads_up('"p2 cc", "p1 cc"', extra='players = ["A", "A"]'), "'A' is named twice"),
+    (heads_up('"p2 cc", "p1 cc"', stacks="[1" + "1" * 5000 + ", 100]"), "not a PHH file"),
+    (heads_up('"p2 cc", "p1 cc"', stacks="[1e308, 1e308]"), "lose whole chips"),
+    (heads_up('"p2 cc", "p1 cc"', hole='"d dh p1 AsAs", "d dh p2 QhQd", '),
+     "card As twice in 'AsAs'"),
+    (heads_up('"p2 cc", "p1 cc", "d db 2c7d9h", "p1 cc", "p2 cc", "d db 2c"'),
+     "card 2c dealt twice (the board and the board)"),
+    (heads_up('"p2 cc", "p1 cc"', variant="NS", hole='"d dh p1 As2d", "d dh p2 QhQd", '),
+     "card 2d is not in the deck of NS"),
+    (heads_up('"p2 cbr 1000", "p1 cc"', variant="FT", stacks="[1000, 1000]",
+              limits="small_bet = 2\nbig_bet = 4"), "the fixed limit raises to 4"),
+    (heads_up('"p2 cbr 100", "p1 cc", ' + SHOWDOWN, extra="finishing_stacks = [0, 0]"),
+     "more than a rake"),
+])
+def test_bad_hands_found_by_the_sweep(text, words):
+    found = problem_of(text)
+    assert words in found.reason, found.reason
+
+
+def problem_of(text: str) -> HandProblem:
+    (got,) = list(parse_histories(text, "bad.phh"))
+    if isinstance(got, HandProblem):
+        return got
+    with pytest.raises(HandProblem) as caught:
+        list(allin_ev([got]))
+    return caught.value
+
+
+def test_an_allin_made_by_the_blinds_alone_is_adjusted():
+    (hand,) = parse_histories(heads_up(SHOWDOWN, stacks="[2, 1]",
+                                       extra="finishing_stacks = [3, 0]"), "blinds.phh")
+    rows = list(allin_ev([hand]))
+    exact = ev.equity("holdem", ["AsKs", "QhQd"], exact=True).players
+    # p2 (the button) posts its whole stack of 1; p1's big blind of 2 covers it
+    assert rows[0].allin_street == "preflop" and rows[0].pots == "2:0,1 1:0"
+    assert close(rows[0].allin_ev, 2 * exact[0].equity + 1 - 2)
+
+
+def test_the_rake_comes_out_of_the_contested_pots_only():
+    """A bet given back is not raked: only the 200 called pays the rake of 10."""
+    (hand,) = parse_histories(heads_up('"p2 cbr 200", "p1 cc", ' + SHOWDOWN,
+                                       stacks="[100, 200]",
+                                       extra="finishing_stacks = [190, 100]"), "raked.phh")
+    rows = list(allin_ev([hand]))
+    exact = ev.equity("holdem", ["AsKs", "QhQd"], exact=True).players
+    assert close(rows[0].allin_ev, 190 * exact[0].equity - 100)
+    assert close(rows[1].allin_ev, 190 * exact[1].equity + 100 - 200)
+
+
+def test_a_pathological_array_is_read_in_linear_time():
+    import time
+
+    from evaluator.histories import toml_lines
+    start = time.perf_counter()
+    assert toml_lines.loads("antes = [0" + " " * 200_000 + "x]\n") is None
+    assert time.perf_counter() - start < 2
+
+
+def test_pokerstars_in_windows_1252_with_euros_and_players_sitting_out(tmp_path):
+    text = (HERE / "stars_holdem.txt").read_text().replace("$", "\u20ac").replace(
+        "carol", "caf\u00e9")
+    (tmp_path / "euro.txt").write_bytes(text.encode("cp1252"))
+    rows = list(allin_ev(read_histories(tmp_path / "euro.txt")))
+    assert {r.player for r in rows} == {"bob", "caf\u00e9", "alice"}
+    # a tournament player sitting out is dealt in: posts the ante and folds
+    lines = (HERE / "stars_holdem.txt").read_text().split("\n\n\n\n")[0].splitlines()
+    lines[lines.index("Seat 6: dave ($60 in chips) is sitting out") + 1:0] = []
+    at = lines.index("bob: posts small blind $0.50")
+    lines[at:at] = [f"{n}: posts the ante $0.10" for n in ("alice", "bob", "carol", "dave")]
+    lines.insert(lines.index("carol: folds") + 1, "dave: folds")
+    lines = [ln.replace("raises $77 to $80", "raises $76.90 to $79.90").replace(
+        "calls $77", "calls $76.90").replace("$158", "$158.20") for ln in lines]
+    (tmp_path / "antes.txt").write_text("\n".join(lines))
+    rows = list(allin_ev(read_histories(tmp_path / "antes.txt")))
+    assert [r.player for r in rows] == ["bob", "carol", "dave", "alice"]
+    assert rows[2].net == -0.10
+
+
+@pytest.mark.parametrize("line, words", [
+    ("*** FLOP *** [1c 7d 9h]", "unknown card '1c'"),
+    ("bob: shows [Kc Kd", "cannot read 'bob: shows [Kc Kd'"),
+])
+def test_a_malformed_pokerstars_line_is_a_problem_naming_it(tmp_path, line, words):
+    text = (HERE / "stars_holdem.txt").read_text()
+    old = "*** FLOP *** [2c 7d 9h]" if line.startswith("***") else \
+        "bob: shows [Kc Kd] (three of a kind, Kings)"
+    (tmp_path / "bad.txt").write_text(text.replace(old, line, 1))
+    rows = list(allin_ev(read_histories(tmp_path / "bad.txt"), on_error="record"))
+    assert isinstance(rows[0], Problem) and words in rows[0].reason, rows[0]
+    assert rows[0].line == text.splitlines().index(old) + 1
+    assert [r.hand[-2:] for r in rows[1:]] == ["#2"] * 3
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe\n", b"[1]\n[2]\n", b'{"x": 1}\n{"y": 2}\n',
+                                     b"a,b\n1,2\n3,4"])
+def test_resume_refuses_a_file_it_did_not_write_and_leaves_it_as_it_was(tmp_path, content):
+    from evaluator.cli import main
+    out = tmp_path / ("ev.csv" if content.startswith(b"a,b") else "ev.jsonl")
+    out.write_bytes(content)
+    assert main(["history", str(HERE), "--out", str(out), "--resume", "--no-progress"]) == 2
+    assert out.read_bytes() == content
+
+
+def test_resume_finds_its_hands_however_their_paths_are_written(tmp_path, monkeypatch, capsys):
+    from evaluator.cli import main
+    monkeypatch.chdir(HERE.parent)
+    out = tmp_path / "ev.csv"
+    names = ["histories/headsup_flop.phh", "histories/threeway_sidepots.phh"]
+    assert main(["history", *names, "--out", str(out), "--no-progress", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(["history", *[str(HERE.parent / n) for n in names], "--out", str(out),
+                 "--resume", "--no-progress", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["players"] == first["players"]
+
+
+def test_phh_written_for_run_it_twice_and_a_dead_blind_reads_back():
+    for name in ("stars_plo_twice.txt",):
+        (hand,) = read_histories(HERE / name)
+        (back,) = parse_histories(dumps(hand), "again.phh")
+        assert back.runs == 2
+        assert [r.net for r in allin_ev([back])] == [r.net for r in allin_ev([hand])]

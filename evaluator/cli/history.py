@@ -59,7 +59,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     from ..histories import history_files
     from ..histories.allin import AllinRow, Totals
     from ..histories.hand import HandProblem, Problem
-    from ..histories.output import RowWriter
+    from ..histories.output import RowWriter, hand_key
     from ..histories.run import analyse, pool_size
     from ..progress import progress_bar
     check_out(args.out, (".csv", ".jsonl", ".ndjson"), "--out", overwrite=args.overwrite,
@@ -95,7 +95,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     try:
         for _source, results in analyse(files, args.player, workers, args.scheduler):
             for key, got in results:
-                if writer is not None and key in writer.done:
+                if writer is not None and hand_key(key) in writer.done:
                     continue
                 if args.on_error == "stop" and isinstance(got[0], Problem):
                     bad = got[0]
@@ -126,6 +126,9 @@ def cmd_history(args: argparse.Namespace) -> int:
         writer.close()
     players, problems = totals.result()
     left_out = totals.problem_count
+    if args.player and not any(s.player == args.player for s in players):
+        print(f"evaluator: no hand of player {args.player!r} in the histories read",
+              file=sys.stderr)
     if args.player:
         players = [s for s in players if s.player == args.player]
     if args.json:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 
 from ..engine import equity
+from ..errors import EvaluatorError
 from .hand import Hand, HandProblem, Problem, cards_text
 from .replay import Replayed, replay
 
@@ -123,16 +124,22 @@ def _expected(done: Replayed) -> tuple[list[float], list[float | None]] | None:
             hands = [[c for c in done.holes[p] if c is not None] for p in pot.eligible]
             mine = {c for hole in hands for c in hole}
             dead = sorted(shown - mine - set(board))
-            result = equity(g, hands, board, dead, exact=True)
+            try:
+                result = equity(g, hands, board, dead, exact=True)
+            except EvaluatorError as error:     # a spot the replay let through
+                raise HandProblem(f"the all-in's equity: {error}", done.hand.source,
+                                  done.hand.line, done.hand.index) from None
             cache[pot.eligible] = [player.equity for player in result.players]
         for p, share in zip(pot.eligible, cache[pot.eligible]):
             expected[p] += pot.amount * share
             weighted[p] += pot.amount * share
             at_stake[p] += pot.amount
-    total = sum(pot.amount for pot in done.pots)
-    if done.rake > 0 and total > 0:
-        kept = 1 - done.rake / total
-        expected = [e * kept for e in expected]
+    # the rake comes out of the contested pots (a bet given back is never raked)
+    at_issue = sum(pot.amount for pot in contested)
+    if done.rake > 0 and at_issue > 0:
+        kept = 1 - done.rake / at_issue
+        for p in range(n):
+            expected[p] -= weighted[p] * (1 - kept)
     shares = [weighted[p] / at_stake[p] if at_stake[p] > 0 else None for p in range(n)]
     return expected, shares
 
@@ -302,13 +309,13 @@ class Totals:
         if s is None:
             s = self.players[row.player] = PlayerSummary(row.player)
         ev = row.allin_ev if row.allin_ev is not None else row.net
-        bb = row.big_blind if row.big_blind > 0 and math.isfinite(row.big_blind) else math.nan
         s.hands += 1
         s.allins += row.allin_equity is not None
         s.won += row.net
         s.allin_ev += ev
-        s.won_bb += row.net / bb
-        s.allin_ev_bb += ev / bb
+        if row.big_blind > 0 and math.isfinite(row.big_blind):   # else no big blind: chips
+            s.won_bb += row.net / row.big_blind
+            s.allin_ev_bb += ev / row.big_blind
 
     def result(self) -> tuple[list[PlayerSummary], list[Problem]]:
         return sorted(self.players.values(), key=lambda s: (-s.hands, s.player)), \

@@ -75,8 +75,9 @@ class Hand:
 
     @property
     def where(self) -> str:
-        """The file and hand, as problems and rows name it: ``path#index``."""
-        return f"{self.source}#{self.index}"
+        """The file and hand, as problems and rows name it: ``path#n``, the file's n-th
+        hand (from 1)."""
+        return f"{self.source}#{self.index + 1}"
 
 
 class HandProblem(HistoryError):
@@ -106,7 +107,7 @@ class Problem:
     def where(self) -> str:
         """The hand (``path#index``), or where the file failed (``path:line``)."""
         if self.index is not None:
-            return f"{self.source}#{self.index}"
+            return f"{self.source}#{self.index + 1}"
         return f"{self.source}:{self.line}" if self.line else self.source
 
     @classmethod

@@ -16,11 +16,30 @@ from ..errors import EvaluatorError
 from .allin import AllinRow
 from .hand import Problem
 
-__all__ = ["COLUMNS", "RowWriter", "problem_row"]
+__all__ = ["COLUMNS", "RowWriter", "problem_row", "hand_key"]
 
 COLUMNS = ["hand", "player", "seat", "game", "net", "allin_ev", "allin_equity",
            "allin_street", "cards", "board", "pots", "big_blind", "error"]
 FLUSH_SECONDS = 1.0
+
+
+def hand_key(hand: str) -> str:
+    """A row's ``hand`` (``path#n`` or ``path:line``) with its path made absolute, so that
+    a resumed run finds its hands however their paths are written."""
+    for mark in ("#", ":"):
+        path, sep, rest = hand.rpartition(mark)
+        if sep and rest.isdigit() and path:
+            return os.path.realpath(path) + sep + rest
+    return os.path.realpath(hand) if hand != "-" else hand
+
+
+def _row_ok(record: dict) -> bool:
+    """Whether a row read back holds what ``AllinRow.from_dict`` reads."""
+    try:
+        AllinRow.from_dict(record)
+    except (KeyError, TypeError, ValueError):
+        return False
+    return True
 
 
 def problem_row(problem: Problem) -> dict:
@@ -54,32 +73,41 @@ class RowWriter:
                 csv.writer(self.handle).writerow(COLUMNS)
 
     def _read_back(self) -> None:
+        """The rows an earlier run wrote, checked whole before the file is touched: a
+        file that is not of these rows is refused as it is."""
         assert self.path is not None
+
+        def refuse(why: str) -> EvaluatorError:
+            return EvaluatorError(f"--resume: {self.path} is not a file of these rows "
+                                  f"({why}); give another --out, or --overwrite",
+                                  str(self.path))
         data = self.path.read_bytes()
         cut = data.rfind(b"\n") + 1               # a line without its end: not finished
-        if cut < len(data):
-            with open(self.path, "r+b") as handle:
-                handle.truncate(cut)
-            data = data[:cut]
-        text = data.decode("utf-8")
+        try:
+            text = data[:cut].decode("utf-8")
+        except UnicodeDecodeError:
+            raise refuse("not UTF-8 text") from None
         if self.csv:
             reader = csv.DictReader(io.StringIO(text))
             if text and reader.fieldnames != COLUMNS:
-                raise EvaluatorError(f"--resume: {self.path} is not a file of these rows "
-                                     f"(its columns: {reader.fieldnames})", str(self.path))
+                raise refuse(f"its columns: {reader.fieldnames}")
             records = list(reader)
         else:
             try:
                 records = [json.loads(line) for line in text.splitlines() if line.strip()]
             except json.JSONDecodeError as error:
-                raise EvaluatorError(f"--resume: {self.path} is not JSON Lines ({error})",
-                                     str(self.path)) from None
+                raise refuse(f"not JSON Lines: {error}") from None
+            if not all(isinstance(r, dict) and set(r) == set(COLUMNS) for r in records):
+                raise refuse(f"a line without the columns {', '.join(COLUMNS)}")
+        for record in records:
+            if not record.get("hand") or (not record.get("error") and not _row_ok(record)):
+                raise refuse(f"a row that is not one: {record}")
         # the last hand's rows may be cut short by the interruption: computed again
-        last = str(records[-1].get("hand", "")) if records else None
-        kept = [r for r in records if str(r.get("hand", "")) != last]
-        if len(kept) < len(records):
+        last = str(records[-1]["hand"]) if records else None
+        kept = [r for r in records if str(r["hand"]) != last]
+        if len(kept) < len(records) or cut < len(data):
             self._rewrite(kept)
-        self.done = {str(r.get("hand", "")) for r in kept}
+        self.done = {hand_key(str(r["hand"])) for r in kept}
         self.previous = kept
         self.rows = len(kept)
 

@@ -25,6 +25,7 @@ __all__ = ["read_phh", "parse_actions", "dumps", "LIMITS"]
 # each variant's betting: no limit, pot limit or fixed limit (the first letter of its code)
 LIMITS = {"N": "no", "P": "pot", "F": "fixed"}
 REQUIRED = ("variant", "antes", "starting_stacks", "actions")
+MOST_CHIPS = 1e15          # chips in play past which float sums lose whole chips
 ACTOR = re.compile(r"^(d|p[1-9][0-9]*)$")
 HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
 
@@ -32,12 +33,19 @@ HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
 def read_phh(text: str, source: str) -> Iterator[Hand | HandProblem]:
     """Every hand of a PHH file's ``text`` (one hand, or tables of hands), in order; a hand
     that cannot be read is yielded as its ``HandProblem`` instead, the others still read."""
-    parsed = toml_lines.loads(text)        # PHH's part of TOML, fast; else the standard
+    try:
+        parsed = toml_lines.loads(text)    # PHH's part of TOML, fast; else the standard
+    except ValueError as error:            # a number past Python's digits for int()
+        yield HandProblem(f"not a PHH file: {error}", source, 1)
+        return
     if parsed is None:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             yield HandProblem(f"not a PHH file (TOML: {error})", source, _error_line(error))
+            return
+        except ValueError as error:
+            yield HandProblem(f"not a PHH file: {error}", source, 1)
             return
         parsed = toml_lines.Parsed()
         parsed.data = data
@@ -96,10 +104,26 @@ def _hand(data: dict, source: str, index: int, first: int, lines: list[str],
     antes = _amounts(data["antes"], "antes", fail, count=players)
     blinds = _amounts(data.get("blinds_or_straddles", [0] * players), "blinds_or_straddles",
                       fail, count=players)
-    names = data.get("players") or [f"p{i + 1}" for i in range(players)]
-    if not isinstance(names, list) or len(names) != players:
-        raise fail(f"'players' names {len(names)} players, 'starting_stacks' {players}")
-    names = [str(name) or f"p{i + 1}" for i, name in enumerate(names)]
+    if sum(stacks) > MOST_CHIPS and not any(map(math.isinf, stacks)):
+        raise fail(f"'starting_stacks' hold {sum(stacks):.3g} chips: past {MOST_CHIPS:.0e} "
+                   "chips in all, sums of them lose whole chips; write them in a larger unit")
+    names = data.get("players", [f"p{i + 1}" for i in range(players)])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise fail(f"'players' must be a list of names, not {names!r}")
+    if len(names) != players:
+        raise fail(f"'players' names {len(names)} players, 'starting_stacks' has "
+                   f"{players} stacks")
+    names = [name or f"p{i + 1}" for i, name in enumerate(names)]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise fail(f"player {twice[0]!r} is named twice: names must be distinct")
+    for name in ("min_bet", "small_bet", "big_bet"):
+        if name in data:
+            _amounts([data[name]], name, fail, positive=True)
+    if limit == "fixed" and not ("small_bet" in data and "big_bet" in data):
+        raise fail(f"a fixed-limit hand ({variant}) needs 'small_bet' and 'big_bet'")
+    if limit != "fixed" and "min_bet" not in data:
+        raise fail(f"a no-limit or pot-limit hand ({variant}) needs 'min_bet'")
     finishing = data.get("finishing_stacks")
     winnings = data.get("winnings")
     actions_text = data["actions"]
@@ -110,10 +134,13 @@ def _hand(data: dict, source: str, index: int, first: int, lines: list[str],
     actions = parse_actions(actions_text, players, action_lines, source, index)
     big = max([b for b in blinds if b > 0], default=0.0)
     if limit == "fixed":
-        big = float(data.get("small_bet", big) or big)
+        big = float(data["small_bet"])
+    elif not big:
+        big = float(data["min_bet"])             # no blinds (antes only): the least bet
     extra = {k: v for k, v in data.items() if k not in (*REQUIRED, "blinds_or_straddles",
                                                           "players", "finishing_stacks",
-                                                          "winnings")}
+                                                          "winnings", "_runs",
+                                                          "_first_to_act")}
     return Hand(
         source=source, index=index, line=first, variant=variant,
         game=game(VARIANT_GAMES[variant]) if variant in VARIANT_GAMES else None,
@@ -123,7 +150,26 @@ def _hand(data: dict, source: str, index: int, first: int, lines: list[str],
                           if finishing is not None else None),
         winnings=(_amounts(winnings, "winnings", fail, count=players)
                   if winnings is not None else None),
-        name=str(data.get("hand", "")), extra=extra)
+        name=str(data.get("hand", "")), runs=_runs(data.get("_runs", 1), fail),
+        first_to_act=_first(data.get("_first_to_act"), players, fail), extra=extra)
+
+
+def _runs(value: Any, fail) -> int:
+    """The boards a hand was run on (``_runs``: this package's field, for run it twice)."""
+    if value not in (1, 2) or isinstance(value, bool):
+        raise fail(f"'_runs' is 1 or 2 (run it twice), not {value!r}")
+    return int(value)
+
+
+def _first(value: Any, players: int, fail) -> int | None:
+    """``_first_to_act`` (this package's field, ``"p3"``): who acts first pre-flop where
+    the blinds do not say (a dead blind, a kill pot)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not ACTOR.match(value) or value == "d" or \
+            int(value[1:]) > players:
+        raise fail(f"'_first_to_act' names a player, p1 to p{players}, not {value!r}")
+    return int(value[1:]) - 1
 
 
 def _amounts(values: Any, name: str, fail, count: int | None = None,
@@ -141,6 +187,9 @@ def _amounts(values: Any, name: str, fail, count: int | None = None,
     return out
 
 
+SEARCH_LINES = 50        # lines after the last action searched for the next one
+
+
 def _action_lines(actions: list, lines: list[str], first: int) -> list[int]:
     """Each action's line in the file: found in order from the hand's first line (the
     line of ``actions = [`` where not found)."""
@@ -148,9 +197,9 @@ def _action_lines(actions: list, lines: list[str], first: int) -> list[int]:
         "actions")), first - 1)
     out = []
     for text in actions:
-        quoted = (f'"{text}"', f"'{text}'")
-        for n in range(at, len(lines)):
-            if any(q in lines[n] for q in quoted):
+        quoted = (f'"{text}"', f"'{text}'") if isinstance(text, str) else ()
+        for n in range(at, min(at + SEARCH_LINES, len(lines))):   # a written-out action
+            if any(q in lines[n] for q in quoted):                 # is near the last one
                 at = n
                 break
         out.append(at + 1)
@@ -230,9 +279,14 @@ def _cards(text: str) -> tuple[int | None, ...]:
         raise ValueError(f"cards {text!r}: each card is two characters (rank, suit), '??' "
                          "unknown")
     try:
-        return tuple([CARD_IDS[text[at:at + 2]] for at in range(0, len(text), 2)])
+        cards = tuple([CARD_IDS[text[at:at + 2]] for at in range(0, len(text), 2)])
     except KeyError as error:
         raise ValueError(f"unknown card {error.args[0]!r} in {text!r}") from None
+    known = [c for c in cards if c is not None]
+    if len(set(known)) < len(known):
+        twice = next(c for c in known if known.count(c) > 1)
+        raise ValueError(f"card {card_str(twice)} twice in {text!r}")
+    return cards
 
 
 # the letters of a PHH variant code after the limit's, by this package's game
@@ -278,6 +332,11 @@ def dumps(hand: Hand) -> str:
         lines.append(f"finishing_stacks = {_toml(hand.finishing_stacks)}")
     if hand.winnings is not None:
         lines.append(f"winnings = {_toml(hand.winnings)}")
+    # this package's own fields (PHH's user fields, "_" first): what PHH cannot say
+    if hand.runs > 1:
+        lines.append(f"_runs = {hand.runs}")
+    if hand.first_to_act is not None:
+        lines.append(f'_first_to_act = "p{hand.first_to_act + 1}"')
     return "\n".join(lines) + "\n"
 
 

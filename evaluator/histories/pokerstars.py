@@ -50,10 +50,15 @@ def read_pokerstars(text: str, source: str) -> Iterator[Hand | HandProblem]:
         return
     for index, start in enumerate(starts):
         stop = starts[index + 1] if index + 1 < len(starts) else len(lines)
+        at = [start]                                  # the line being read
         try:
-            yield _hand(lines, start, stop, source, index)
+            yield _hand(lines, start, stop, source, index, at)
         except HandProblem as problem:
             yield problem
+        except (ValueError, IndexError, KeyError) as error:
+            line = lines[at[0]].strip()
+            reason = error.args[0] if isinstance(error, ValueError) and error.args else error
+            yield HandProblem(f"cannot read {line!r}: {reason}", source, at[0] + 1, index)
 
 
 def _amount(text: str) -> float:
@@ -64,7 +69,8 @@ def _cards(text: str) -> tuple[int | None, ...]:
     return tuple(card_id(c) for c in text.split())
 
 
-def _hand(lines: list[str], start: int, stop: int, source: str, index: int) -> Hand:
+def _hand(lines: list[str], start: int, stop: int, source: str, index: int,
+          at: list[int]) -> Hand:
     def fail(message: str, n: int = start) -> HandProblem:
         return HandProblem(message, source, n + 1, index)
 
@@ -86,13 +92,18 @@ def _hand(lines: list[str], start: int, stop: int, source: str, index: int) -> H
         if found_button:
             button = int(found_button.group("seat"))
         n += 1
+    away: list[tuple[int, str, float]] = []            # sitting out: in if they post or act
     while n < stop and lines[n].startswith("Seat "):
+        at[0] = n
         seat = SEAT.match(lines[n])
-        if seat and "sitting out" not in seat.group("rest") and \
-                "out of hand" not in seat.group("rest"):
-            seats.append((int(seat.group("seat")), seat.group("name"),
-                          _amount(seat.group("stack"))))
+        if seat and "out of hand" not in seat.group("rest"):
+            entry = (int(seat.group("seat")), seat.group("name"), _amount(seat.group("stack")))
+            (away if "sitting out" in seat.group("rest") else seats).append(entry)
         n += 1
+    for entry in away:
+        if any(line.startswith(entry[1] + ": ") for line in lines[n:stop]):
+            seats.append(entry)
+    seats.sort()
     if len(seats) < 2:
         raise fail("a hand needs two players or more seated")
     if button is None:
@@ -117,12 +128,14 @@ def _hand(lines: list[str], start: int, stop: int, source: str, index: int) -> H
     first: int | None = None
     runs = 1
     in_summary = False
+    summary = False
     for n in range(n, stop):  # noqa: B020   (from the line after the seats on)
+        at[0] = n
         line = lines[n].rstrip()
         if not line:
             continue
         if line.startswith("*** SUMMARY ***"):
-            in_summary = True
+            in_summary = summary = True
             continue
         street = STREET.match(line)
         if street:
@@ -201,6 +214,9 @@ def _hand(lines: list[str], start: int, stop: int, source: str, index: int) -> H
         if first is None and actions and actions[-1].kind in ("fold", "call", "raise") \
                 and not any(a.kind == "board" for a in actions):
             first = p
+    if not summary:
+        at[0] = stop - 1
+        raise fail("the hand ends before its summary: a truncated history", stop - 1)
     # the hole cards known, dealt first (as PHH lists them); hands not shown are unknown
     hole = played.hole if played else 2
     dealt_actions = [Action(p, "hole", cards=holes.get(p, (None,) * hole), line=start + 1)

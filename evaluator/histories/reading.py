@@ -19,34 +19,59 @@ SUFFIXES = (".phh", ".phhs", ".txt", ".toml")
 
 def history_files(paths: Iterable[str | os.PathLike]) -> Iterator[str]:
     """Each file named, and every file with a history's suffix (``.phh``, ``.phhs``,
-    ``.txt``, ``.toml``) below each folder named, in name order; ``-`` as it is."""
+    ``.toml``, and ``.txt`` that starts as a PokerStars history) below each folder named,
+    in name order; ``-`` once, as it is."""
+    stdin = False
     for path in paths:
         text = os.fspath(path)
         if text == "-":
-            yield text
+            if not stdin:                          # standard input is read once
+                yield text
+            stdin = True
             continue
         p = Path(text)
         if p.is_dir():
             for root, dirs, files in os.walk(p):
                 dirs.sort()
                 for name in sorted(files):
-                    if name.lower().endswith(SUFFIXES):
-                        yield str(Path(root) / name)
+                    found = Path(root) / name
+                    if name.lower().endswith(SUFFIXES) and (
+                            not name.lower().endswith(".txt") or _stars(found)):
+                        yield str(found)
         else:
             yield text
 
 
+def _stars(path: Path) -> bool:
+    """Whether a ``.txt`` file found in a folder is a PokerStars history (its first
+    characters say so); other text files there (a README) are not histories."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(64)
+    except OSError:
+        return True                                # named: the reader says what is wrong
+    return b"PokerStars" in head[:32] or head.startswith((b"\xff\xfe", b"\xfe\xff"))
+
+
 def decode(data: bytes) -> str:
-    """A history file's text: UTF-8 (a byte-order mark dropped), else Latin-1 (which
-    some clients write).  Raises ``ValueError`` for binary data."""
+    """A history file's text: UTF-8 (a byte-order mark dropped), UTF-16 with its mark,
+    else Windows-1252 (Latin-1 with the euro sign, which some clients write), else
+    Latin-1.  Raises ``ValueError`` for binary data."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise ValueError("a file marked UTF-16 that is not") from None
     if b"\x00" in data[:4096]:
         raise ValueError("a binary file, not a hand history")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")
 
 
 def read_histories(paths: str | os.PathLike | Iterable[str | os.PathLike]

@@ -24,6 +24,8 @@ from .hand import Action, Hand, HandProblem
 __all__ = ["Pot", "Replayed", "replay", "button_game"]
 
 STREET_CARDS = (3, 1, 1)        # the board cards each street after the first deals
+MOST_RAKE = 0.10                # of the contested pots: chips a file leaves out past it are
+                                # lost chips, not a rake
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,8 @@ class _Table:
         self.holes: list[list[int | None]] = [[] for _ in range(n)]
         self.board: list[int] = []
         self.seen: dict[int, str] = {}
+        assert hand.game is not None
+        self.deck = frozenset(hand.game.deck)
         self.street = 0
         self.allin_board: int | None = None
         self.streets: dict[int, tuple[int, ...]] = {0: tuple(range(n))}   # who saw each
@@ -100,6 +104,7 @@ class _Table:
         biggest = max(range(n), key=lambda p: (blinds[p], p)) if any(blinds) else n - 1
         first = hand.first_to_act
         self.to_act = self._next_to_act(biggest if first is None else (first - 1) % n)
+        self._check_allin()             # the forced bets alone may leave no betting
 
     def _pay(self, p: int, amount: float) -> float:
         paid = min(amount, self.stacks[p])
@@ -143,12 +148,20 @@ class _Table:
         elif kind == "other":
             raise self.fail("a draw or bring-in has no place in a board game", action)
 
-    def _take(self, cards, who: str, action: Action) -> None:
-        for c in cards:
-            if c is None:
-                continue
-            if c in self.seen and self.seen[c] != who:
-                raise self.fail(f"card {card_str(c)} dealt twice ({self.seen[c]} and {who})",
+    def _take(self, cards, who: str, action: Action, shown: bool = False) -> None:
+        """Cards come out of the deck: each in the game's deck and dealt once (a player
+        showing the cards dealt to them takes nothing new)."""
+        known = [c for c in cards if c is not None]
+        if len(set(known)) < len(known):
+            twice = next(c for c in known if known.count(c) > 1)
+            raise self.fail(f"card {card_str(twice)} twice in one deal ({who})", action)
+        for c in known:
+            if c not in self.deck:
+                raise self.fail(f"card {card_str(c)} is not in the deck of "
+                                f"{self.hand.variant} ({who})", action)
+            owner = self.seen.get(c)
+            if owner is not None and not (shown and owner == who):
+                raise self.fail(f"card {card_str(c)} dealt twice ({owner} and {who})",
                                 action)
             self.seen[c] = who
 
@@ -208,7 +221,7 @@ class _Table:
             if a is not None and b is not None and a != b:
                 raise self.fail(f"{self.name(p)} shows {card_str(b)}, was dealt "
                                 f"{card_str(a)}", action)
-        self._take(action.cards, self.name(p), action)
+        self._take(action.cards, self.name(p), action, shown=True)
         self.holes[p] = [a if a is not None else b for a, b in zip(known, action.cards)]
 
     def _bet_unit(self) -> float:
@@ -251,7 +264,7 @@ class _Table:
         if not all_in and to < least * (1 - 1e-12):
             raise self.fail(f"{self.name(p)} raises to {to:g}, below the least raise "
                             f"(to {least:g})", action)
-        if self.hand.limit == "fixed" and not all_in and to > least * (1 + 1e-12):
+        if self.hand.limit == "fixed" and to > least * (1 + 1e-12):
             raise self.fail(f"{self.name(p)} raises to {to:g}; the fixed limit raises to "
                             f"{least:g}", action)
         if self.hand.limit == "pot":
@@ -317,19 +330,21 @@ def replay(hand: Hand) -> Replayed:
     # run it twice: the pots split by two boards; the file's chips say who took what
     won = _showdown(table, pots) if hand.runs == 1 else None
     rake = 0.0
+    recorded = None
     if hand.finishing_stacks is not None and not any(map(math.isinf, hand.starting_stacks)):
         recorded = [f - (s - c) for f, s, c in zip(hand.finishing_stacks,
                                                     hand.starting_stacks, table.put)]
-        rake = sum(pot.amount for pot in pots) - sum(recorded)
-        if rake < -1e-9 * max(1.0, sum(hand.starting_stacks)):
-            raise table.fail(f"the finishing stacks hold {-rake:g} chips more than the "
-                             "starting ones", last)
-        if won is not None:
-            _check_won(table, won, recorded, pots, last)
-        won = recorded
     elif hand.winnings is not None:
         recorded = list(hand.winnings)
+    if recorded is not None:
         rake = sum(pot.amount for pot in pots) - sum(recorded)
+        slack = 1e-9 * max(1.0, sum(hand.starting_stacks))
+        if rake < -slack:
+            raise table.fail(f"the file's chips hold {-rake:g} more than the pots", last)
+        contested = sum(pot.amount for pot in pots if len(pot.eligible) > 1)
+        if rake > MOST_RAKE * contested + slack:
+            raise table.fail(f"the file's chips leave {rake:g} of the {contested:g} contested "
+                             f"out: more than a rake ({MOST_RAKE:.0%} at most)", last)
         if won is not None:
             _check_won(table, won, recorded, pots, last)
         won = recorded
@@ -375,11 +390,20 @@ def _check_won(table: _Table, won: list[float], recorded: list[float], pots: lis
     """The file's chips against the showdown's: equal but for odd chips of split pots
     and a rake taken from the winners."""
     scale = max(1.0, max(table.hand.starting_stacks))
+    unit = _chip(table.hand)
     for p in range(table.n):
         split = sum(1 for pot in pots if p in pot.eligible and len(pot.eligible) > 1)
-        slack = split * max(1.0, table.hand.big_blind / 100) + 1e-9 * scale
+        slack = split * unit + 1e-9 * scale
         took = won[p] - recorded[p]
         if took < -slack or (took > slack and won[p] <= 0):
             raise table.fail(f"{table.name(p)} ({table.hand.players[p]}) takes "
-                             f"{recorded[p]:g} chips in the file, {won[p]:g} at the "
-                             "showdown", last)
+                             f"{recorded[p]:g} chips in the file, {won[p]:g} by the "
+                             "replay", last)
+
+
+def _chip(hand: Hand) -> float:
+    """The smallest chip of the hand's amounts: 1 where they are whole, else a cent (an
+    odd chip of a split pot goes to one player)."""
+    amounts = [*hand.starting_stacks, *hand.antes, *hand.blinds,
+               *(a.amount for a in hand.actions if a.amount is not None)]
+    return 1.0 if all(math.isinf(a) or float(a).is_integer() for a in amounts) else 0.01

@@ -24,7 +24,9 @@ VALUE = re.compile(r"\s*(?:\"([^\"\\\n]*)\"|'([^'\n]*)'|([+-]?(?:inf|nan|(?:0|[1
 _ITEM = (r"(?:\"[^\"\\\n]*\"|'[^'\n]*'|[+-]?(?:inf|nan|(?:0|[1-9][0-9]*)(?:\.[0-9]+)?"
          r"(?:[eE][+-]?[0-9]+)?)|true|false)")
 ONE_LINE = re.compile(r"\[((?:[^\]\"'#\n]|\"[^\"\\\n]*\"|'[^'\n]*')*)\]\s*(?:#.*)?$")
-ITEMS = re.compile(rf"\s*(?:{_ITEM}\s*,\s*)*(?:{_ITEM}\s*,?\s*)?")   # the inside, whole
+# the inside of an array, whole: each blank run between two required tokens, so that a
+# failing match backtracks in linear time (two blank runs side by side took quadratic)
+ITEMS = re.compile(rf"\s*(?:{_ITEM}\s*(?:,\s*{_ITEM}\s*)*(?:,\s*)?)?")
 ITEM = re.compile(VALUE.pattern)
 INTEGER = re.compile(r"[+-]?(?:0|[1-9][0-9]*)$")
 AFTER = re.compile(r"\s*(?:#.*)?$")              # the end of a line: blanks, a comment
