@@ -440,3 +440,24 @@ def test_check_rows_finds_the_first_bad_row(k):
             bad[row, col] = rng.choice([52, 63, 64, 127, 128, 255])
         assert high.check_rows(bad, width) == high._first_bad(bad, 0, n)
         assert high.check_rows(bad, width)[0] == row
+
+
+def test_a_spot_a_batch_checked_is_handed_to_its_computing_once():
+    """A batch checks every query, then computes it: the spot of known cards parsed and
+    checked once is kept (``keep_spot``) and handed over once (``kept_spot``); a plain
+    ``equity()`` keeps nothing; a bad spot is refused as before."""
+    from evaluator.engine import spots
+    g = evaluator.game("holdem")
+    assert spots.kept_spot(g, ["AsKs", "QhQd"], "2c7d9h", "") is None
+    assert spots.keep_spot(g, ["AsKs", "QhQd"], "2c7d9h", "")
+    got = spots.kept_spot(g, ["AsKs", "QhQd"], "2c7d9h", "")
+    assert got[0][0].tolist() == [51, 47] and got[2].tolist() == [0, 21, 30]
+    assert spots.kept_spot(g, ["AsKs", "QhQd"], "2c7d9h", "") is None   # handed over once
+    assert not spots.keep_spot(g, ["QQ+", "random"], "", "")            # ranges: not kept
+    with pytest.raises(evaluator.CardError, match="duplicate card 'As'"):
+        spots.keep_spot(g, ["AsKs", "AsQd"], "", "")
+    evaluator.equity("holdem", ["AsKs", "QhQd"], "2c7d9h")
+    assert (g, ("AsKs", "QhQd"), "2c7d9h", "") not in spots._KEPT
+    a = evaluator.equity("holdem", ["AsKs", "QhQd"], "2c7d9h")
+    b = evaluator.batch_equity([{"hands": ["AsKs", "QhQd"], "board": "2c7d9h"}])[0]
+    assert b["p1_equity"] == a.players[0].equity and not spots._KEPT

@@ -46,6 +46,7 @@ from .spots import (
     check_trials_time,
     completion_text,
     engine_dead,
+    kept_spot,
     parse_hands,
     resolve_seed,
     resolve_version,
@@ -120,10 +121,15 @@ def _answer(game, hands, board, dead, exact, trials, target_stderr, seed, thread
             prefer_numpy, version) -> EquityResult:
     """``equity``'s work, its arguments unchecked but ``version``."""
     g = _game(game)
-    parsed, unknown, ranges = parse_hands(g, hands)
-    board_ids = parse_cards(board, what="the board")
-    dead_ids = parse_cards(dead, what="the dead cards")
-    live = check_spot(g, parsed, board_ids, dead_ids)
+    spot = kept_spot(g, hands, board, dead)        # cards only: a batch checked it before
+    if spot is not None:
+        parsed, unknown, board_ids, dead_ids, live = spot
+        ranges: list = [None] * len(parsed)
+    else:
+        parsed, unknown, ranges = parse_hands(g, hands)
+        board_ids = parse_cards(board, what="the board")
+        dead_ids = parse_cards(dead, what="the dead cards")
+        live = check_spot(g, parsed, board_ids, dead_ids)
     dead_ids = engine_dead(g, dead_ids)
     sampling = check_options(exact, trials, target_stderr, seed)
     check_trials_time(g, trials, threads)

@@ -7,6 +7,7 @@ computing, for batches that check every row first.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -202,6 +203,51 @@ def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
     return check_distinct(groups, g.deck)
 
 
+KEPT_SPOTS = 65_536
+"""Spots of known cards a batch checked, kept for its computing them (the second parse a
+lookup): at most this many, a few hundred bytes each, the oldest dropped first."""
+_KEPT: dict[tuple, tuple] = {}
+_KEPT_LOCK = threading.Lock()
+
+
+def _spot_key(g: Game, hands, board, dead) -> tuple | None:
+    if not (isinstance(board, str) and isinstance(dead, str) and isinstance(hands, list | tuple)
+            and all(isinstance(h, str) for h in hands)):
+        return None
+    return (g, tuple(hands), board, dead)
+
+
+def keep_spot(g: Game, hands, board, dead) -> bool:
+    """Parse and check a spot as ``parse_hands``, ``parse_cards`` and ``check_spot`` do
+    (raising their error), and where its hands are all cards (none a range) keep the result
+    for ``kept_spot``; True where kept."""
+    key = _spot_key(g, hands, board, dead)
+    if key is None:
+        return False
+    parsed, unknown, ranges = parse_hands(g, list(hands))
+    if any(r is not None for r in ranges):
+        return False                       # ranges are kept by text_range, not here
+    board_ids = parse_cards(board, what="the board")
+    dead_ids = parse_cards(dead, what="the dead cards")
+    live = check_spot(g, parsed, board_ids, dead_ids)
+    with _KEPT_LOCK:
+        if len(_KEPT) >= KEPT_SPOTS:
+            del _KEPT[next(iter(_KEPT))]
+        _KEPT[key] = (parsed, unknown, board_ids, dead_ids, live)
+    return True
+
+
+def kept_spot(g: Game, hands, board, dead
+              ) -> tuple[list[np.ndarray], list[int], np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(cards, unknown, board, dead, live)`` of a spot ``keep_spot`` checked, handed over
+    once (the arrays are the caller's); None where none is kept (then parse it)."""
+    key = _spot_key(g, hands, board, dead)
+    if key is None or not _KEPT:
+        return None
+    with _KEPT_LOCK:
+        return _KEPT.pop(key, None)
+
+
 def engine_dead(g: Game, dead: np.ndarray) -> np.ndarray:
     """The dead cards the engine deals around: the user's, and the cards the game's deck
     leaves out (the short deck's deuces to fives), so every kernel that lists the cards
@@ -277,6 +323,10 @@ def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | Non
     Batches call it on every query before computing any.
     """
     g = _game(game)
+    if keep_spot(g, hands, board, dead):           # cards only: checked, and kept
+        check_options(exact, trials, target_stderr, seed)
+        resolve_version(version)
+        return
     parsed, unknown, ranges = parse_hands(g, hands)
     board_ids = parse_cards(board, what="the board")
     dead_ids = parse_cards(dead, what="the dead cards")
