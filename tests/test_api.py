@@ -448,6 +448,7 @@ def test_a_spot_a_batch_checked_is_handed_to_its_computing_once():
     ``equity()`` keeps nothing; a bad spot is refused as before."""
     from evaluator.engine import spots
     g = evaluator.game("holdem")
+    spots._KEPT.clear()                      # what earlier tests' batches left unasked
     assert spots.kept_spot(g, ["AsKs", "QhQd"], "2c7d9h", "") is None
     assert spots.keep_spot(g, ["AsKs", "QhQd"], "2c7d9h", "")
     got = spots.kept_spot(g, ["AsKs", "QhQd"], "2c7d9h", "")
@@ -460,4 +461,5 @@ def test_a_spot_a_batch_checked_is_handed_to_its_computing_once():
     assert (g, ("AsKs", "QhQd"), "2c7d9h", "") not in spots._KEPT
     a = evaluator.equity("holdem", ["AsKs", "QhQd"], "2c7d9h")
     b = evaluator.batch_equity([{"hands": ["AsKs", "QhQd"], "board": "2c7d9h"}])[0]
-    assert b["p1_equity"] == a.players[0].equity and not spots._KEPT
+    assert b["p1_equity"] == a.players[0].equity
+    assert (g, ("AsKs", "QhQd"), "2c7d9h", "") not in spots._KEPT
