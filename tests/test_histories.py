@@ -587,3 +587,25 @@ def test_phh_written_for_run_it_twice_and_a_dead_blind_reads_back():
         (back,) = parse_histories(dumps(hand), "again.phh")
         assert back.runs == 2
         assert [r.net for r in allin_ev([back])] == [r.net for r in allin_ev([hand])]
+
+
+# --- many files: here, in a process pool, on Dask: the same rows -----------------------
+
+@pytest.mark.slow
+def test_files_analysed_in_a_pool_and_on_dask_give_the_rows_of_one_process(tmp_path):
+    from evaluator.histories.run import analyse
+    files = sorted(str(p) for p in HERE.iterdir())
+    here = list(analyse(files))
+    assert list(analyse(files, processes=2)) == here
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        assert list(analyse(files, scheduler=cluster.scheduler_address)) == here
+        with distributed.Client(cluster.scheduler_address) as client:
+            assert list(analyse(files, scheduler=client)) == here
+        from evaluator.cli import main
+        assert main(["history", str(HERE), "--scheduler", cluster.scheduler_address,
+                     "--out", str(tmp_path / "dask.csv"), "--no-progress"]) == 0
+        assert main(["history", str(HERE), "--processes", "1", "--out",
+                     str(tmp_path / "here.csv"), "--no-progress"]) == 0
+        assert (tmp_path / "dask.csv").read_text() == (tmp_path / "here.csv").read_text()

@@ -90,11 +90,9 @@ def analyse(files: list[str], player: str | None = None, processes: int = 1,
 def _on_dask(files: list[str], player: str | None, scheduler: object
              ) -> Iterator[tuple[str, list[HandResult]]]:
     from ..batch.cluster import close_client, make_client
-    client, own = (scheduler, False) if hasattr(scheduler, "submit") else \
-        (make_client(scheduler), True)
+    client, own = make_client(scheduler)          # an address probed, or a Client as it is
     try:
-        futures = [client.submit(analyse_file, f, player, pure=False)  # type: ignore[attr-defined]
-                   for f in files]
+        futures = [client.submit(analyse_file, f, player, pure=False) for f in files]
         for source, future in zip(files, futures):
             yield source, future.result()
     finally:
