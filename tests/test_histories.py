@@ -21,6 +21,7 @@ from evaluator.histories import (
     summarize,
 )
 
+from conftest import sigint_default
 from reference import brute_force_equity
 
 HERE = Path(__file__).parent / "histories"
@@ -609,3 +610,50 @@ def test_files_analysed_in_a_pool_and_on_dask_give_the_rows_of_one_process(tmp_p
         assert main(["history", str(HERE), "--processes", "1", "--out",
                      str(tmp_path / "here.csv"), "--no-progress"]) == 0
         assert (tmp_path / "dask.csv").read_text() == (tmp_path / "here.csv").read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.serial
+def test_ctrl_c_keeps_finished_hands_and_resume_matches_an_uninterrupted_run(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    one = (HERE / "threeway_sidepots.phh").read_text()
+    folder = tmp_path / "hands"
+    folder.mkdir()
+    for f in range(30):
+        (folder / f"{f:02d}.phhs").write_text(
+            "\n".join(f"[{i + 1}]\n{one}" for i in range(400)))
+    out = tmp_path / "ev.csv"
+
+    def lines() -> int:
+        return out.read_bytes().count(b"\n") if out.exists() else 0
+    command = [sys.executable, "-m", "evaluator", "history", str(folder), "--out", str(out),
+               "--processes", "1", "--no-progress"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=sigint_default)
+    try:
+        deadline = time.monotonic() + 120
+        while lines() < 300:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, stderr
+    assert took < 2.0, f"took {took:.2f} s to stop"
+    assert "interrupted" in stderr and "--resume" in stderr
+    kept = lines()
+    assert 300 <= kept < 36_001
+    again = subprocess.run([*command, "--resume"], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    whole = tmp_path / "whole.csv"
+    done = subprocess.run([*command[:6], str(whole), *command[7:]], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text() == whole.read_text()          # every row, in order, once
