@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from .errors import ArgumentTypeError, EvaluatorError
 
 __all__ = ["ROW_SUFFIXES", "RowsExport", "check_output", "check_fresh", "check_rows_path",
+           "parquet_module",
            "parquet_table", "rows_frame", "write_rows"]
 
 ROW_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".json", ".parquet")
@@ -101,6 +102,11 @@ def _pyarrow(shown: str):
         raise EvaluatorError('Parquet needs pyarrow (the "data" extra): pip install pyarrow',
                              shown) from None
     return pa, pq
+
+
+def parquet_module(shown: str):
+    """``pyarrow.parquet``, or an error naming the extra where pyarrow is missing."""
+    return _pyarrow(shown)[1]
 
 
 def parquet_table(rows: Sequence[dict]):

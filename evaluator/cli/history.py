@@ -34,7 +34,8 @@ def add_history_parser(sub, parser_class, raw, whole) -> None:
                    help="files, folders (every .phh, .phhs, .txt, .toml below), or - to read "
                         "standard input")
     p.add_argument("--player", help="only this player's rows and summary")
-    p.add_argument("--out", help="write the rows to .csv or .jsonl (a hand at a time)")
+    p.add_argument("--out", help="write the rows to .csv or .jsonl (a hand at a time), or "
+                                 ".parquet (at the end; OUT.rows.jsonl meanwhile)")
     p.add_argument("--plot", help="draw --player's won and all-in EV over the hands (.png, "
                                   ".svg, .pdf; needs matplotlib)")
     p.add_argument("--big-blinds", action="store_true",
@@ -62,8 +63,8 @@ def cmd_history(args: argparse.Namespace) -> int:
     from ..histories.output import RowWriter, hand_key
     from ..histories.run import analyse, pool_size
     from ..progress import progress_bar
-    check_out(args.out, (".csv", ".jsonl", ".ndjson"), "--out", overwrite=args.overwrite,
-              resume=args.resume, resumable=True)
+    check_out(args.out, (".csv", ".jsonl", ".ndjson", ".parquet"), "--out",
+              overwrite=args.overwrite, resume=args.resume, resumable=True)
     if args.plot:
         from .._terminal import IMAGE_SUFFIXES
         check_out(args.plot, IMAGE_SUFFIXES, "--plot", overwrite=True)
@@ -123,7 +124,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.stop()
     if writer is not None:
-        writer.close()
+        writer.close(finished=True)
     players, problems = totals.result()
     left_out = totals.problem_count
     if args.player and not any(s.player == args.player for s in players):

@@ -49,13 +49,23 @@ def problem_row(problem: Problem) -> dict:
 
 
 class RowWriter:
-    """Rows to ``path`` (``.csv``, ``.jsonl``/``.ndjson``) or to ``stream``; with
+    """Rows to ``path`` (``.csv``, ``.jsonl``/``.ndjson``, ``.parquet``) or to ``stream``; with
     ``resume`` the hands already in the file are read back (``done``) and a line cut off
     by an interrupted run is dropped."""
 
     def __init__(self, path: str | None, resume: bool = False,
                  stream: IO[str] | None = None) -> None:
         self.path = Path(path) if path else None
+        # Parquet is written whole at the end: the rows stream to a JSON Lines file beside
+        # it (OUT.rows.jsonl), which an interrupted run leaves for --resume
+        self.parquet: Path | None = None
+        if self.path is not None and self.path.suffix.lower() == ".parquet":
+            from ..export import parquet_module
+            parquet_module(str(self.path))            # refused now if pyarrow is missing
+            self.parquet = self.path
+            self.path = self.path.with_name(self.path.name + ".rows.jsonl")
+            if resume and self.parquet.exists() and not self.path.exists():
+                self._from_parquet()
         self.done: set[str] = set()
         self.previous: list[dict] = []           # the rows read back
         self.rows = 0
@@ -147,7 +157,31 @@ class RowWriter:
         if self.path is not None:
             os.fsync(self.handle.fileno())
 
-    def close(self) -> None:
+    def close(self, finished: bool = False) -> None:
+        """Flush and close; ``finished``: the run is whole (a Parquet file is written
+        from the rows, and the rows' side file removed)."""
         self.flush()
         if self.path is not None:
             self.handle.close()
+        if finished and self.parquet is not None and self.path is not None:
+            from ..export import write_rows
+            text = self.path.read_text(encoding="utf-8")
+            records = [json.loads(line) for line in text.splitlines() if line.strip()]
+            write_rows(records, self.parquet)
+            self.path.unlink()
+
+    def _from_parquet(self) -> None:
+        """A finished Parquet file resumed: its rows become the side file again."""
+        assert self.parquet is not None and self.path is not None
+        from ..export import parquet_module
+        pq = parquet_module(str(self.parquet))
+        try:
+            records = pq.read_table(self.parquet).to_pylist()
+        except Exception as error:      # noqa: BLE001 - any unreadable file: refused
+            raise EvaluatorError(f"--resume: {self.parquet} is not a Parquet file of these "
+                                 f"rows ({error})", str(self.parquet)) from None
+        if records and set(records[0]) != set(COLUMNS):
+            raise EvaluatorError(f"--resume: {self.parquet} is not a file of these rows",
+                                 str(self.parquet))
+        with open(self.path, "w", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(r) + "\n" for r in records)
