@@ -673,3 +673,46 @@ def test_rows_to_parquet_written_at_the_end_and_resumed(tmp_path, capsys):
                  "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["players"] == first["players"]
     assert pq.read_table(out).to_pylist() == rows
+
+
+# --- what a review of the diff found -------------------------------------------------------
+
+def test_a_pot_won_uncalled_after_the_flop_may_be_raked():
+    text = NT.format('"d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 2c2d", "p3 cc", "p1 cc", '
+                     '"p2 cc", "d db 2h7c9d", "p1 cbr 6", "p2 f", "p3 f"') + \
+        "finishing_stacks = [103.7, 98, 98]\n"
+    (hand,) = parse_histories(text, "raked.phh")
+    done = replay(hand)                     # 6 back to p1, a rake of 0.3 from the 6 played
+    assert done.rake == pytest.approx(0.3) and done.won[0] == pytest.approx(11.7)
+
+
+def test_a_straddle_is_the_least_raise_before_the_flop_and_min_bet_after():
+    straddled = """variant = "NT"
+antes = [0, 0, 0, 0]
+blinds_or_straddles = [1, 2, 4, 0]
+min_bet = 2
+starting_stacks = [100, 100, 100, 100]
+actions = [{}]
+"""
+    deal = '"d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 2c2d", "d dh p4 7h6h", '
+    (hand,) = parse_histories(straddled.format(
+        deal + '"p4 cc", "p1 cc", "p2 cc", "p3 cc", "d db 2h7c9d", "p1 cbr 2", "p2 f", '
+               '"p3 f", "p4 f"'), "s.phh")
+    assert replay(hand).won[0] == 18 and hand.big_blind == 2
+    (hand,) = parse_histories(straddled.format(deal + '"p4 cbr 6"'), "s.phh")
+    with pytest.raises(HandProblem, match="below the least raise"):
+        replay(hand)
+
+
+def test_pokerstars_notes_of_a_player_sitting_out_do_not_seat_them(tmp_path):
+    text = (HERE / "stars_holdem.txt").read_text()
+    text = text.replace("*** HOLE CARDS ***", "dave: is sitting out\n*** HOLE CARDS ***", 1)
+    (tmp_path / "notes.txt").write_text(text)
+    rows = list(allin_ev(read_histories(tmp_path / "notes.txt")))
+    assert "dave" not in {r.player for r in rows} and len(rows) == 6
+    assert rows[0].big_blind == 1.0                     # the stakes' big blind
+
+
+def test_a_file_named_twice_is_read_once():
+    rows = list(allin_ev(read_histories([HERE, HERE / "headsup_flop.phh"])))
+    assert len(rows) == 19

@@ -240,7 +240,12 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     else:
         records = [(None, q) for q in queries]     # type: ignore[misc]  # no line numbers
     record = on_error == "record"
-    items = validate(records, seed, record, version)      # type: ignore[arg-type]
+    try:
+        items = validate(records, seed, record, version)  # type: ignore[arg-type]
+    except BaseException:
+        from ..engine.spots import forget_kept
+        forget_kept()                 # a refused batch computes none of the spots it kept
+        raise
     if scheduler is None:
         threads = resolve_threads(threads, len(items) << 20)
     # the cluster before the output: a wrong address leaves the file as it was
@@ -262,6 +267,8 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     finally:
         if own:
             close_client(client)
+        from ..engine.spots import forget_kept
+        forget_kept()                 # spots checked but not computed here (resumed, Dask)
     rows = BatchRows(sink.rows)
     rows.resumed = sink.resumed
     return rows

@@ -79,7 +79,15 @@ def cmd_history(args: argparse.Namespace) -> int:
     if not files:
         raise EvaluatorError("no hand-history files found under "
                              + ", ".join(repr(p) for p in args.paths), args.paths[0])
-    writer = RowWriter(args.out, resume=args.resume) if args.out else None
+    if args.out and args.out.lower().endswith(".parquet") and not args.resume:
+        from ..export import check_fresh
+        check_fresh(args.out + ".rows.jsonl", "--out", overwrite=args.overwrite,
+                    words=("--resume", "--overwrite"))     # an interrupted run's rows
+    try:
+        writer = RowWriter(args.out, resume=args.resume) if args.out else None
+    except OSError as error:
+        raise EvaluatorError(f"cannot write {args.out}: {error.strerror or error}",
+                             args.out) from None
     totals = Totals()
     mine: list[AllinRow] = []                 # --plot's player's rows: one a hand at most
 
@@ -90,7 +98,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     for record in writer.previous if writer else []:
         if not record.get("error"):
             keep(AllinRow.from_dict(record))
-    hands = 0
+    hands = len({r["hand"] for r in writer.previous}) if writer else 0
     workers = pool_size(files, args.processes)
     bar = progress_bar(len(files), "hand-history files", not args.no_progress)
     try:
@@ -120,11 +128,18 @@ def cmd_history(args: argparse.Namespace) -> int:
         if writer is not None:
             writer.close()
         raise
+    except OSError as error:                   # a disk that fills, a folder taken away
+        raise EvaluatorError(f"cannot write {args.out}: {error.strerror or error} (the rows "
+                             "written so far are kept: --resume continues)", args.out) from None
     finally:
         if bar is not None:
             bar.stop()
     if writer is not None:
-        writer.close(finished=True)
+        try:
+            writer.close(finished=True)
+        except OSError as error:
+            raise EvaluatorError(f"cannot write {args.out}: {error.strerror or error}",
+                                 args.out) from None
     players, problems = totals.result()
     left_out = totals.problem_count
     if args.player and not any(s.player == args.player for s in players):

@@ -205,7 +205,8 @@ def check_spot(g: Game, hands: list[np.ndarray], board: np.ndarray,
 
 KEPT_SPOTS = 65_536
 """Spots of known cards a batch checked, kept for its computing them (the second parse a
-lookup): at most this many, a few hundred bytes each, the oldest dropped first."""
+lookup): at most this many, about 1 KB each, the oldest dropped first; the batch forgets
+those it did not compute (``forget_kept``)."""
 _KEPT: dict[tuple, tuple] = {}
 _KEPT_LOCK = threading.Lock()
 
@@ -217,10 +218,10 @@ def _spot_key(g: Game, hands, board, dead) -> tuple | None:
     return (g, tuple(hands), board, dead)
 
 
-def keep_spot(g: Game, hands, board, dead) -> bool:
+def keep_spot(g: Game, hands, board, dead, then=lambda: None) -> bool:
     """Parse and check a spot as ``parse_hands``, ``parse_cards`` and ``check_spot`` do
-    (raising their error), and where its hands are all cards (none a range) keep the result
-    for ``kept_spot``; True where kept."""
+    (raising their error), and where its hands are all cards (none a range) run ``then``
+    (the query's other checks) and keep the result for ``kept_spot``; True where kept."""
     key = _spot_key(g, hands, board, dead)
     if key is None:
         return False
@@ -230,11 +231,18 @@ def keep_spot(g: Game, hands, board, dead) -> bool:
     board_ids = parse_cards(board, what="the board")
     dead_ids = parse_cards(dead, what="the dead cards")
     live = check_spot(g, parsed, board_ids, dead_ids)
+    then()
     with _KEPT_LOCK:
         if len(_KEPT) >= KEPT_SPOTS:
             del _KEPT[next(iter(_KEPT))]
         _KEPT[key] = (parsed, unknown, board_ids, dead_ids, live)
     return True
+
+
+def forget_kept() -> None:
+    """Drop every kept spot (a batch's end: those it checked and did not compute)."""
+    with _KEPT_LOCK:
+        _KEPT.clear()
 
 
 def kept_spot(g: Game, hands, board, dead
@@ -323,9 +331,11 @@ def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | Non
     Batches call it on every query before computing any.
     """
     g = _game(game)
-    if keep_spot(g, hands, board, dead):           # cards only: checked, and kept
+
+    def options() -> None:
         check_options(exact, trials, target_stderr, seed)
         resolve_version(version)
+    if keep_spot(g, hands, board, dead, options):  # cards only: checked, and kept
         return
     parsed, unknown, ranges = parse_hands(g, hands)
     board_ids = parse_cards(board, what="the board")

@@ -132,11 +132,9 @@ def _hand(data: dict, source: str, index: int, first: int, lines: list[str],
     if action_lines is None:
         action_lines = _action_lines(actions_text, lines, first)
     actions = parse_actions(actions_text, players, action_lines, source, index)
-    big = max([b for b in blinds if b > 0], default=0.0)
-    if limit == "fixed":
-        big = float(data["small_bet"])
-    elif not big:
-        big = float(data["min_bet"])             # no blinds (antes only): the least bet
+    # the big blind, as the stats count in it and the least bet after the flop: min_bet
+    # (a straddle is a larger blind, not a larger big blind); fixed limit: the small bet
+    big = float(data["small_bet"] if limit == "fixed" else data["min_bet"])
     extra = {k: v for k, v in data.items() if k not in (*REQUIRED, "blinds_or_straddles",
                                                           "players", "finishing_stacks",
                                                           "winnings", "_runs",

@@ -37,6 +37,7 @@ STARS_GAMES: dict[str, tuple[str, dict] | None] = {
     "Omaha": ("omaha", {}), "Omaha Hi/Lo": ("omaha8", {}), "5 Card Omaha": ("omaha5", {}),
     "5 Card Omaha Hi/Lo": ("omaha5_8", {}), "Courchevel": None, "Courchevel Hi/Lo": None,
 }
+PLAYING = ("posts ", "folds", "checks", "calls ", "bets ", "raises ")   # a player dealt in
 LIMIT_WORDS = {"No Limit": "no", "Pot Limit": "pot", "Limit": "fixed", "Fixed Limit": "fixed"}
 
 
@@ -101,7 +102,8 @@ def _hand(lines: list[str], start: int, stop: int, source: str, index: int,
             (away if "sitting out" in seat.group("rest") else seats).append(entry)
         n += 1
     for entry in away:
-        if any(line.startswith(entry[1] + ": ") for line in lines[n:stop]):
+        if any(line.startswith(entry[1] + ": ") and line[len(entry[1]) + 2:].startswith(
+                PLAYING) for line in lines[n:stop]):
             seats.append(entry)
     seats.sort()
     if len(seats) < 2:
@@ -201,7 +203,8 @@ def _hand(lines: list[str], start: int, stop: int, source: str, index: int,
                 actions.append(Action(p, "raise", amount=_amount(to.group(1)), line=n + 1))
             elif rest.startswith("shows ["):
                 cards = _cards(BRACKETS.findall(rest)[0])
-                holes[p] = cards
+                if len(cards) == len(holes.get(p, cards)) or p not in holes:
+                    holes[p] = cards                 # a part shown leaves the dealt whole
                 actions.append(Action(p, "show", cards=cards, line=n + 1))
             elif rest.startswith("mucks"):
                 actions.append(Action(p, "show", cards=(), line=n + 1))
@@ -223,7 +226,7 @@ def _hand(lines: list[str], start: int, stop: int, source: str, index: int,
                      for p in range(players)]
     if players == 2:                     # heads-up: written reversed, as PHH writes them
         antes, blinds = antes[::-1], blinds[::-1]
-    big = max(blinds) if limit != "fixed" else small_bet
+    big = (big_bet or max(blinds)) if limit != "fixed" else small_bet   # the stakes' blind
     extra = {"small_bet": small_bet, "big_bet": big_bet} if limit == "fixed" else \
         {"min_bet": big_bet}
     return Hand(source=source, index=index, line=start + 1, variant=found.group(0),

@@ -20,14 +20,26 @@ SUFFIXES = (".phh", ".phhs", ".txt", ".toml")
 def history_files(paths: Iterable[str | os.PathLike]) -> Iterator[str]:
     """Each file named, and every file with a history's suffix (``.phh``, ``.phhs``,
     ``.toml``, and ``.txt`` that starts as a PokerStars history) below each folder named,
-    in name order; ``-`` once, as it is."""
+    in name order; each file once, however often named; ``-`` once, as it is."""
     stdin = False
+    seen: set[str] = set()                         # a file named twice, or in two folders
+    for found in _files(paths):
+        if found == "-":
+            if not stdin:                          # standard input is read once
+                yield found
+            stdin = True
+            continue
+        real = os.path.realpath(found)
+        if real not in seen:
+            seen.add(real)
+            yield found
+
+
+def _files(paths: Iterable[str | os.PathLike]) -> Iterator[str]:
     for path in paths:
         text = os.fspath(path)
         if text == "-":
-            if not stdin:                          # standard input is read once
-                yield text
-            stdin = True
+            yield text
             continue
         p = Path(text)
         if p.is_dir():

@@ -24,8 +24,8 @@ from .hand import Action, Hand, HandProblem
 __all__ = ["Pot", "Replayed", "replay", "button_game"]
 
 STREET_CARDS = (3, 1, 1)        # the board cards each street after the first deals
-MOST_RAKE = 0.10                # of the contested pots: chips a file leaves out past it are
-                                # lost chips, not a rake
+MOST_RAKE = 0.10                # of the pot played: chips a file leaves out past it are lost
+                                # chips, not a rake
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,9 @@ class _Table:
         self.street = 0
         self.allin_board: int | None = None
         self.streets: dict[int, tuple[int, ...]] = {0: tuple(range(n))}   # who saw each
-        self.last_raise = hand.big_blind
+        # pre-flop a raise is at least the largest forced bet (a straddle's); later the
+        # least bet (min_bet, the big blind)
+        self.last_raise = max([hand.big_blind, *hand.blinds])
         antes, blinds = list(hand.antes), list(hand.blinds)
         if n == 2:                      # heads-up: the forced bets are posted reversed
             antes, blinds = antes[::-1], blinds[::-1]
@@ -338,13 +340,15 @@ def replay(hand: Hand) -> Replayed:
         recorded = list(hand.winnings)
     if recorded is not None:
         rake = sum(pot.amount for pot in pots) - sum(recorded)
-        slack = 1e-9 * max(1.0, sum(hand.starting_stacks))
+        slack = 1e-9 * max(1.0, sum(x for x in hand.starting_stacks if math.isfinite(x)))
         if rake < -slack:
             raise table.fail(f"the file's chips hold {-rake:g} more than the pots", last)
-        contested = sum(pot.amount for pot in pots if len(pot.eligible) > 1)
-        if rake > MOST_RAKE * contested + slack:
-            raise table.fail(f"the file's chips leave {rake:g} of the {contested:g} contested "
-                             f"out: more than a rake ({MOST_RAKE:.0%} at most)", last)
+        # a rake comes out of the pot as played, less the bet no one called (given back)
+        put = sorted(table.put)
+        played = sum(put) - (put[-1] - put[-2])
+        if rake > MOST_RAKE * played + slack:
+            raise table.fail(f"the file's chips leave {rake:g} of the {played:g} in play out: "
+                             f"more than a rake ({MOST_RAKE:.0%} at most)", last)
         if won is not None:
             _check_won(table, won, recorded, pots, last)
         won = recorded
@@ -389,7 +393,7 @@ def _check_won(table: _Table, won: list[float], recorded: list[float], pots: lis
                last: Action) -> None:
     """The file's chips against the showdown's: equal but for odd chips of split pots
     and a rake taken from the winners."""
-    scale = max(1.0, max(table.hand.starting_stacks))
+    scale = max([1.0, *(x for x in table.hand.starting_stacks if math.isfinite(x))])
     unit = _chip(table.hand)
     for p in range(table.n):
         split = sum(1 for pot in pots if p in pot.eligible and len(pot.eligible) > 1)
