@@ -716,3 +716,23 @@ def test_pokerstars_notes_of_a_player_sitting_out_do_not_seat_them(tmp_path):
 def test_a_file_named_twice_is_read_once():
     rows = list(allin_ev(read_histories([HERE, HERE / "headsup_flop.phh"])))
     assert len(rows) == 19
+
+
+def test_an_allin_short_of_a_full_raise_does_not_reopen_the_raising():
+    four = """variant = "NT"
+antes = [0, 0, 0, 0]
+blinds_or_straddles = [1, 2, 0, 0]
+min_bet = 2
+starting_stacks = [1000, 130, 1000, 1000]
+actions = ["d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 2c2d", "d dh p4 7h6h",
+           "p3 cbr 100", "p4 cc", "p1 f", "p2 cbr 130", {}]
+"""
+    # p3 raised to 100, p2's all-in to 130 is 30 more, short of the 98 of a full raise:
+    # p3 and p4 may call it, not raise again
+    (hand,) = parse_histories(four.format('"p3 cbr 400"'), "short.phh")
+    with pytest.raises(HandProblem, match="p3 raises again though no full raise came"):
+        replay(hand)
+    (hand,) = parse_histories(four.format(
+        '"p3 cc", "p4 cc", "d db 2h7c9d", "p3 cbr 100", "p4 cbr 300", "p3 cc", '
+        '"d db Kd", "p3 cc", "p4 cc", "d db 3s", "p3 cc", "p4 cc"'), "short.phh")
+    assert replay(hand).contributed == [1, 130, 430, 430]

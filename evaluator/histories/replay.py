@@ -81,6 +81,11 @@ class _Table:
         self.folded = [False] * n
         self.mucked = [False] * n
         self.acted = [False] * n
+        # this betting round: who has acted, and who has faced a full raise since (a
+        # player who acted may raise again only then: an all-in short of a full raise
+        # asks the others to call or fold)
+        self.moved = [False] * n
+        self.reopened = [False] * n
         self.holes: list[list[int | None]] = [[] for _ in range(n)]
         self.board: list[int] = []
         self.seen: dict[int, str] = {}
@@ -201,6 +206,8 @@ class _Table:
         self.streets[len(self.board)] = tuple(p for p in range(self.n) if not self.folded[p])
         self.bets = [0.0] * self.n
         self.acted = [False] * self.n
+        self.moved = [False] * self.n
+        self.reopened = [False] * self.n
         self.top = 0.0
         self.last_raise = self._bet_unit()
         self.to_act = self._next_to_act(self.n - 1)
@@ -247,8 +254,13 @@ class _Table:
             paid = self._pay(p, self.top - self.bets[p])
             self.bets[p] += paid
         else:
+            if self.moved[p] and not self.reopened[p]:
+                raise self.fail(f"{self.name(p)} raises again though no full raise came "
+                                "since they acted (an all-in short of a raise lets them "
+                                "call or fold only)", action)
             self._raise(p, float(action.amount or 0.0), action)
-        self.acted[p] = True
+        self.acted[p] = self.moved[p] = True
+        self.reopened[p] = False
         self.to_act = self._next_to_act(p)
         self._check_allin()
 
@@ -277,12 +289,15 @@ class _Table:
                                 f"(to {cap:g})", action)
         paid = self._pay(p, to - self.bets[p])
         self.bets[p] += paid
-        if self.bets[p] - self.top >= self.last_raise * (1 - 1e-12):
+        step = self._bet_unit() if self.hand.limit == "fixed" else self.last_raise
+        full = self.bets[p] - self.top >= step * (1 - 1e-12)
+        if full and self.hand.limit != "fixed":
             self.last_raise = self.bets[p] - self.top
         self.top = self.bets[p]
         for q in range(self.n):
             if q != p:
                 self.acted[q] = False
+                self.reopened[q] = self.reopened[q] or full
 
     def _check_allin(self) -> None:
         if self.to_act is not None or self.allin_board is not None:
