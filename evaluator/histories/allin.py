@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from ..engine import equity
 from ..errors import EvaluatorError
@@ -144,10 +145,10 @@ def _expected(done: Replayed) -> tuple[list[float], list[float | None]] | None:
     return expected, shares
 
 
-def hand_rows(hands: Iterable[Hand | HandProblem], player: str | None = None,
-              on_error: str = "stop") -> Iterator[tuple[Hand | None, list[AllinRow | Problem]]]:
-    """Each hand with its rows (of ``player`` only, where given; a hand without them is
-    skipped), or None with ``[Problem]`` for a hand that cannot be read or replayed
+def _replayed(hands: Iterable[Hand | HandProblem], on_error: str, player: str | None = None,
+              then=lambda done: done) -> Iterator[tuple[str, Any]]:
+    """``(hand key, then(its Replayed))`` for each hand (of ``player``, where given), or
+    ``(key, Problem)`` for one that cannot be read, replayed or analysed
     (``on_error="record"``; ``"stop"`` raises its ``HandProblem``)."""
     if on_error not in ("stop", "record"):
         raise ValueError(f"on_error is 'stop' or 'record', not {on_error!r}")
@@ -157,14 +158,23 @@ def hand_rows(hands: Iterable[Hand | HandProblem], player: str | None = None,
                 raise item
             if player is not None and player not in item.players:
                 continue
-            rows = [row for row in allin_rows(replay(item))
-                    if player is None or row.player == player]
-        except HandProblem as problem:
+            yield item.where, then(replay(item))
+        except HandProblem as error:
             if on_error == "stop":
                 raise
-            yield None, [Problem.of(problem)]
-            continue
-        yield item, list(rows)
+            problem = Problem.of(error)
+            yield problem.where, problem
+
+
+def hand_rows(hands: Iterable[Hand | HandProblem], player: str | None = None,
+              on_error: str = "stop") -> Iterator[tuple[str, list[AllinRow | Problem]]]:
+    """Each hand's key (``path#n``) with its rows (of ``player`` only, where given; a hand
+    without them is skipped), or with ``[Problem]`` for a hand that cannot be read or
+    replayed (``on_error="record"``; ``"stop"`` raises its ``HandProblem``)."""
+    def rows(done: Replayed) -> list[AllinRow]:
+        return [r for r in allin_rows(done) if player is None or r.player == player]
+    for key, got in _replayed(hands, on_error, player, rows):
+        yield key, [got] if isinstance(got, Problem) else got
 
 
 def allin_ev(hands: Iterable[Hand | HandProblem], player: str | None = None,
@@ -252,19 +262,11 @@ def hand_equities(hands: Iterable[Hand | HandProblem], on_error: str = "stop"
     turn 2c7d9hKh [0.955, 0.045]
     river 2c7d9hKh3c [1.0, 0.0]
     """
-    if on_error not in ("stop", "record"):
-        raise ValueError(f"on_error is 'stop' or 'record', not {on_error!r}")
-    for item in hands:
-        try:
-            if isinstance(item, HandProblem):
-                raise item
-            done = replay(item)
-        except HandProblem as problem:
-            if on_error == "stop":
-                raise
-            yield Problem.of(problem)
-            continue
-        yield from _street_equities(done)
+    for _, done in _replayed(hands, on_error):
+        if isinstance(done, Problem):
+            yield done
+        else:
+            yield from _street_equities(done)
 
 
 def _street_equities(done: Replayed) -> Iterator[StreetEquity]:

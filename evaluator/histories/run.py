@@ -10,10 +10,9 @@ import os
 import signal
 from collections.abc import Iterator
 
-from .allin import AllinRow, allin_rows
+from .allin import AllinRow, hand_rows
 from .hand import HandProblem, Problem
 from .reading import parse_histories, read_file
-from .replay import replay
 
 __all__ = ["analyse_file", "analyse", "HandResult", "pool_size", "POOL_BYTES"]
 
@@ -26,24 +25,10 @@ POOL_BYTES = 2 << 20     # files this large in all are worth a pool's start (abo
 
 def analyse_file(source: str, player: str | None = None) -> list[HandResult]:
     """Every hand of one file, analysed (``player``: that player's rows, and only the hands
-    they played)."""
+    they played); a hand or file that cannot be is its ``Problem``."""
     text = read_file(source)
     found = [text] if isinstance(text, HandProblem) else parse_histories(text, source)
-    out: list[HandResult] = []
-    for item in found:
-        if isinstance(item, HandProblem):
-            problem = Problem.of(item)
-            out.append((problem.where, [problem]))
-            continue
-        if player is not None and player not in item.players:
-            continue
-        try:
-            rows: list[AllinRow | Problem] = [
-                r for r in allin_rows(replay(item)) if player is None or r.player == player]
-        except HandProblem as error:
-            rows = [Problem.of(error)]
-        out.append((item.where, rows))
-    return out
+    return list(hand_rows(found, player, on_error="record"))
 
 
 def pool_size(files: list[str], processes: int | None) -> int:
