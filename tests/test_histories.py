@@ -736,3 +736,14 @@ actions = ["d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 2c2d", "d dh p4 7h6h",
         '"p3 cc", "p4 cc", "d db 2h7c9d", "p3 cbr 100", "p4 cbr 300", "p3 cc", '
         '"d db Kd", "p3 cc", "p4 cc", "d db 3s", "p3 cc", "p4 cc"'), "short.phh")
     assert replay(hand).contributed == [1, 130, 430, 430]
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--big-blinds"], "--big-blinds sets --plot's unit"),
+    (["--processes", "2", "--scheduler", "tcp://scheduler:8786"], "give one"),
+    (["--resume"], "--resume continues an --out file"),
+])
+def test_cli_history_refuses_options_it_would_not_honour(flags, words, capsys):
+    from evaluator.cli import main
+    assert main(["history", str(HERE), *flags]) == 2
+    assert words in capsys.readouterr().err

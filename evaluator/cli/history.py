@@ -73,6 +73,11 @@ def cmd_history(args: argparse.Namespace) -> int:
                                  args.plot)
         from ..plots import pyplot
         pyplot()
+    if args.big_blinds and not args.plot:
+        raise EvaluatorError("--big-blinds sets --plot's unit: give --plot", "--big-blinds")
+    if args.scheduler and args.processes is not None:
+        raise EvaluatorError("--processes and --scheduler both say where the files are read: "
+                             "give one", "--processes")
     if args.resume and not args.out:
         raise EvaluatorError("--resume continues an --out file: give --out", "--resume")
     files = list(history_files(args.paths))
