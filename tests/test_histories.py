@@ -11,6 +11,7 @@ import evaluator as ev
 from evaluator.errors import HistoryError
 from evaluator.histories import (
     AllinRow,
+    Hand,
     HandProblem,
     Problem,
     allin_ev,
@@ -228,6 +229,20 @@ def test_a_bad_hand_is_one_problem_naming_its_line(actions, words, line):
     assert found.source == "bad.phh" and found.line == line
     assert isinstance(found, HistoryError) and str(found).startswith("bad.phh:7: ")
 
+
+
+def test_an_action_read_before_is_checked_again_against_the_seats_of_each_hand():
+    # the reader keeps each action text it has read: one read in a hand of six players
+    # names a seat that a hand of three does not have
+    six = NT.replace("[0, 0, 0]", "[0, 0, 0, 0, 0, 0]").replace(
+        "[100, 100, 100]", "[100, 100, 100, 100, 100, 100]").replace("[1, 2, 0]",
+                                                                    "[1, 2, 0, 0, 0, 0]")
+    (hand,) = parse_histories(six.format('"d dh p5 AsKs", "p5 cc", "p5 sm AsKs"'), "six.phh")
+    assert isinstance(hand, Hand) and [a.actor for a in hand.actions] == [4, 4, 4]
+    for action, words in [('"d dh p5 AsKs"', "p5 in 'd dh p5 AsKs'"),
+                          ('"p5 cc"', "p5 in 'p5 cc': the hand has 3 players"),
+                          ('"p5 sm AsKs"', "the hand has 3 players")]:
+        assert words in problem(action).reason, action
 
 def test_actions_on_lines_of_their_own_are_named_by_their_line():
     text = NT.format('  "d dh p1 AsKs",\n  "d dh p2 QhQd",\n  "d dh p3 2c2d",\n'

@@ -61,7 +61,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     from ..histories.allin import AllinRow, Totals
     from ..histories.hand import HandProblem, Problem
     from ..histories.output import RowWriter, hand_key
-    from ..histories.run import analyse, pool_size
+    from ..histories.run import analyse, pool_size, set_aside
     from ..progress import progress_bar
     check_out(args.out, (".csv", ".jsonl", ".ndjson", ".parquet"), "--out",
               overwrite=args.overwrite, resume=args.resume, resumable=True)
@@ -105,11 +105,12 @@ def cmd_history(args: argparse.Namespace) -> int:
             keep(AllinRow.from_dict(record))
     hands = len({r["hand"] for r in writer.previous}) if writer else 0
     workers = pool_size(files, args.processes)
+    set_aside()
     bar = progress_bar(len(files), "hand-history files", not args.no_progress)
     try:
         for _source, results in analyse(files, args.player, workers, args.scheduler):
             for key, got in results:
-                if writer is not None and hand_key(key) in writer.done:
+                if writer is not None and writer.done and hand_key(key) in writer.done:
                     continue
                 if args.on_error == "stop" and isinstance(got[0], Problem):
                     bad = got[0]

@@ -52,7 +52,7 @@ class AllinRow:
     big_blind: float
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return dict(self.__dict__)      # the fields, flat (``asdict`` took 20x as long)
 
     @classmethod
     def from_dict(cls, record: dict) -> AllinRow:

@@ -5,6 +5,7 @@ A hand that could not be analysed is one row with its ``error`` (``--on-error re
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import os
@@ -29,8 +30,13 @@ def hand_key(hand: str) -> str:
     for mark in ("#", ":"):
         path, sep, rest = hand.rpartition(mark)
         if sep and rest.isdigit() and path:
-            return os.path.realpath(path) + sep + rest
-    return os.path.realpath(hand) if hand != "-" else hand
+            return _real(path) + sep + rest
+    return _real(hand) if hand != "-" else hand
+
+
+@functools.lru_cache(maxsize=4096)
+def _real(path: str) -> str:
+    return os.path.realpath(path)       # a file's hands one after another: found once
 
 
 def _row_ok(record: dict) -> bool:
@@ -136,13 +142,12 @@ class RowWriter:
 
     def write_hand(self, rows: list[AllinRow | Problem]) -> None:
         """One hand's rows, whole (a resumed run never finds half a hand)."""
-        records = [problem_row(r) if isinstance(r, Problem) else r.to_dict() for r in rows]
+        records = [problem_row(r) if isinstance(r, Problem) else r.__dict__ for r in rows]
         if self.csv:
             out = io.StringIO()
             writer = csv.writer(out)
-            for record in records:
-                writer.writerow(["" if record.get(c) is None else record.get(c)
-                                 for c in COLUMNS])
+            writer.writerows([["" if (v := record.get(c)) is None else v for c in COLUMNS]
+                              for record in records])
             self.handle.write(out.getvalue())
         else:
             for record in records:

@@ -172,14 +172,14 @@ def _first(value: Any, players: int, fail) -> int | None:
 
 def _amounts(values: Any, name: str, fail, count: int | None = None,
              positive: bool = False) -> list[float]:
-    if not isinstance(values, list) or not all(
-            isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+    if values.__class__ is not list or not all(
+            v.__class__ is int or v.__class__ is float for v in values):   # a bool is not
         raise fail(f"{name!r} must be a list of numbers, not {values!r}")
     if count is not None and len(values) != count:
         raise fail(f"{name!r} has {len(values)} entries for {count} players")
-    out = [float(v) for v in values]
+    out = list(map(float, values))
     for v in out:
-        if math.isnan(v) or v < 0 or (positive and v == 0):
+        if not (v > 0 if positive else v >= 0):         # a NaN is neither
             raise fail(f"{name!r} holds {v!r}: amounts are "
                        f"{'positive' if positive else 'zero or more'}")
     return out
@@ -209,19 +209,35 @@ def parse_actions(actions: list, players: int, lines: list[int], source: str = "
     """PHH action strings as ``Action`` records (comments and empty ones dropped)."""
     out: list[Action] = []
     seats = {f"p{p + 1}": p for p in range(players)}
+    known = _READ
+    make = tuple.__new__
     for text, line in zip(actions, lines):
+        # the same action text reads the same in every hand where its player is seated
+        read = known.get(text) if text.__class__ is str else None
+        if read is not None and read[0] < players:
+            out.append(make(Action, (read[1], read[2], read[3], read[4], line, 1)))
+            continue
         if not isinstance(text, str):
             raise HandProblem(f"an action must be a string, not {text!r}", source, line, index)
         words = (text.split("#", 1)[0] if "#" in text else text).split()
         if not words:
             continue
         try:
-            out.append(_action(words, seats, line))
+            action = _action(words, seats, line)
         except ValueError as error:
             message = str(error).replace("{text}", repr(text))
             raise HandProblem(message.replace("{players}", str(players)), source, line,
                               index) from None
+        out.append(action)
+        if len(known) >= READ_KEPT:
+            known.clear()
+        known[text] = (-1 if action.actor is None else action.actor, *action[:4])
     return out
+
+
+# action texts already read: (the seat it names, or -1; actor, kind, amount, cards)
+_READ: dict[str, tuple] = {}
+READ_KEPT = 50_000
 
 
 def _action(words: list[str], seats: dict[str, int], line: int) -> Action:
@@ -273,6 +289,19 @@ CARD_IDS: dict[str, int | None] = {card_str(c): c for c in range(52)} | {"??": N
 
 
 def _cards(text: str) -> tuple[int | None, ...]:
+    cards = _CARDS_READ.get(text)       # hole cards repeat across hands and seats
+    if cards is None:
+        cards = _read_cards(text)
+        if len(_CARDS_READ) >= READ_KEPT:
+            _CARDS_READ.clear()
+        _CARDS_READ[text] = cards
+    return cards
+
+
+_CARDS_READ: dict[str, tuple[int | None, ...]] = {}
+
+
+def _read_cards(text: str) -> tuple[int | None, ...]:
     if len(text) % 2:
         raise ValueError(f"cards {text!r}: each card is two characters (rank, suit), '??' "
                          "unknown")

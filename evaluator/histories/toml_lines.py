@@ -31,6 +31,13 @@ ITEM = re.compile(VALUE.pattern)
 INTEGER = re.compile(r"[+-]?(?:0|[1-9][0-9]*)$")
 AFTER = re.compile(r"\s*(?:#.*)?$")              # the end of a line: blanks, a comment
 ELEMENT = re.compile(r"\s*\"([^\"\\\n]*)\"\s*,\s*(?:#.*)?$")   # a line: "string",
+# the insides of the arrays PHH writes most, read at once: literal strings, basic strings
+# without escapes, whole numbers (each a subset of ITEMS, so read the same)
+LITERALS = re.compile(r"\s*'[^'\n]*'(?:\s*,\s*'[^'\n]*')*\s*(?:,\s*)?")
+LITERAL = re.compile(r"'([^'\n]*)'")
+BASICS = re.compile(r'\s*"[^"\\\n]*"(?:\s*,\s*"[^"\\\n]*")*\s*(?:,\s*)?')
+BASIC = re.compile(r'"([^"\\\n]*)"')
+WHOLES = re.compile(r"\s*[+-]?(?:0|[1-9][0-9]*)(?:\s*,\s*[+-]?(?:0|[1-9][0-9]*))*\s*(?:,\s*)?")
 
 
 class Parsed:
@@ -60,6 +67,20 @@ def _scalar(found: re.Match[str]) -> object:
     return float(number)
 
 
+def _row(inside: str) -> list | None:
+    """The elements of a one-line array's inside; None where it is not one."""
+    if LITERALS.fullmatch(inside):
+        return LITERAL.findall(inside)
+    if WHOLES.fullmatch(inside):
+        return [int(word) for word in inside.split(",") if not word.isspace() and word]
+    if BASICS.fullmatch(inside):
+        return BASIC.findall(inside)
+    if not ITEMS.fullmatch(inside):
+        return None
+    return [found.group(1) if found.lastindex == 1 else _scalar(found)
+            for found in ITEM.finditer(inside)]
+
+
 def loads(text: str) -> Parsed | None:
     """``text`` read (see the module), or None where it holds more than PHH's TOML."""
     parsed = Parsed()
@@ -85,9 +106,8 @@ def loads(text: str) -> Parsed | None:
             return None
         at = key.end()
         whole = ONE_LINE.match(line, at)
-        if whole and ITEMS.fullmatch(whole.group(1)):   # an array on one line (pokerkit's)
-            row = [found.group(1) if found.lastindex == 1 else _scalar(found)
-                   for found in ITEM.finditer(whole.group(1))]
+        inside = whole.group(1) if whole else ""
+        if whole and (row := _row(inside)) is not None:  # an array on one line (pokerkit's)
             table[key.group(1)] = row
             parsed.lines[(name, key.group(1))] = [n] * len(row)
             continue
