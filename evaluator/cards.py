@@ -145,7 +145,11 @@ def _text_ids(text: str) -> tuple[int, ...]:
 
 
 def _parse_text(text: str) -> tuple[int, ...]:
-    return tuple(card_id(t) for t in _tokens(text))
+    tokens = _tokens(text)
+    ids = [_IDS.get(t) for t in tokens]         # the common case: lower-case pairs
+    if None in ids:
+        return tuple(card_id(t) for t in tokens)
+    return tuple(ids)           # type: ignore[arg-type]  # None ruled out above
 
 
 def parse_cards(cards: CardsLike | Iterable[str | int | np.integer], *, count: int | None = None,

@@ -1135,3 +1135,27 @@ def test_an_older_versions_files_are_named_so(tmp_path):
     out.write_text(header.rsplit(",", 1)[0] + "\n")
     assert batch_equity(MIXED[:2], out=out, resume=True, progress=False) == rows
     assert out.read_text().splitlines()[0] == header
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: one thread anyway")
+def test_small_queries_keep_to_one_thread_unless_threads_are_asked_for(monkeypatch):
+    # queries that run mostly in the interpreter only queue for it on more threads (two
+    # ran heads-up turn spots 2.3x slower): by default the batch times its first ones
+    import evaluator._parallel as parallel
+    real = parallel.imap_unordered
+    calls: list[tuple[int, int]] = []
+
+    def spy(function, items, threads, **options):
+        calls.append((len(items), threads))
+        return real(function, items, threads, **options)
+    monkeypatch.setattr(parallel, "imap_unordered", spy)
+    turns = ["Tc", "Jd", "Qc", "Kh", "3c", "4d", "5h", "6s", "8c", "8d"]
+    queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h" + t, "exact": True}
+               for t in turns] * 5
+    rows = batch_equity(queries, progress=False)
+    assert calls == [(batch.PROBE_QUERIES, 1), (len(queries) - batch.PROBE_QUERIES, 1)]
+    calls.clear()
+    assert batch_equity(queries, threads=2, progress=False) == rows
+    assert calls == [(len(queries), 2)]
+    # an exact query deals no seed: its row is the same whatever the batch's seed
+    assert batch_equity(queries[:3], seed=7, progress=False) == rows[:3]

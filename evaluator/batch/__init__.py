@@ -122,7 +122,10 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         kind of server) is refused within a few seconds, before the output
         is opened.
     threads : int, optional
-        Local worker threads (default: every core).
+        Local worker threads.  Default: every core where the queries gain by it; a
+        batch whose first queries take under 0.3 ms each (heads-up spots on the flop
+        and later) keeps to one thread, as they run mostly in the interpreter, which
+        one thread holds at a time (two threads ran them 2.3x slower).
     progress : bool
         A progress bar on stderr (default off; the command line shows one).
     seed : int
@@ -246,6 +249,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
         from ..engine.spots import forget_kept
         forget_kept()                 # a refused batch computes none of the spots it kept
         raise
+    adaptive = threads is None             # every core, where the queries gain by it
     if scheduler is None:
         threads = resolve_threads(threads, len(items) << 20)
     # the cluster before the output: a wrong address leaves the file as it was
@@ -257,7 +261,8 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
             raise EvaluatorError(f"cannot write {path if path is not None else 'the rows'}: "
                                  f"{error.strerror or error}", str(path)) from error
         try:
-            _run(items, sink, client, threads, progress, chunk_size, record, path)
+            _run(items, sink, client, threads, progress, chunk_size, record, path,
+                 adaptive)
         except OSError as error:
             if isinstance(error, BrokenPipeError) and not sink.own:
                 raise                             # a closed stdout: the caller's to handle
@@ -349,9 +354,56 @@ def _compile_note(items: Iterable[dict]) -> bool:
     return will_compile(sorted(modules))
 
 
+SMALL_QUERY_SECONDS = 300e-6
+"""A query taking less than this on one thread runs mostly in the interpreter (reading,
+checking, building its row), which one thread holds at a time: threads only queue for it.
+Measured here: heads-up flop and turn queries (80 us) ran 2.3x slower on two threads than
+on one, pre-flop ones (590 us, mostly in kernels that free the interpreter) 1.26x faster."""
+PROBE_QUERIES = 32
+
+
+def _local(todo: list[dict], threads: int, adaptive: bool, idle
+           ) -> Generator[tuple[int, object], None, None]:
+    """``(index in todo, row or failure)`` for each query, on this machine's threads.
+    ``adaptive``: the first ``PROBE_QUERIES`` run on one thread, timed; where the median
+    took less than ``SMALL_QUERY_SECONDS``, so do the rest (the median: a first query may
+    load its kernels; the rows are the same on any number of threads, each query having
+    its own seed)."""
+    import statistics
+    import time
+
+    from .._parallel import imap_unordered
+    start = 0
+    if adaptive and threads > 1 and len(todo) > PROBE_QUERIES:
+        took: list[float] = []
+
+        def timed(query: dict) -> dict:
+            began = time.perf_counter()
+            try:
+                return run_query(query)
+            finally:
+                took.append(time.perf_counter() - began)
+        probe = imap_unordered(timed, todo[:PROBE_QUERIES], 1, errors=True, idle=idle)
+        try:
+            yield from probe
+        finally:
+            probe.close()
+        start = PROBE_QUERIES
+        if statistics.median(took) < SMALL_QUERY_SECONDS:
+            threads = 1
+    rest = imap_unordered(run_query, todo[start:], threads, errors=True, idle=idle)
+    try:
+        for j, result in rest:
+            yield start + j, result
+    finally:
+        rest.close()
+
+
 def _run(items: list[dict], sink: Sink, scheduler, threads: int | None, progress: bool,
-         chunk_size: int | None, record: bool, path: Path | None) -> None:
-    """Compute the rows ``sink`` lacks, feeding it each as it finishes."""
+         chunk_size: int | None, record: bool, path: Path | None,
+         adaptive: bool = False) -> None:
+    """Compute the rows ``sink`` lacks, feeding it each as it finishes (``adaptive``:
+    ``threads`` is every core by default, and small queries keep to one)."""
     todo = list(range(sink.done, len(items)))
     if not todo:
         return
@@ -368,10 +420,8 @@ def _run(items: list[dict], sink: Sink, scheduler, threads: int | None, progress
     if scheduler is not None:
         results = on_cluster([items[i] for i in todo], scheduler, chunk_size, sink.idle)
     else:
-        from .._parallel import imap_unordered
         assert threads is not None                  # resolved by batch_equity
-        results = imap_unordered(run_query, [items[i] for i in todo], threads, errors=True,
-                                 idle=sink.idle)
+        results = _local([items[i] for i in todo], threads, adaptive, sink.idle)
     failure: tuple[int, BaseException | str] | None = None
     lost: Exception | None = None
     try:

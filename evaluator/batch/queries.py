@@ -278,7 +278,7 @@ def _normalise(query: Mapping, index: int, seed: int, version: int | None = None
             continue
         out[name] = whole_number(name, value) if kind is int else _number(name, value)
     out["seed"] = read_seed(out["seed"])
-    if out["seed"] is None:
+    if out["seed"] is None and exact is not True:     # an exact answer deals no seed
         state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)
         out["seed"] = int(state[0] >> np.uint64(1))
     from ..engine.spots import resolve_version
