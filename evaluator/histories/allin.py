@@ -81,19 +81,22 @@ def allin_rows(done: Replayed) -> list[AllinRow]:
     pots = " ".join(f"{pot.amount:.12g}:{','.join(map(str, pot.eligible))}"
                     for pot in done.pots)
     board = cards_text(done.board)
+    where = hand.where
+    name_of_game = hand.game.name if hand.game else hand.variant
+    if adjusted is not None:
+        expected, shares = adjusted
+    else:
+        street = None
     rows = []
     for p, name in enumerate(hand.players):
         ev = share = None
         if adjusted is not None:
-            expected, shares = adjusted
             ev = expected[p] - done.contributed[p]
             share = shares[p]
         rows.append(AllinRow(
-            hand=hand.where, player=name, seat=p,
-            game=hand.game.name if hand.game else hand.variant,
+            hand=where, player=name, seat=p, game=name_of_game,
             net=net[p] if net is not None else None, allin_ev=ev, allin_equity=share,
-            allin_street=street if adjusted is not None else None,
-            cards=cards_text(done.holes[p]), board=board, pots=pots,
+            allin_street=street, cards=cards_text(done.holes[p]), board=board, pots=pots,
             big_blind=hand.big_blind))
     return rows
 

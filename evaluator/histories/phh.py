@@ -25,6 +25,9 @@ __all__ = ["read_phh", "parse_actions", "dumps", "LIMITS"]
 # each variant's betting: no limit, pot limit or fixed limit (the first letter of its code)
 LIMITS = {"N": "no", "P": "pot", "F": "fixed"}
 REQUIRED = ("variant", "antes", "starting_stacks", "actions")
+# the fields a Hand holds in its own attributes; the rest go to ``Hand.extra``
+READ_FIELDS = frozenset((*REQUIRED, "blinds_or_straddles", "players", "finishing_stacks",
+                         "winnings", "_runs", "_first_to_act"))
 MOST_CHIPS = 1e15          # chips in play past which float sums lose whole chips
 ACTOR = re.compile(r"^(d|p[1-9][0-9]*)$")
 HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
@@ -135,10 +138,7 @@ def _hand(data: dict, source: str, index: int, first: int, lines: list[str],
     # the big blind, as the stats count in it and the least bet after the flop: min_bet
     # (a straddle is a larger blind, not a larger big blind); fixed limit: the small bet
     big = float(data["small_bet"] if limit == "fixed" else data["min_bet"])
-    extra = {k: v for k, v in data.items() if k not in (*REQUIRED, "blinds_or_straddles",
-                                                          "players", "finishing_stacks",
-                                                          "winnings", "_runs",
-                                                          "_first_to_act")}
+    extra = {k: v for k, v in data.items() if k not in READ_FIELDS}
     return Hand(
         source=source, index=index, line=first, variant=variant,
         game=game(VARIANT_GAMES[variant]) if variant in VARIANT_GAMES else None,
@@ -207,10 +207,18 @@ def _action_lines(actions: list, lines: list[str], first: int) -> list[int]:
 def parse_actions(actions: list, players: int, lines: list[int], source: str = "",
                   index: int | None = None) -> list[Action]:
     """PHH action strings as ``Action`` records (comments and empty ones dropped)."""
-    out: list[Action] = []
-    seats = {f"p{p + 1}": p for p in range(players)}
     known = _READ
     make = tuple.__new__
+    try:
+        reads: list[tuple] = [known[text] for text in actions]
+    except (KeyError, TypeError):       # one not read before, or no text (named below)
+        reads = []
+    if reads and max([read[0] for read in reads]) < players:
+        # every action read before (the most of a large file's): made from the records
+        return [make(Action, (read[1], read[2], read[3], read[4], line, 1))
+                for read, line in zip(reads, lines)]
+    out: list[Action] = []
+    seats = {f"p{p + 1}": p for p in range(players)}
     for text, line in zip(actions, lines):
         # the same action text reads the same in every hand where its player is seated
         read = known.get(text) if text.__class__ is str else None
@@ -229,9 +237,10 @@ def parse_actions(actions: list, players: int, lines: list[int], source: str = "
             raise HandProblem(message.replace("{players}", str(players)), source, line,
                               index) from None
         out.append(action)
-        if len(known) >= READ_KEPT:
-            known.clear()
-        known[text] = (-1 if action.actor is None else action.actor, *action[:4])
+        if action.kind != "board":              # boards seldom repeat: they would crowd
+            if len(known) >= READ_KEPT:         # out the rest
+                known.clear()
+            known[text] = (-1 if action.actor is None else action.actor, *action[:4])
     return out
 
 
@@ -289,12 +298,11 @@ CARD_IDS: dict[str, int | None] = {card_str(c): c for c in range(52)} | {"??": N
 
 
 def _cards(text: str) -> tuple[int | None, ...]:
-    cards = _CARDS_READ.get(text)       # hole cards repeat across hands and seats
+    cards = _CARDS_READ.get(text)       # two cards (hold'em's hole cards) repeat
     if cards is None:
         cards = _read_cards(text)
-        if len(_CARDS_READ) >= READ_KEPT:
-            _CARDS_READ.clear()
-        _CARDS_READ[text] = cards
+        if len(text) <= 4:
+            _CARDS_READ[text] = cards       # at most 2,809 texts of 52 cards and '??'
     return cards
 
 

@@ -91,9 +91,12 @@ def loads(text: str) -> Parsed | None:
     while n < len(lines):
         line = lines[n]
         n += 1
-        if AFTER.match(line):
+        first = line[:1]
+        # a line that starts with a key's letter is neither blank, a comment nor a header
+        plain = first.isalnum() or first == "_" or first == "-"
+        if not plain and AFTER.match(line):
             continue
-        header = HEADER.match(line)
+        header = None if plain else HEADER.match(line)
         if header:
             name = next(g for g in header.groups() if g is not None)
             if name in parsed.data:
