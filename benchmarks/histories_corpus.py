@@ -3,6 +3,12 @@ PHH reference), for the hand-history benchmarks: 2 to 6 players, stacks of 40 to
 blinds, folds, calls, raises and all-ins, every showdown shown.
 
     python benchmarks/histories_corpus.py OUT_FOLDER --hands 20000 --per-file 1000
+    python benchmarks/histories_corpus.py TREE --copies 50 --from OUT_FOLDER
+
+The second makes a folder tree of distinct hands from a corpus: each copy of its files
+(``site0/month0/`` ...) with the cards of every action line relabelled by the copy's own
+permutation of the deck (the showdowns change; the replay finds the winners), so that a
+million hands hold a million deals, not twenty thousand read fifty times.
 """
 from __future__ import annotations
 
@@ -70,12 +76,43 @@ def write_corpus(folder: Path, hands: int, per_file: int, seed: int = 1) -> list
     return paths
 
 
+def relabelled_tree(source: Path, out: Path, copies: int, seed: int = 5) -> int:
+    """``copies`` copies of ``source``'s ``.phhs`` files under ``out``, cards relabelled;
+    the number of files written."""
+    import re
+    cards = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    token = re.compile(r"[2-9TJQKA][cdhs]")    # no other word of an action looks like one
+    rng = random.Random(seed)
+    files = sorted(source.glob("*.phhs"))
+    for copy in range(copies):
+        shuffled = cards[:]
+        rng.shuffle(shuffled)
+        relabel = dict(zip(cards, shuffled)).__getitem__
+        folder = out / f"site{copy // 10}" / f"month{copy % 10}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for path in files:
+            lines = path.read_text().splitlines(keepends=True)
+            (folder / path.name).write_text("".join(
+                token.sub(lambda m, to=relabel: to(m.group(0)), line) if line.startswith("actions")
+                else line for line in lines))
+    return copies * len(files)
+
+
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("out")
     p.add_argument("--hands", type=int, default=20_000)
     p.add_argument("--per-file", type=int, default=1_000)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--copies", type=int, help="a tree of this many relabelled copies of "
+                   "--from's files, instead of a new corpus")
+    p.add_argument("--from", dest="source", help="the corpus --copies copies")
     args = p.parse_args()
+    if args.copies:
+        if not args.source:
+            p.error("--copies needs --from FOLDER")
+        written = relabelled_tree(Path(args.source), Path(args.out), args.copies)
+        print(f"{written:,} files under {args.out}")
+        raise SystemExit(0)
     made = write_corpus(Path(args.out), args.hands, args.per_file, args.seed)
     print(f"{args.hands:,} hands in {len(made)} files under {args.out}")
