@@ -311,9 +311,14 @@ def test_a_truncated_pokerstars_hand_is_a_problem_and_the_next_is_read(tmp_path)
 # --- the command line ---------------------------------------------------------------------
 
 def test_cli_history_rows_summary_and_resume(tmp_path, capsys):
+    import gc
+
     from evaluator.cli import main
     out = tmp_path / "ev.csv"
+    collector = (gc.get_threshold(), gc.get_freeze_count())
     assert main(["history", str(HERE), "--out", str(out), "--json", "--no-progress"]) == 0
+    # the run collects less (its objects set aside), and leaves the collector as it was
+    assert (gc.get_threshold(), gc.get_freeze_count()) == collector
     summary = json.loads(capsys.readouterr().out)
     assert summary["hands"] == 8 and summary["problems"] == []
     lines = out.read_text().splitlines()

@@ -105,23 +105,23 @@ def cmd_history(args: argparse.Namespace) -> int:
             keep(AllinRow.from_dict(record))
     hands = len({r["hand"] for r in writer.previous}) if writer else 0
     workers = pool_size(files, args.processes)
-    set_aside()
     bar = progress_bar(len(files), "hand-history files", not args.no_progress)
     try:
-        for _source, results in analyse(files, args.player, workers, args.scheduler):
-            for key, got in results:
-                if writer is not None and writer.done and hand_key(key) in writer.done:
-                    continue
-                if args.on_error == "stop" and isinstance(got[0], Problem):
-                    bad = got[0]
-                    raise HandProblem(bad.reason, bad.source, bad.line, bad.index)
-                hands += 1
-                for row in got:
-                    keep(row)
-                if writer is not None:
-                    writer.write_hand(got)
-            if bar is not None:
-                bar.advance(bar.task)
+        with set_aside():
+            for _source, results in analyse(files, args.player, workers, args.scheduler):
+                for key, got in results:
+                    if writer is not None and writer.done and hand_key(key) in writer.done:
+                        continue
+                    if args.on_error == "stop" and isinstance(got[0], Problem):
+                        bad = got[0]
+                        raise HandProblem(bad.reason, bad.source, bad.line, bad.index)
+                    hands += 1
+                    for row in got:
+                        keep(row)
+                    if writer is not None:
+                        writer.write_hand(got)
+                if bar is not None:
+                    bar.advance(bar.task)
     except KeyboardInterrupt:
         if bar is not None:
             bar.stop()

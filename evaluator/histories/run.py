@@ -6,6 +6,7 @@ Workers ignore Ctrl-C: the caller stops (a pool is terminated within a second) a
 what it wrote."""
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import signal
@@ -50,18 +51,34 @@ def pool_size(files: list[str], processes: int | None) -> int:
 
 def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    set_aside()
+    _collect_less()                     # a worker's whole life is the run
 
 
-def set_aside() -> None:
+def _collect_less(freeze: bool = True) -> tuple[int, int, int]:
     """This process's objects so far (modules, tables, kernels) set aside from the garbage
     collector, and its young objects collected less often: a run makes ten objects or more
     an action and keeps none of them, and each collection of the oldest generation walked
-    every object the imports left (7-10% of a run)."""
-    gc.collect()
-    gc.freeze()
-    first, second, third = gc.get_threshold()
-    gc.set_threshold(max(first, 20_000), second, third)
+    every object the imports left (7-10% of a run).  The thresholds before."""
+    before = gc.get_threshold()
+    if freeze:
+        gc.collect()
+        gc.freeze()
+    gc.set_threshold(max(before[0], 20_000), before[1], before[2])
+    return before
+
+
+@contextlib.contextmanager
+def set_aside() -> Iterator[None]:
+    """The run inside collected less (see ``_collect_less``); the collector as it was
+    after it (a caller's process goes on)."""
+    ours = gc.get_freeze_count() == 0        # a caller's own frozen objects stay so
+    before = _collect_less(freeze=ours)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+        if ours:
+            gc.unfreeze()
 
 
 def analyse(files: list[str], player: str | None = None, processes: int = 1,
