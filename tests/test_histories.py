@@ -334,6 +334,23 @@ def test_cli_history_rows_summary_and_resume(tmp_path, capsys):
     assert again["players"] == summary["players"]
 
 
+def test_resume_of_one_players_json_lines_read_a_row_at_a_time(tmp_path, capsys):
+    # the hands of others are skipped, not written: a file's later hand says they are done
+    from evaluator.cli import main
+    out = tmp_path / "ev.jsonl"
+    command = ["history", str(HERE), "--player", "Ann", "--out", str(out), "--json",
+               "--no-progress"]
+    assert main(command) == 0
+    whole = out.read_text()
+    summary = json.loads(capsys.readouterr().out)
+    lines = whole.splitlines(keepends=True)
+    assert len(lines) >= 3
+    out.write_text("".join(lines[:2]) + lines[2][:7])      # cut inside the third row
+    assert main([*command, "--resume"]) == 0
+    assert out.read_text() == whole
+    assert json.loads(capsys.readouterr().out) == summary
+
+
 def test_cli_history_refuses_a_plot_without_a_player(tmp_path, capsys):
     from evaluator.cli import main
     assert main(["history", str(HERE), "--plot", str(tmp_path / "ev.png")]) == 2

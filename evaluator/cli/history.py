@@ -60,7 +60,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     from ..histories import history_files
     from ..histories.allin import AllinRow, Totals
     from ..histories.hand import HandProblem, Problem
-    from ..histories.output import RowWriter, hand_key
+    from ..histories.output import RowWriter
     from ..histories.run import analyse, pool_size, set_aside
     from ..progress import progress_bar
     check_out(args.out, (".csv", ".jsonl", ".ndjson", ".parquet"), "--out",
@@ -88,11 +88,6 @@ def cmd_history(args: argparse.Namespace) -> int:
         from ..export import check_fresh
         check_fresh(args.out + ".rows.jsonl", "--out", overwrite=args.overwrite,
                     words=("--resume", "--overwrite"))     # an interrupted run's rows
-    try:
-        writer = RowWriter(args.out, resume=args.resume) if args.out else None
-    except OSError as error:
-        raise EvaluatorError(f"cannot write {args.out}: {error.strerror or error}",
-                             args.out) from None
     totals = Totals()
     mine: list[AllinRow] = []                 # --plot's player's rows: one a hand at most
 
@@ -100,17 +95,24 @@ def cmd_history(args: argparse.Namespace) -> int:
         totals.add(row)
         if args.plot and isinstance(row, AllinRow) and row.player == args.player:
             mine.append(row)
-    for record in writer.previous if writer else []:
+
+    def kept(record: dict) -> None:           # a row read back from the file resumed
         if not record.get("error"):
             keep(AllinRow.from_dict(record))
-    hands = len({r["hand"] for r in writer.previous}) if writer else 0
+    try:
+        writer = RowWriter(args.out, resume=args.resume, kept=kept) if args.out else None
+    except OSError as error:
+        raise EvaluatorError(f"cannot write {args.out}: {error.strerror or error}",
+                             args.out) from None
+    hands = writer.hands if writer else 0
+    resumed = hands > 0
     workers = pool_size(files, args.processes)
     bar = progress_bar(len(files), "hand-history files", not args.no_progress)
     try:
         with set_aside():
             for _source, results in analyse(files, args.player, workers, args.scheduler):
                 for key, got in results:
-                    if writer is not None and writer.done and hand_key(key) in writer.done:
+                    if resumed and writer is not None and writer.is_done(key):
                         continue
                     if args.on_error == "stop" and isinstance(got[0], Problem):
                         bad = got[0]

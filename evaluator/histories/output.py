@@ -10,6 +10,7 @@ import io
 import json
 import os
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -34,6 +35,15 @@ def hand_key(hand: str) -> str:
     return _real(hand) if hand != "-" else hand
 
 
+def _key_parts(hand: str) -> tuple[str, int | None]:
+    """``(the hand_key of its file, its number)`` for ``path#n``; ``(hand_key, None)`` for
+    a file that failed whole (``path:line``, ``path``)."""
+    path, sep, rest = hand.rpartition("#")
+    if sep and rest.isdigit() and path:
+        return (_real(path) if path != "-" else path), int(rest)
+    return hand_key(hand), None
+
+
 @functools.lru_cache(maxsize=4096)
 def _real(path: str) -> str:
     return os.path.realpath(path)       # a file's hands one after another: found once
@@ -56,11 +66,13 @@ def problem_row(problem: Problem) -> dict:
 
 class RowWriter:
     """Rows to ``path`` (``.csv``, ``.jsonl``/``.ndjson``, ``.parquet``) or to ``stream``; with
-    ``resume`` the hands already in the file are read back (``done``) and a line cut off
-    by an interrupted run is dropped."""
+    ``resume`` the rows already in the file are read back one at a time (each to ``kept``;
+    ``is_done`` tells their hands, ``hands`` and ``rows`` count them) and the last hand,
+    which an interrupted run may have cut, is taken off to be computed again."""
 
     def __init__(self, path: str | None, resume: bool = False,
-                 stream: IO[str] | None = None) -> None:
+                 stream: IO[str] | None = None,
+                 kept: Callable[[dict], object] = lambda record: None) -> None:
         self.path = Path(path) if path else None
         # Parquet is written whole at the end: the rows stream to a JSON Lines file beside
         # it (OUT.rows.jsonl), which an interrupted run leaves for --resume
@@ -72,9 +84,11 @@ class RowWriter:
             self.path = self.path.with_name(self.path.name + ".rows.jsonl")
             if resume and self.parquet.exists() and not self.path.exists():
                 self._from_parquet()
-        self.done: set[str] = set()
-        self.previous: list[dict] = []           # the rows read back
+        # the hands read back: each file's last hand number, and files that failed whole
+        self.done_upto: dict[str, int] = {}
+        self.done_other: set[str] = set()
         self.rows = 0
+        self.hands = 0
         self.csv = self.path is not None and self.path.suffix.lower() == ".csv"
         self.last_flush = time.monotonic()
         if self.path is None:
@@ -82,63 +96,96 @@ class RowWriter:
             self.csv = False
         else:
             if resume and self.path.exists():
-                self._read_back()
+                self._read_back(kept)
             self.handle = open(self.path, "a" if resume else "w", newline="",
                                encoding="utf-8")
             if self.csv and self.handle.tell() == 0:
                 csv.writer(self.handle).writerow(COLUMNS)
 
-    def _read_back(self) -> None:
-        """The rows an earlier run wrote, checked whole before the file is touched: a
-        file that is not of these rows is refused as it is."""
+    def _read_back(self, kept: Callable[[dict], object]) -> None:
+        """The rows an earlier run wrote, checked before the file is touched (a file that is
+        not of these rows is refused as it is), one at a time: the memory of a resume does
+        not grow with the file.  Each row kept goes to ``kept``; the last hand's rows, which
+        the interruption may have cut short, are taken off the file to be computed again."""
         assert self.path is not None
+        path = self.path
 
         def refuse(why: str) -> EvaluatorError:
-            return EvaluatorError(f"--resume: {self.path} is not a file of these rows "
-                                  f"({why}); give another --out, or --overwrite",
-                                  str(self.path))
-        data = self.path.read_bytes()
-        cut = data.rfind(b"\n") + 1               # a line without its end: not finished
-        try:
-            text = data[:cut].decode("utf-8")
-        except UnicodeDecodeError:
-            raise refuse("not UTF-8 text") from None
-        if self.csv:
-            reader = csv.DictReader(io.StringIO(text))
-            if text and reader.fieldnames != COLUMNS:
-                raise refuse(f"its columns: {reader.fieldnames}")
-            records = list(reader)
-        else:
+            return EvaluatorError(f"--resume: {path} is not a file of these rows "
+                                  f"({why}); give another --out, or --overwrite", str(path))
+        at = 0                                    # bytes read: the end of the last record
+
+        def lines(raw: IO[bytes]) -> Iterator[str]:
+            nonlocal at
+            for line in raw:
+                if not line.endswith(b"\n"):
+                    return                        # a line without its end: not finished
+                at += len(line)
+                try:
+                    yield line.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise refuse("not UTF-8 text") from None
+        hand = None                               # the hand being read, and where it began
+        began = 0
+        rows: list[dict] = []                     # its rows, given to ``kept`` once whole
+        with open(path, "rb") as raw:
+            if self.csv:
+                reader = csv.DictReader(lines(raw))
+                if reader.fieldnames is not None and reader.fieldnames != COLUMNS:
+                    raise refuse(f"its columns: {reader.fieldnames}")
+                records: Iterator[dict] = iter(reader)
+            else:
+                records = self._json_records(lines(raw), refuse)
+            began = at
+            while True:
+                start = at
+                record = next(records, None)
+                if record is None:
+                    break
+                if not record.get("hand") or (not record.get("error") and not _row_ok(record)):
+                    raise refuse(f"a row that is not one: {record}")
+                if record["hand"] != hand:
+                    self._finished(hand, rows, kept)
+                    hand, began, rows = record["hand"], start, []
+                rows.append(record)
+        # the last hand is computed again: the file ends where it began
+        if began < os.path.getsize(path):
+            os.truncate(path, began)
+
+    @staticmethod
+    def _json_records(lines: Iterator[str], refuse) -> Iterator[dict]:
+        for line in lines:
+            if not line.strip():
+                continue
             try:
-                records = [json.loads(line) for line in text.splitlines() if line.strip()]
+                record = json.loads(line)
             except json.JSONDecodeError as error:
                 raise refuse(f"not JSON Lines: {error}") from None
-            if not all(isinstance(r, dict) and set(r) == set(COLUMNS) for r in records):
+            if not isinstance(record, dict) or set(record) != set(COLUMNS):
                 raise refuse(f"a line without the columns {', '.join(COLUMNS)}")
-        for record in records:
-            if not record.get("hand") or (not record.get("error") and not _row_ok(record)):
-                raise refuse(f"a row that is not one: {record}")
-        # the last hand's rows may be cut short by the interruption: computed again
-        last = str(records[-1]["hand"]) if records else None
-        kept = [r for r in records if str(r["hand"]) != last]
-        if len(kept) < len(records) or cut < len(data):
-            self._rewrite(kept)
-        self.done = {hand_key(str(r["hand"])) for r in kept}
-        self.previous = kept
-        self.rows = len(kept)
+            yield record
 
-    def _rewrite(self, records: list[dict]) -> None:
-        """The file holding ``records`` only (written aside, then moved into place)."""
-        assert self.path is not None
-        aside = self.path.with_name(self.path.name + ".resuming")
-        with open(aside, "w", newline="", encoding="utf-8") as handle:
-            if self.csv:
-                writer = csv.DictWriter(handle, COLUMNS)
-                writer.writeheader()
-                writer.writerows(records)
-            else:
-                handle.writelines(json.dumps(r) + "\n" for r in records)
-        os.replace(aside, self.path)
+    def _finished(self, hand: str | None, rows: list[dict], kept) -> None:
+        """A hand read back whole: its rows kept, the hand marked done."""
+        if hand is None:
+            return
+        for record in rows:
+            kept(record)
+        self.rows += len(rows)
+        self.hands += 1
+        path, index = _key_parts(str(hand))
+        if index is None:
+            self.done_other.add(path)
+        else:       # a file's hands are written in order: one number says which are done
+            self.done_upto[path] = max(self.done_upto.get(path, 0), index)
+
+    def is_done(self, hand: str) -> bool:
+        """Whether the file read back holds ``hand``'s rows (a hand of a file it holds
+        later hands of, written or skipped, is done too)."""
+        path, index = _key_parts(hand)
+        if index is None:
+            return path in self.done_other
+        return index <= self.done_upto.get(path, 0)
 
     def write_hand(self, rows: list[AllinRow | Problem]) -> None:
         """One hand's rows, whole (a resumed run never finds half a hand)."""
