@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 FIELDS = ("game", "hands", "board", "dead", "exact", "trials", "target_stderr", "seed",
           "version")
+KNOWN_FIELDS = frozenset((*FIELDS, "id"))
 BASE_COLUMNS = ("id", "game", "hands", "board", "dead", "method", "exact", "samples", "seed",
                 "version")
 PLAYER_COLUMNS = ("hand", "equity", "win", "tie", "scoop", "hi", "lo", "stderr")
@@ -235,7 +236,7 @@ def _normalise(query: Mapping, index: int, seed: int, version: int | None = None
     if not isinstance(query, Mapping):
         raise EvaluatorError(f"a query is a mapping of equity arguments, got {show_value(query)}",
                              query)
-    unknown = set(query) - set(FIELDS) - {"id"}
+    unknown = set(query) - KNOWN_FIELDS
     if unknown:
         raise EvaluatorError(f"unknown field {sorted(map(str, unknown))[0]!r} "
                              f"(fields: {', '.join(FIELDS)}, id)", sorted(map(str, unknown))[0])
@@ -345,18 +346,23 @@ def validate(records: list[tuple[int | None, object]], seed: int,
     from ..engine import check_query
     items: list[dict] = []
     problems: list[tuple[str, Exception]] = []
-    seen: dict[str, str] = {}                    # id -> where it was first given
+    seen: dict[str, tuple[int | None, int]] = {}     # id -> where it was first given
+
+    def where(line: int | None, index: int) -> str:
+        return f"line {line}" if line is not None else f"query number {index + 1}"
+
+    def named(ident: object, line: int | None) -> str:
+        shown = ident if isinstance(ident, (str, int)) else show_value(ident)
+        return f"query {shown}" + (f" (line {line})" if line is not None else "")
     for index, (line, query) in enumerate(records):
         ident = query.get("id", index + 1) if isinstance(query, Mapping) else index + 1
-        shown = ident if isinstance(ident, (str, int)) else show_value(ident)
-        name = f"query {shown}" + (f" (line {line})" if line is not None else "")
-        where = f"line {line}" if line is not None else f"query number {index + 1}"
         if isinstance(ident, (str, int)) and not isinstance(ident, bool):
             # refused even with record: resuming matches rows to queries by id
-            first = seen.setdefault(str(ident), where)
-            if first != where:
-                problems.append((f"{name}: id {ident!r} is also the id of {first}; every "
-                                 "query needs its own id (resuming matches rows by id)",
+            first = seen.setdefault(str(ident), (line, index))
+            if first != (line, index):
+                problems.append((f"{named(ident, line)}: id {ident!r} is also the id of "
+                                 f"{where(*first)}; every query needs its own id "
+                                 "(resuming matches rows by id)",
                                  EvaluatorError("duplicate id", ident)))
                 continue
         try:
@@ -367,7 +373,7 @@ def validate(records: list[tuple[int | None, object]], seed: int,
                         version=item["version"])
         except (EvaluatorError, ArgumentTypeError) as bad:
             if not record:
-                problems.append((f"{name}: {bad}", bad))
+                problems.append((f"{named(ident, line)}: {bad}", bad))
                 continue
             item = _error_item(query, index, str(bad))
         items.append(item)
