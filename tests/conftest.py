@@ -58,6 +58,27 @@ def sigint_handled():
     signal.signal(signal.SIGINT, previous)
 
 
+def interrupt_when(proc, ready, wait: float = 120.0) -> tuple[str, float]:
+    """Send Ctrl-C to ``proc`` (started with ``preexec_fn=sigint_default`` and its stderr
+    piped) once ``ready()`` is true, and let it stop: ``(its stderr, seconds it took to
+    stop)``.  Fails if it ends on its own first or ``ready`` takes ``wait`` seconds; the
+    process is killed whatever happens."""
+    import signal
+    import time
+    try:
+        deadline = time.monotonic() + wait
+        while not ready():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=30)
+        return stderr, time.monotonic() - sent
+    finally:
+        proc.kill()
+
+
 def sigint_default():
     """``preexec_fn`` for children sent SIGINT: the default disposition, not an inherited
     'ignore', so that Python installs its KeyboardInterrupt handler."""

@@ -24,7 +24,7 @@ from evaluator.batch import BatchInterrupted, QueryFailed, read_queries
 from evaluator.batch.rows import row_digest
 from evaluator.cli import main
 
-from conftest import sigint_default
+from conftest import interrupt_when, sigint_default
 
 
 def run_cli(*args, timeout=300):
@@ -90,18 +90,7 @@ def test_ctrl_c_keeps_finished_rows_and_resume_matches_an_uninterrupted_run(tmp_
                              str(out), "--threads", "2", "--no-progress"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=sigint_default)
-    try:
-        deadline = time.monotonic() + 120
-        while data_rows(out) < 10:
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        _, stderr = proc.communicate(timeout=30)
-        took = time.monotonic() - sent
-    finally:
-        proc.kill()
+    stderr, took = interrupt_when(proc, lambda: data_rows(out) >= 10)
     assert proc.returncode == 130, stderr
     assert took < 2.0, f"took {took:.2f} s to stop"
     kept = data_rows(out)

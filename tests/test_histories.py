@@ -22,7 +22,7 @@ from evaluator.histories import (
     summarize,
 )
 
-from conftest import sigint_default
+from conftest import interrupt_when, sigint_default
 from reference import brute_force_equity
 
 HERE = Path(__file__).parent / "histories"
@@ -652,10 +652,8 @@ def test_files_analysed_in_a_pool_and_on_dask_give_the_rows_of_one_process(tmp_p
 @pytest.mark.slow
 @pytest.mark.serial
 def test_ctrl_c_keeps_finished_hands_and_resume_matches_an_uninterrupted_run(tmp_path):
-    import signal
     import subprocess
     import sys
-    import time
     one = (HERE / "threeway_sidepots.phh").read_text()
     folder = tmp_path / "hands"
     folder.mkdir()
@@ -670,18 +668,7 @@ def test_ctrl_c_keeps_finished_hands_and_resume_matches_an_uninterrupted_run(tmp
                "--processes", "1", "--no-progress"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, preexec_fn=sigint_default)
-    try:
-        deadline = time.monotonic() + 120
-        while lines() < 300:
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        _, stderr = proc.communicate(timeout=30)
-        took = time.monotonic() - sent
-    finally:
-        proc.kill()
+    stderr, took = interrupt_when(proc, lambda: lines() >= 300)
     assert proc.returncode == 130, stderr
     assert took < 2.0, f"took {took:.2f} s to stop"
     assert "interrupted" in stderr and "--resume" in stderr
