@@ -198,6 +198,13 @@ actions = [
 """
 
 
+def nt(stacks: list[int], blinds: list[int], actions: str) -> str:
+    """A no-limit hold'em hand in PHH: no antes, a min bet of 2, ``actions`` the inside of
+    its list (quoted actions, commas)."""
+    return (f'variant = "NT"\nantes = {[0] * len(stacks)}\nblinds_or_straddles = {blinds}\n'
+            f"min_bet = 2\nstarting_stacks = {stacks}\nactions = [{actions}]\n")
+
+
 def problem(actions: str) -> HandProblem:
     (got,) = list(parse_histories(NT.format(actions), "bad.phh"))
     if isinstance(got, HandProblem):
@@ -234,10 +241,8 @@ def test_a_bad_hand_is_one_problem_naming_its_line(actions, words, line):
 def test_an_action_read_before_is_checked_again_against_the_seats_of_each_hand():
     # the reader keeps each action text it has read: one read in a hand of six players
     # names a seat that a hand of three does not have
-    six = NT.replace("[0, 0, 0]", "[0, 0, 0, 0, 0, 0]").replace(
-        "[100, 100, 100]", "[100, 100, 100, 100, 100, 100]").replace("[1, 2, 0]",
-                                                                    "[1, 2, 0, 0, 0, 0]")
-    (hand,) = parse_histories(six.format('"d dh p5 AsKs", "p5 cc", "p5 sm AsKs"'), "six.phh")
+    six = nt([100] * 6, [1, 2, 0, 0, 0, 0], '"d dh p5 AsKs", "p5 cc", "p5 sm AsKs"')
+    (hand,) = parse_histories(six, "six.phh")
     assert isinstance(hand, Hand) and [a.actor for a in hand.actions] == [4, 4, 4]
     for action, words in [('"d dh p5 AsKs"', "p5 in 'd dh p5 AsKs'"),
                           ('"p5 cc"', "p5 in 'p5 cc': the hand has 3 players"),
@@ -711,19 +716,15 @@ def test_a_pot_won_uncalled_after_the_flop_may_be_raked():
 
 
 def test_a_straddle_is_the_least_raise_before_the_flop_and_min_bet_after():
-    straddled = """variant = "NT"
-antes = [0, 0, 0, 0]
-blinds_or_straddles = [1, 2, 4, 0]
-min_bet = 2
-starting_stacks = [100, 100, 100, 100]
-actions = [{}]
-"""
     deal = '"d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 2c2d", "d dh p4 7h6h", '
-    (hand,) = parse_histories(straddled.format(
-        deal + '"p4 cc", "p1 cc", "p2 cc", "p3 cc", "d db 2h7c9d", "p1 cbr 2", "p2 f", '
-               '"p3 f", "p4 f"'), "s.phh")
+
+    def straddled(actions: str) -> str:
+        return nt([100] * 4, [1, 2, 4, 0], deal + actions)
+    (hand,) = parse_histories(straddled(
+        '"p4 cc", "p1 cc", "p2 cc", "p3 cc", "d db 2h7c9d", "p1 cbr 2", "p2 f", "p3 f", '
+        '"p4 f"'), "s.phh")
     assert replay(hand).won[0] == 18 and hand.big_blind == 2
-    (hand,) = parse_histories(straddled.format(deal + '"p4 cbr 6"'), "s.phh")
+    (hand,) = parse_histories(straddled('"p4 cbr 6"'), "s.phh")
     with pytest.raises(HandProblem, match="below the least raise"):
         replay(hand)
 
@@ -743,20 +744,16 @@ def test_a_file_named_twice_is_read_once():
 
 
 def test_an_allin_short_of_a_full_raise_does_not_reopen_the_raising():
-    four = """variant = "NT"
-antes = [0, 0, 0, 0]
-blinds_or_straddles = [1, 2, 0, 0]
-min_bet = 2
-starting_stacks = [1000, 130, 1000, 1000]
-actions = ["d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 2c2d", "d dh p4 7h6h",
-           "p3 cbr 100", "p4 cc", "p1 f", "p2 cbr 130", {}]
-"""
+    def four(actions: str) -> str:
+        return nt([1000, 130, 1000, 1000], [1, 2, 0, 0],
+                  '"d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 2c2d", "d dh p4 7h6h", '
+                  '"p3 cbr 100", "p4 cc", "p1 f", "p2 cbr 130", ' + actions)
     # p3 raised to 100, p2's all-in to 130 is 30 more, short of the 98 of a full raise:
     # p3 and p4 may call it, not raise again
-    (hand,) = parse_histories(four.format('"p3 cbr 400"'), "short.phh")
+    (hand,) = parse_histories(four('"p3 cbr 400"'), "short.phh")
     with pytest.raises(HandProblem, match="p3 raises again though no full raise came"):
         replay(hand)
-    (hand,) = parse_histories(four.format(
+    (hand,) = parse_histories(four(
         '"p3 cc", "p4 cc", "d db 2h7c9d", "p3 cbr 100", "p4 cbr 300", "p3 cc", '
         '"d db Kd", "p3 cc", "p4 cc", "d db 3s", "p3 cc", "p4 cc"'), "short.phh")
     assert replay(hand).contributed == [1, 130, 430, 430]
