@@ -41,9 +41,9 @@ from .spots import (
     check_deck,
     check_distinct,
     check_options,
-    check_spot,
     check_street,
     check_trials_time,
+    checked_spot,
     completion_text,
     engine_dead,
     kept_spot,
@@ -126,10 +126,8 @@ def _answer(game, hands, board, dead, exact, trials, target_stderr, seed, thread
         parsed, unknown, board_ids, dead_ids, live = spot
         ranges: list = [None] * len(parsed)
     else:
-        parsed, unknown, ranges = parse_hands(g, hands)
-        board_ids = parse_cards(board, what="the board")
-        dead_ids = parse_cards(dead, what="the dead cards")
-        live = check_spot(g, parsed, board_ids, dead_ids)
+        parsed, unknown, ranges, board_ids, dead_ids, live = checked_spot(g, hands, board,
+                                                                          dead)
     dead_ids = engine_dead(g, dead_ids)
     sampling = check_options(exact, trials, target_stderr, seed)
     check_trials_time(g, trials, threads)

@@ -218,20 +218,32 @@ def _spot_key(g: Game, hands, board, dead) -> tuple | None:
     return (g, tuple(hands), board, dead)
 
 
-def keep_spot(g: Game, hands, board, dead, then=lambda: None) -> bool:
-    """Parse and check a spot as ``parse_hands``, ``parse_cards`` and ``check_spot`` do
-    (raising their error), and where its hands are all cards (none a range) run ``then``
-    (the query's other checks) and keep the result for ``kept_spot``; True where kept."""
-    key = _spot_key(g, hands, board, dead)
-    if key is None:
-        return False
-    parsed, unknown, ranges = parse_hands(g, list(hands))
-    if any(r is not None for r in ranges):
-        return False                       # ranges are kept by text_range, not here
+def checked_spot(g: Game, hands, board, dead) -> tuple:
+    """``(cards, unknown, ranges, board, dead, live)`` of a spot: its hands, board and dead
+    cards parsed and checked together (raising the error ``equity`` raises)."""
+    parsed, unknown, ranges = parse_hands(g, hands)
     board_ids = parse_cards(board, what="the board")
     dead_ids = parse_cards(dead, what="the dead cards")
     live = check_spot(g, parsed, board_ids, dead_ids)
+    return parsed, unknown, ranges, board_ids, dead_ids, live
+
+
+def keep_spot(g: Game, hands, board, dead, then=lambda: None) -> bool:
+    """Parse and check a spot (``checked_spot``), and where its hands are all cards (none a
+    range) run ``then`` (the query's other checks) and keep the result for ``kept_spot``;
+    True where kept."""
+    spot = checked_spot(g, hands, board, dead)
+    if any(r is not None for r in spot[2]):
+        return False                       # ranges are kept by text_range, not here
     then()
+    return _keep(g, hands, board, dead, spot)
+
+
+def _keep(g: Game, hands, board, dead, spot: tuple) -> bool:
+    key = _spot_key(g, hands, board, dead)
+    if key is None:
+        return False
+    parsed, unknown, _, board_ids, dead_ids, live = spot
     with _KEPT_LOCK:
         if len(_KEPT) >= KEPT_SPOTS:
             del _KEPT[next(iter(_KEPT))]
@@ -331,18 +343,13 @@ def check_query(game: str | Game, hands, board="", dead="", *, exact: bool | Non
     Batches call it on every query before computing any.
     """
     g = _game(game)
-
-    def options() -> None:
-        check_options(exact, trials, target_stderr, seed)
-        resolve_version(version)
-    if keep_spot(g, hands, board, dead, options):  # cards only: checked, and kept
-        return
-    parsed, unknown, ranges = parse_hands(g, hands)
-    board_ids = parse_cards(board, what="the board")
-    dead_ids = parse_cards(dead, what="the dead cards")
-    check_spot(g, parsed, board_ids, dead_ids)
+    spot = checked_spot(g, hands, board, dead)
+    _, _, ranges, board_ids, dead_ids, _ = spot
     check_options(exact, trials, target_stderr, seed)
     resolve_version(version)
+    if all(r is None for r in ranges):
+        _keep(g, hands, board, dead, spot)    # cards only: kept for the batch's computing
+        return
     out = np.concatenate([board_ids, dead_ids])
     for i, rng in enumerate(ranges, start=1):
         if rng is not None and not rng.any_live(out):
