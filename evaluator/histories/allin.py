@@ -77,22 +77,20 @@ def allin_rows(done: Replayed) -> list[AllinRow]:
     hand = done.hand
     net = done.net
     adjusted = _expected(done)
-    street = STREETS.get(done.allin_board) if done.allin_board is not None else None
+    # the street of an adjusted all-in (None where the hand is not adjusted)
+    street = STREETS.get(done.allin_board) if adjusted is not None and \
+        done.allin_board is not None else None
     pots = " ".join(f"{pot.amount:.12g}:{','.join(map(str, pot.eligible))}"
                     for pot in done.pots)
     board = cards_text(done.board)
     where = hand.where
     name_of_game = hand.game.name if hand.game else hand.variant
-    if adjusted is not None:
-        expected, shares = adjusted
-    else:
-        street = None
     rows = []
     for p, name in enumerate(hand.players):
         ev = share = None
         if adjusted is not None:
-            ev = expected[p] - done.contributed[p]
-            share = shares[p]
+            ev = adjusted[0][p] - done.contributed[p]
+            share = adjusted[1][p]
         rows.append(AllinRow(
             hand=where, player=name, seat=p, game=name_of_game,
             net=net[p] if net is not None else None, allin_ev=ev, allin_equity=share,
