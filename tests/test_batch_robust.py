@@ -1148,3 +1148,22 @@ def test_small_queries_keep_to_one_thread_unless_threads_are_asked_for(monkeypat
     assert calls == [(len(queries), 2)]
     # an exact query deals no seed: its row is the same whatever the batch's seed
     assert batch_equity(queries[:3], seed=7, progress=False) == rows[:3]
+
+
+@pytest.mark.parametrize("name, content, resumed", [
+    ("r.csv", b"precious data", False), ("r.jsonl", b'{"x": 1}', False),
+    ("r.csv", b"id,game,han", True), ("r.jsonl", b'{"id": 1, "ga', True)])
+def test_resume_of_a_file_without_one_whole_line(tmp_path, name, content, resumed):
+    # a run stopped inside its first line is resumed; another file's one line is refused
+    # as it is, not cut to nothing
+    out = tmp_path / name
+    out.write_bytes(content)
+    queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h"}]
+    if resumed:
+        rows = batch_equity(queries, out=out, resume=True, progress=False)
+        assert len(rows) == 1 and rows.resumed == 0
+        assert out.read_bytes().count(b"\n") == 1 + name.endswith(".csv")
+    else:
+        with pytest.raises(EvaluatorError, match="not a batch's output"):
+            batch_equity(queries, out=out, resume=True, progress=False)
+        assert out.read_bytes() == content

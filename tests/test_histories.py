@@ -602,13 +602,25 @@ def test_a_malformed_pokerstars_line_is_a_problem_naming_it(tmp_path, line, word
 
 
 @pytest.mark.parametrize("content", [b"\xff\xfe\n", b"[1]\n[2]\n", b'{"x": 1}\n{"y": 2}\n',
-                                     b"a,b\n1,2\n3,4"])
+                                     b"a,b\n1,2\n3,4", b"a,b",        # not one whole line
+                                     b'{"x": 1}'])
 def test_resume_refuses_a_file_it_did_not_write_and_leaves_it_as_it_was(tmp_path, content):
     from evaluator.cli import main
     out = tmp_path / ("ev.csv" if content.startswith(b"a,b") else "ev.jsonl")
     out.write_bytes(content)
     assert main(["history", str(HERE), "--out", str(out), "--resume", "--no-progress"]) == 2
     assert out.read_bytes() == content
+
+
+@pytest.mark.parametrize("name, cut", [("ev.csv", b"hand,player,se"),
+                                       ("ev.jsonl", b'{"hand": "')])
+def test_a_run_cut_inside_its_first_line_is_resumed(tmp_path, name, cut, capsys):
+    from evaluator.cli import main
+    out, whole = tmp_path / name, tmp_path / ("whole" + name[2:])
+    out.write_bytes(cut)
+    assert main(["history", str(HERE), "--out", str(out), "--resume", "--no-progress"]) == 0
+    assert main(["history", str(HERE), "--out", str(whole), "--no-progress"]) == 0
+    assert out.read_bytes() == whole.read_bytes()
 
 
 def test_resume_finds_its_hands_however_their_paths_are_written(tmp_path, monkeypatch, capsys):

@@ -70,6 +70,8 @@ class Sink:
             return
         if resume and path.is_file():
             end = self._read_back(path)
+            if end == 0:
+                self._check_first_line(path)
             self.resumed = len(self.rows)
             with path.open("r+b") as raw:         # a partly written last line goes
                 raw.truncate(end)
@@ -84,6 +86,18 @@ class Sink:
     @property
     def done(self) -> int:
         return len(self.rows)
+
+    def _check_first_line(self, path: Path) -> None:
+        """A file without one whole line is cut to nothing on resuming: only where what it
+        holds is how this batch's output starts (a run stopped inside its first line), so
+        that another file's single line is refused, not lost."""
+        with path.open("rb") as raw:
+            start = raw.read(4096)
+        first = (",".join(self.header) if self.csv else '{"id": ').encode()
+        if b"\n" not in start and start and not (first.startswith(start)
+                                                 or start.startswith(first)):
+            raise EvaluatorError(f"cannot resume {path}: it is not a batch's output (no line "
+                                 "of rows in it)", str(path))
 
     def _read_back(self, path: Path) -> int:
         """Read the complete rows of an interrupted output; the offset where they end."""

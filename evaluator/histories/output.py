@@ -148,6 +148,12 @@ class RowWriter:
                     self._finished(hand, rows, kept)
                     hand, began, rows = record["hand"], start, []
                 rows.append(record)
+            if at == 0:                           # not one whole line: ours only if it
+                raw.seek(0)                       # is how our first line starts
+                tail = raw.read(4096)
+                first = (",".join(COLUMNS) if self.csv else '{"hand": ').encode()
+                if tail and not (first.startswith(tail) or tail.startswith(first)):
+                    raise refuse("no line of rows in it")
         # the last hand is computed again: the file ends where it began
         if began < os.path.getsize(path):
             os.truncate(path, began)
