@@ -6,7 +6,6 @@ boards are walked instead (``boards``).  Sampled: ``RangeSampler`` deals combos 
 """
 from __future__ import annotations
 
-import itertools
 import math
 from functools import lru_cache
 from typing import Any
@@ -16,6 +15,7 @@ import numpy as np
 from .. import _tables
 from .._parallel import even_spans, map_items, resolve_threads
 from ..cards import format_cards
+from ..combo_order import _colex
 from ..errors import EvaluatorError, NoDeal
 from ..families import family
 from ..games import Game
@@ -430,10 +430,17 @@ def partial_range(g: Game, cards: np.ndarray, missing: int) -> Range:
 def completion_range(g: Game, cards: tuple[int, ...], missing: int) -> Range:
     # cached: listing the 1,326 hold'em hands of "random" in Python costs more than a
     # short Monte Carlo run; the arrays are read-only since every caller shares them
-    rest = [c for c in range(52) if c not in set(cards)]
-    combos = [sorted(cards + extra) for extra in itertools.combinations(rest, missing)]
+    rest = np.array([c for c in range(52) if c not in set(cards)], np.uint8)
+    # every choice of the missing cards, in lexicographic order (as itertools lists them):
+    # the colex list of the mirrored cards, read backwards (6-card Omaha's "random", 20
+    # million hands: about a second; a Python list of them took 23 s)
+    picks = (len(rest) - 1 - _colex(len(rest), missing))[::-1, ::-1]
+    extra = rest[picks]
+    combos = np.concatenate([np.broadcast_to(np.array(cards, np.uint8), (len(extra),
+                                                                         len(cards))),
+                             extra], axis=1)
     text = completion_text(cards, missing)
-    out = Range._from_combos(g, text, np.array(combos, np.uint8).reshape(-1, g.hole))
+    out = Range._from_combos(g, text, combos)
     out.combos.setflags(write=False)
     out.weights.setflags(write=False)
     return out
