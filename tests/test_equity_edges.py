@@ -308,3 +308,22 @@ def test_preflop_matrix_checks_threads():
     from evaluator import EvaluatorError
     with pytest.raises(EvaluatorError, match="threads"):
         preflop_matrix(threads=0)
+
+
+@pytest.mark.parametrize("game,cards,missing", [
+    ("holdem", (), 2), ("holdem", (17,), 1), ("omaha", (0, 51), 2), ("omaha", (), 4),
+    ("teen_patti", (8,), 2), ("short_deck", (), 2), ("omaha5", (3, 9, 30, 44), 1),
+    ("holdem", (3, 7), 0)])
+def test_a_hands_completions_are_every_choice_of_its_missing_cards_in_order(game, cards,
+                                                                            missing):
+    import itertools
+
+    import numpy as np
+
+    from evaluator.engine.ranged import completion_range
+    from evaluator.games import game as get_game
+    rest = [c for c in range(52) if c not in cards]
+    listed = [sorted(cards + extra) for extra in itertools.combinations(rest, missing)]
+    got = completion_range(get_game(game), cards, missing)
+    assert got.combos.tolist() == listed
+    assert np.all(got.weights == 1.0)
