@@ -4,6 +4,7 @@ the combos it needs only."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -11,8 +12,12 @@ from . import _tables
 from .games import Game
 from .vector_weights import readonly
 
-__all__ = ["chunked", "add_in_order", "kept_hands", "clear_apart", "KEPT_SHARE", "NO_EQ",
-           "NO_TOTALS"]
+__all__ = ["chunked", "in_order", "kept_hands", "clear_apart", "KEPT_SHARE",
+           "NO_EQ", "NO_TOTALS", "Track"]
+
+Track = Callable[[int], Callable[[int], object]]
+"""A sweep's progress: called with the work items planned, returns what to call as each
+is done (``vectors._run``)."""
 
 NO_EQ = np.zeros(0, np.float64)        # no equities to write
 NO_TOTALS = np.zeros((0, 2), np.float64)
@@ -20,14 +25,14 @@ NO_TOTALS = np.zeros((0, 2), np.float64)
 
 def chunked(call: Callable[..., int], runouts: np.ndarray, chunk: int, factor: float,
              num: np.ndarray, den: np.ndarray, eq: np.ndarray, totals: np.ndarray,
-             threads: int | None) -> int:
+             threads: int | None, track: Track | None = None) -> int:
     """``call`` over every runout: in one call, or over fixed chunks of them on
     ``threads``, summed in chunk order (the same bits on any thread count) and finished
-    here."""
+    here.  ``track(items)``: the chunks planned, and what to call as each is done."""
     from .kernels import sweep
     if len(runouts) <= chunk:
         return call(runouts, factor, num, den, eq, totals)
-    from ._parallel import map_items, resolve_threads
+    from ._parallel import resolve_threads
     spans = [(a, min(a + chunk, len(runouts))) for a in range(0, len(runouts), chunk)]
 
     def work(span: tuple[int, int]) -> tuple[int, np.ndarray]:
@@ -36,20 +41,41 @@ def chunked(call: Callable[..., int], runouts: np.ndarray, chunk: int, factor: f
                       den if span[0] == 0 else np.empty(len(num)), NO_EQ,
                       totals[span[0]:span[1]])
         return status, part
-    parts = map_items(work, spans, resolve_threads(threads, len(runouts) << 16))
-    status = max(p[0] for p in parts)
-    if status == sweep.OK:
-        add_in_order([p[1] for p in parts], num)
+    worst = sweep.OK
+
+    def add(i: int, done: tuple[int, np.ndarray]) -> None:
+        nonlocal worst
+        worst = max(worst, done[0])
+        if worst == sweep.OK:
+            if i == 0:
+                num[:] = done[1]
+            else:
+                np.add(num, done[1], out=num)
+    in_order(work, spans, resolve_threads(threads, len(runouts) << 16), add,
+             None if track is None else track(len(spans)))
+    if worst == sweep.OK:
         sweep.finish(num, den, factor, eq)
-    return status
+    return worst
 
 
-def add_in_order(parts: list[np.ndarray], out: np.ndarray) -> None:
-    """``out`` = the parts summed one after the other, in their order (the same bits on
-    any number of threads; no stacked copy of them all)."""
-    out[:] = parts[0]
-    for part in parts[1:]:
-        out += part
+def in_order(work: Callable[[Any], Any], items: list, threads: int,
+             add: Callable[[int, Any], None],
+             done: Callable[[int], object] | None = None) -> None:
+    """``add(i, work(items[i]))`` for every item in the items' order, ``work`` on
+    ``threads``: each result is added as soon as those before it are, and let go, so a
+    long sweep holds a few sums of every combo at a time instead of one a work item (a
+    5-card Omaha flop: 37 of 21 MB; a 6-card Omaha turn: 6 of 163 MB).  ``done(i)`` as
+    item ``i`` finishes (progress)."""
+    from ._parallel import imap_unordered
+    waiting: dict[int, Any] = {}
+    following = 0
+    for i, result in imap_unordered(work, items, threads):
+        if done is not None:
+            done(i)
+        waiting[i] = result
+        while following in waiting:
+            add(following, waiting.pop(following))
+            following += 1
 
 
 KEPT_SHARE = 0.75
@@ -110,7 +136,7 @@ def kept_hands(g: Game, board: np.ndarray, out_bits: np.uint64, runouts: np.ndar
 def clear_apart(g: Game, cards: np.ndarray, bits: np.ndarray, board: np.ndarray,
                 out_bits: np.uint64, runouts: np.ndarray, reach: np.ndarray, close: float,
                 pick: np.ndarray, num: np.ndarray, met: np.ndarray, threads: int | None,
-                chunk: int) -> tuple[int, int] | None:
+                chunk: int, track: Track | None = None) -> tuple[int, int] | None:
     """An Omaha sweep of ``runouts`` on threads, with every hand's clear weight into
     ``met`` (``clear_weights``) as a work item of its own beside the runouts' listings
     and walks (``river_num``, ``chunk`` runouts an item, summed into ``num`` in their
@@ -124,7 +150,7 @@ def clear_apart(g: Game, cards: np.ndarray, bits: np.ndarray, board: np.ndarray,
     possible)."""
     import threading
 
-    from ._parallel import check_interrupt, map_items, resolve_threads
+    from ._parallel import check_interrupt, resolve_threads
     from .kernels import omaha_board, omaha_walk, sweep
     workers = resolve_threads(threads, max(len(cards), len(runouts) << 16))
     if workers < 2 or close != 0.0:
@@ -156,8 +182,17 @@ def clear_apart(g: Game, cards: np.ndarray, bits: np.ndarray, board: np.ndarray,
             omaha_board.river_num(cards, bits, full, out, reach, part, g.hilo, pick, rows,
                                   *t)
         return part
-    done = map_items(work, [None, *spans], workers)
-    status, n_careful = done[0]                       # type: ignore[misc]
-    if status == sweep.OK and not n_careful:
-        add_in_order(done[1:], num)                   # type: ignore[arg-type]
+    weights: list[tuple[int, int]] = []
+
+    def add(i: int, done: Any) -> None:              # the clear weights come first
+        if i == 0:
+            weights.append(done)
+        elif weights[0][0] == sweep.OK and not weights[0][1]:
+            if i == 1:
+                num[:] = done
+            else:
+                np.add(num, done, out=num)
+    in_order(work, [None, *spans], workers, add,
+             None if track is None else track(len(spans) + 1))
+    status, n_careful = weights[0]
     return int(status), int(n_careful)

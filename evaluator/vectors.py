@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -26,6 +27,7 @@ from .combo_order import (
     combos,
     deck_combos,
 )
+from .engine.plan import EXACT_SECONDS_MAX
 from .engine.spots import check_distinct
 from .errors import (
     ArgumentTypeError,
@@ -34,10 +36,12 @@ from .errors import (
     NoDeal,
     RangeError,
     check_type,
+    flags,
 )
 from .errors import short_text as _short
 from .families import family
 from .games import Game
+from .progress import reporting
 from .ranges import Range, RangeLike
 from .sweep_runs import NO_EQ, NO_TOTALS, chunked, clear_apart, kept_hands
 from .vector_weights import bands, exact_share, readonly, scaled
@@ -52,6 +56,19 @@ def sweeps(g: Game, board_cards: int) -> bool:
     family says): the two-card high games and four-card Omaha (high) on a flop, turn or
     river; the other games where their runouts allow."""
     return family(g).vectors(g, board_cards)
+
+
+SWEEP_SECONDS_MAX = EXACT_SECONDS_MAX
+"""``combo_equity`` sweeps a street past those swept in seconds (``boards``) where the
+family estimates every combo's sweep within this (``Family.every_combo_seconds``), as
+``exact=True`` takes an exact answer: 5-card Omaha's flop, 6-card Omaha's turn."""
+
+
+def answered_boards(g: Game) -> tuple[int, ...]:
+    """The board sizes ``combo_equity`` takes in ``g``: ``boards``, and the streets its
+    family sweeps within ``SWEEP_SECONDS_MAX``."""
+    return tuple(b for b in g.streets
+                 if family(g).vectors_within(g, b, SWEEP_SECONDS_MAX))
 
 
 def kind(g: Game) -> str | None:
@@ -148,10 +165,15 @@ def _spot(g: Game, board: object, dead: object, sizes: tuple[int, ...], what: st
         why = ""
         if len(board_ids) in g.streets and len(board_ids) < min(sizes):
             runs = math.comb(len(g.deck) - len(board_ids), full_board(g) - len(board_ids))
-            why = (f": {g.name} sweeps its {math.comb(len(g.deck), g.hole):,} combos from "
-                   f"{min(sizes)} board cards on, where each of a {len(board_ids)}-card "
-                   f"board's {runs:,} runouts would sweep them all (minutes); give the next "
-                   "card, or ask equity() for the hands you need")
+            took = family(g).every_combo_seconds(g, len(board_ids))
+            about = (f"about {took:,.0f} s" if took < 120
+                     else f"about {took / 60:,.0f} minutes" if took < 7200
+                     else f"about {took / 3600:,.0f} hours" if took < 172800 else "days")
+            past = (f", past the {SWEEP_SECONDS_MAX / 60:.0f} minutes a sweep is given"
+                    if took > SWEEP_SECONDS_MAX else "")
+            why = (f": {g.name} sweeps its {math.comb(len(g.deck), g.hole):,} combos on each "
+                   f"of a {len(board_ids)}-card board's {runs:,} runouts, {about} on two "
+                   f"cores{past}; give the next card, or ask equity() for the hands you need")
         raise CardError(f"{what} needs a board of {sizes_text} cards, got "
                         f"{len(board_ids)}{why}", len(board_ids))
     g.check_in_deck(board_ids.tolist(), "the board")
@@ -221,17 +243,19 @@ def _old_combo_equity(against, board, *, game="holdem", dead="", threads=None):
 @old_form(_old_combo_equity, "combo_equity(against, board, game=...)",
           "combo_equity(game, against, board, ...)")
 def combo_equity(game: str | Game, against: RangeLike | np.ndarray, board: CardsLike,
-                 dead: CardsLike = "", *, threads: int | None = None) -> np.ndarray:
+                 dead: CardsLike = "", *, threads: int | None = None,
+                 progress: bool = False) -> np.ndarray:
     """The exact equity of every hand of ``game`` against the range ``against``.
 
     Parameters
     ----------
     game : str or Game
-        Every game, on each street whose runouts its sweep finishes in seconds (hold'em
-        and the short deck, 4-card Omaha: flop, turn, river; 5-card Omaha and
-        Courchevel: turn and river; Teen Patti: no board).  In a hi-lo game the
-        equity is the pot share: half each half, the whole pot by the high where neither
-        hand makes a low.
+        Every game, on each street whose runouts its sweep finishes within ten minutes
+        on two cores (hold'em and the short deck, 4-card Omaha: flop, turn, river, in
+        milliseconds to seconds; 5-card Omaha and Courchevel: turn and river in seconds,
+        the flop in one to three minutes; 6-card Omaha: the river in seconds, the turn
+        in about a minute; Teen Patti: no board).  In a hi-lo game the equity is the pot
+        share: half each half, the whole pot by the high where neither hand makes a low.
     against : str, Range or array
         Range text, a ``Range`` or an ``(N,)`` weight vector in the canonical combo
         order (``combos(game)``).
@@ -242,12 +266,16 @@ def combo_equity(game: str | Game, against: RangeLike | np.ndarray, board: Cards
         Cards out of the deck.
     threads : int, optional
         Threads for a flop's runouts (default: every core).
+    progress : bool
+        Show the progress of a sweep that lasts more than two seconds on stderr (a bar
+        on a terminal, a line every few seconds elsewhere).
 
     Returns
     -------
     numpy.ndarray
         ``float64 (N,)``: ``nan`` where the hand holds a board or dead card, or where
-        no opposing combo with weight is live against it.
+        no opposing combo with weight is live against it.  6-card Omaha's 20,358,520
+        hands: 163 MB, and about 2 GB while its turn is swept.
 
     Raises
     ------
@@ -259,10 +287,12 @@ def combo_equity(game: str | Game, against: RangeLike | np.ndarray, board: Cards
     The weighted mean of the entries over a range's combos, each weighed by its
     weight times its live opposing weight, is ``equity()`` of range against range.
     A flop's 1,176 runouts go in fixed chunks to ``threads`` (all cores by default);
-    the chunks' sums are added in one order, so the answer is the same to the last
-    bit on any number of threads.  Weights that are whole multiples of one power of two
-    (1, 0.5 ...) are summed exactly; others keep every hand clear of little weight exact
-    by summing it pair by pair.
+    the chunks' sums are added in one order, as each is done, so the answer is the same
+    to the last bit on any number of threads, and a long sweep holds a few chunks' sums
+    at a time.  A street estimated past ten minutes (6-card Omaha's flop) is refused at
+    once, with the estimate.  Ctrl-C stops a sweep between two runouts.  Weights that
+    are whole multiples of one power of two (1, 0.5 ...) are summed exactly; others keep
+    every hand clear of little weight exact by summing it pair by pair.
 
     Examples
     --------
@@ -275,27 +305,32 @@ def combo_equity(game: str | Game, against: RangeLike | np.ndarray, board: Cards
     ...
     evaluator.errors.CardError: combo_equity needs a board of 3 or 4 or 5 cards, got 2
     """
-    return _sweep(against, board, game, dead, threads, None, "combo_equity", True)[0]
+    flags(progress=progress)
+    g = sweep_game(game, "combo_equity")
+    with reporting(bool(progress)):
+        return _sweep(against, board, g, dead, threads, None, "combo_equity", True,
+                      streets=answered_boards(g), report=bool(progress))[0]
 
 
 def combo_sums(game: str | Game, against: RangeLike | np.ndarray, board: CardsLike,
                dead: CardsLike = "", *, threads: int | None = None,
-               wanted: np.ndarray | None = None, streets: tuple[int, ...] = ()
-               ) -> tuple[np.ndarray, np.ndarray, float]:
+               wanted: np.ndarray | None = None, streets: tuple[int, ...] = (),
+               report: bool = False) -> tuple[np.ndarray, np.ndarray, float]:
     """``combo_equity``'s sums: for every combo, the weight of the deals it wins (ties
     half) and of all its deals, over every runout, in a unit of ``against``'s weights
     (returned third: times it, they are in its own weights; 1 unless the weights are
     past ``2**±1000``).  Whole-number weights give whole numbers of deals.  ``wanted``
     (a vector in combo order): only the combos where it is not 0 are needed, and the wins
     of the others are NaN (Omaha's sweep then reads only those).  ``streets``: the board
-    sizes taken (default those swept in seconds, ``boards``; a caller that timed it more)."""
+    sizes taken (default those swept in seconds, ``boards``; a caller that timed it more).
+    ``report``: the runouts' work items on the current ``reporting`` call's bar."""
     if wanted is None:
         pick = NO_PICK
     else:                                         # checked before any work, then copied
         g = sweep_game(game, "combo_sums")
         pick = np.array(check_vector(np.asarray(wanted), len(combos(g)), "wanted", g))
     _, num, den, unit, _ = _sweep(against, board, game, dead, threads, None, "combo_sums",
-                                  False, pick, streets)
+                                  False, pick, streets, report)
     if wanted is not None:
         num[pick == 0] = np.nan
     return num, den, unit
@@ -303,11 +338,13 @@ def combo_sums(game: str | Game, against: RangeLike | np.ndarray, board: CardsLi
 
 def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
            threads: int | None, hero: np.ndarray | None, what: str, ratios: bool,
-           pick: np.ndarray | None = None, streets: tuple[int, ...] = ()
+           pick: np.ndarray | None = None, streets: tuple[int, ...] = (),
+           report: bool = False
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray]:
     """``(eq, num, den, unit, totals)``: the equities (when ``ratios``), the sums of
     ``combo_sums``, and with ``hero`` weights (two-card games) each runout's totals,
-    ``(R, 2)``: hero-weighted wins (ties half) and deals, in the same unit."""
+    ``(R, 2)``: hero-weighted wins (ties half) and deals, in the same unit.  ``report``:
+    each work item done advances the current ``reporting`` call's bar."""
     from .kernels import sweep as k
     g = sweep_game(game, what)
     s = spot(g, board, dead, streets or boards(g), what)
@@ -328,7 +365,7 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
     eq = np.full(n, np.nan) if ratios else NO_EQ
     for _ in range(2):
         status = _run(g, s, reach, factor, num, den, eq, h, totals, threads,
-                      NO_PICK if pick is None else pick)
+                      NO_PICK if pick is None else pick, report)
         if status != k.OUT_OF_SCALE:
             break
         reach, unit = scaled(reach)
@@ -353,9 +390,17 @@ def _sweep(against: object, board: CardsLike, game: str | Game, dead: CardsLike,
 
 def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
          den: np.ndarray, eq: np.ndarray, hero: np.ndarray, totals: np.ndarray,
-         threads: int | None, pick: np.ndarray) -> int:
-    """The game's sweep over every runout (``sweep_runs``: the same bits on any threads)."""
+         threads: int | None, pick: np.ndarray, report: bool = False) -> int:
+    """The game's sweep over every runout (``sweep_runs``: the same bits on any threads);
+    ``report``: its work items planned and advanced on the current ``reporting`` bar."""
     from .kernels import omaha_board, sweep
+    track = None
+    if report:
+        from .progress import item_done, planned
+
+        def track(items: int) -> Callable[[int], object]:
+            planned(items, f"{g.name}: every combo on {len(s.runouts):,} runouts")
+            return item_done
     # the two-card sweep sums a careful combo pair by pair at little cost: it is never
     # refused, and finds no careful combo among weights that sum exactly anyway
     close = sweep.CLOSE if two_cards(g) else exact_share(reach, len(s.runouts))
@@ -383,7 +428,7 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
             if kept is not None:
                 return kept
         split = clear_apart(g, cards, bits, s.board, s.out_bits, s.runouts, reach, close,
-                            pick, num, den, threads, chunk(g, s))
+                            pick, num, den, threads, chunk(g, s), track)
         if split is not None and not (split[0] == sweep.OK and split[1]):
             if split[0] == sweep.OK:
                 sweep.finish(num, den, factor, eq)
@@ -393,12 +438,23 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
                  e: np.ndarray, tot: np.ndarray) -> int:
             return omaha_board.runout_sweep(cards, bits, s.board, s.out_bits, runouts,
                                             reach, f, part, met, e, close, g.hilo, pick, *t)
-    return chunked(call, s.runouts, chunk(g, s), factor, num, den, eq, totals, threads)
+    return chunked(call, s.runouts, chunk(g, s, unchecked=True), factor, num, den, eq,
+                   totals, threads, track)
 
 
-def chunk(g: Game, s: Spot) -> int:                # runouts per work item
+CHUNK_HANDS = 20_000_000
+"""Hands times runouts at most in a work item that a kernel runs through without a
+look for Ctrl-C (``runout_sweep``; a second or so on one core): 5-card Omaha 7 runouts an
+item, 6-card Omaha one."""
+
+
+def chunk(g: Game, s: Spot, unchecked: bool = False) -> int:
+    """Runouts per work item; ``unchecked``: of a kernel that runs them all without a look
+    for Ctrl-C, so no more than ``CHUNK_HANDS`` hands times runouts."""
+    if two_cards(g):
+        return RUNOUT_CHUNK
     omaha = OMAHA_CHUNK if len(s.runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
-    return RUNOUT_CHUNK if two_cards(g) else omaha
+    return max(1, min(omaha, CHUNK_HANDS // len(combos(g)))) if unchecked else omaha
 
 
 def runout_totals(game: str | Game, hero: RangeLike, against: RangeLike | np.ndarray,

@@ -157,6 +157,38 @@ def test_ctrl_c_stops_a_long_computation(command, tmp_path):
     assert "interrupted; nothing was written" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("against", [
+    'ev.Range("40%", "omaha5").vector()',                       # whole weights: walked apart
+    'np.random.default_rng(1).random(len(ev.combos("omaha5")))',  # floats: in chunks
+])
+@pytest.mark.slow
+@pytest.mark.serial
+def test_ctrl_c_stops_a_sweep_of_minutes(against):
+    """5-card Omaha's flop, every combo (a minute or more): Ctrl-C within a second or
+    two, whichever way its runouts are swept."""
+    import signal
+    import time
+    code = ("import sys, numpy as np, evaluator as ev\n"
+            f"v = {against}\n"
+            "print('start', file=sys.stderr, flush=True)\n"
+            "ev.combo_equity('omaha5', v, '2c7d9h')\n")
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
+    assert process.stderr is not None
+    assert process.stderr.readline() == "start\n"
+    time.sleep(3)
+    assert process.poll() is None, process.communicate()
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("still running 10 s after Ctrl-C")
+    assert time.monotonic() - sent < 2.5
+    assert "KeyboardInterrupt" in err or "Interrupted" in err
+
+
 def test_ranges_that_fit_one_draw_in_a_hundred_still_sample():
     # two players need the same aces and kings, six more are dealt from the rest
     hands = ["AA**", "AA**", "KK**", "KK**"] + ["random"] * 6

@@ -80,6 +80,27 @@ def test_exact_walks_report_their_parts(monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_a_combo_sweep_reports_its_runouts(monkeypatch, capsys):
+    """``combo_equity(progress=True)``: an Omaha flop's chunks of runouts reported as each
+    is added, on one thread and two, and the same bits as without progress."""
+    import numpy as np
+
+    from evaluator import combo_equity
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: False, raising=False)
+    monkeypatch.setattr(progress, "QUIET_SECONDS", 0.0)
+    monkeypatch.setattr(progress, "LINE_EVERY", 0.0)
+    dead = "2s3s4s5s6s8s2h3h4h5h6h8h"           # 37 cards left: 666 runouts
+    quiet = combo_equity("omaha", "AA**,KK**", "Ah7d2c", dead)
+    assert capsys.readouterr().err == ""
+    for threads in (1, 2):
+        shown = combo_equity("omaha", "AA**,KK**", "Ah7d2c", dead, threads=threads,
+                             progress=True)
+        np.testing.assert_array_equal(shown, quiet)
+        lines = capsys.readouterr().err.splitlines()
+        assert lines[-1].startswith("omaha: every combo on 666 runouts: ")
+        assert "(100%)" in lines[-1]
+
+
 def test_a_call_reports_from_its_start_and_with_the_totals_planned_later(monkeypatch, capsys):
     """The first line comes once the work (not the line printer) has lasted the quiet
     seconds, its time counted from the work's start; work planned once the lines have

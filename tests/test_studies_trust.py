@@ -130,16 +130,17 @@ def test_a_distribution_board_that_is_not_a_street_is_refused(game, board):
 
 
 def test_an_unbounded_distribution_is_refused_with_an_estimate():
-    why = quickly(equity_distribution, "omaha6", "AA", "15%", "2c7d9h")
+    why = quickly(equity_distribution, "omaha6_8", "AA", "15%", "2c7d9h")
     assert "would take about" in why and "narrow" in why
 
 
 def test_a_refused_distribution_names_the_sweeps_estimate_where_there_is_one():
-    """5-card Omaha hi-lo 10% against 40% on a flop: both ways past the limit, and the
-    message gives both (the combo sweep's about 4 minutes, not only a day of queries)."""
-    why = quickly(equity_distribution, "omaha5_8", "10%", "40%", "2c7d9h")
-    assert re.search(r"about [\d,]+ s \(one equity query per combo\) or [\d,]+ s \(the "
-                     r"combo sweep of each runout\), more than the 120 s allowed", why), why
+    """6-card Omaha hi-lo 10% against 40% on a flop: both ways past their limits, and the
+    message gives both (the combo sweep's about 1.5 hours, not only weeks of queries)."""
+    why = quickly(equity_distribution, "omaha6_8", "10%", "40%", "2c7d9h")
+    assert re.search(r"about [\d,]+ s \(one equity query per combo, more than the 120 s "
+                     r"allowed\) or [\d,]+ s \(the combo sweep of each runout, more than "
+                     r"the 600 s allowed\)", why), why
 
 
 @pytest.mark.parametrize("game, hands", [("omaha6", "15%"), ("omaha6", "AA****,KK****,QQ****")])

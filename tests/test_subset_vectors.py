@@ -34,6 +34,10 @@ SPOTS = [   # game, board, live cards beside it (the rest dead, so that the brut
     pytest.param("courchevel8", "Ah7d2c9s3s", 11, marks=pytest.mark.slow),
     ("omaha6", "2c7d9hKsAd", 12),            # six cards: five-card subsets, 20.4 M combos
     pytest.param("omaha6_8", "2c7d4hKsAd", 12, marks=pytest.mark.slow),
+    # the streets swept in minutes (their hi-lo games on the same walks, tested above on a
+    # turn and a river): 5-card Omaha's flop, 6-card Omaha's turn
+    ("omaha5", "2c7d9h", 12),
+    pytest.param("omaha6", "2c7d9hKs", 13, marks=pytest.mark.slow),
 ]
 
 
@@ -187,10 +191,14 @@ def test_a_hand_against_a_range_is_equity(game, board, hero):
 
 
 def test_refusals_name_what_is_wrong():
-    with pytest.raises(EvaluatorError, match="needs a board of 4 or 5 cards, got 3"):
-        ev.combo_equity("omaha5_8", "AA***", "2c7d9h")   # 1,081 runouts x 3 sweeps of 2.6 M
-    with pytest.raises(EvaluatorError, match="needs a board of 5 cards, got 4"):
-        ev.combo_equity("omaha6", "AA****", "2c7d9hKs")  # 48 rivers x 20.4 M hands
+    # 1,176 runouts of 20.4 M hands: refused at once, with the estimate (5-card Omaha's
+    # flop and 6-card Omaha's turn are answered, in minutes)
+    for game in ("omaha6", "omaha6_8"):
+        with pytest.raises(EvaluatorError, match="needs a board of 4 or 5 cards, got 3: "
+                           f"{game} sweeps its 20,358,520 combos on each of a 3-card "
+                           r"board's 1,176 runouts, about \d+ minutes on two cores, past "
+                           "the 10 minutes a sweep is given"):
+            ev.combo_equity(game, "AA****", "2c7d9h")
     with pytest.raises(EvaluatorError, match="needs a board of 2 or 3 or 4 cards"):
         ev.combo_equity("the", "AA*", "2c7d9hKsAd")
     dead = format_cards([c for c in range(52) if c not in parse_cards("2c7d9hKsAcAd")])

@@ -235,8 +235,8 @@ def test_blocked_and_unopposed_hands_are_nan():
     (lambda: ev.combo_equity("holdem", np.ones(1000), "2c7d9h"), r"shape \(1326,\)"),
     (lambda: ev.combo_equity("holdem", np.full(1326, -1.0), "2c7d9h"), "non-negative"),
     (lambda: ev.combo_equity("holdem", np.zeros(1326), "2c7d9h"), "no combo with a positive"),
-    (lambda: ev.combo_equity("omaha5_8", "AA", "2c7d9h"), "needs a board of 4 or 5 cards"),
-    (lambda: ev.combo_equity("omaha6", "AA****", "2c7d9hKs"), "needs a board of 5 cards"),
+    (lambda: ev.combo_equity("omaha5_8", "AA", "2c7d"), "needs a board of 3 or 4 or 5 cards"),
+    (lambda: ev.combo_equity("omaha6", "AA****", "2c7d9h"), "needs a board of 4 or 5 cards"),
     (lambda: ev.combo_equity(3, "AA", "2c7d9h"), "game"),
     (lambda: ev.combo_equity("short_deck", "AA", "5c7d9h"), "not in the short_deck"),
 ])
@@ -370,7 +370,7 @@ def test_omaha_entries_are_equity_of_the_hand_against_the_range(board, against):
 @pytest.mark.parametrize("call, match", [
     (lambda: ev.combo_equity("omaha", "AA", "Ah7d"), "board of 3 or 4 or 5 cards, got 2"),
     (lambda: ev.call_matrix("omaha", "Ah7d2c9sTs"), "270,725 x 270,725"),
-    (lambda: ev.combo_equity("omaha5", "AA", "Ah7d2c"), "needs a board of 4 or 5 cards, got 3"),
+    (lambda: ev.combo_equity("omaha6_8", "AA", "Ah7d2c"), "needs a board of 4 or 5 cards, got 3"),
     (lambda: ev.combo_equity("omaha", np.ones(1326), "Ah7d2c9s"), r"shape \(270725,\)"),
 ])
 def test_omaha_bad_calls_are_one_line_errors(call, match):

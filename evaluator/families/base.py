@@ -94,6 +94,18 @@ class Family:
         runouts = math.comb(len(g.deck) - board_cards - g.hole, full - board_cards)
         return combos * runouts * (3 if g.hilo else 1) * self.subset_seconds(g)
 
+    def vectors_within(self, g: Game, board_cards: int, seconds: float) -> bool:
+        """Whether ``combo_equity`` sweeps every combo of ``g`` with ``board_cards``
+        known, given up to ``seconds``: the streets of ``vectors``, and those a family
+        sweeps in minutes (Omaha's)."""
+        return self.vectors(g, board_cards)
+
+    def every_combo_seconds(self, g: Game, board_cards: int) -> float:
+        """About how long (seconds, two cores) the vectors sweep every combo of ``g`` on
+        each runout of a board of ``board_cards`` (``combo_equity``): the subset sweep
+        reads every combo anyway, as ``exact_seconds``."""
+        return self.exact_seconds(g, board_cards)
+
     def subset_fits(self, g: Game, board_cards: int) -> bool:
         """Whether the subset sweep takes a spot of ``g`` with ``board_cards`` known within
         ``SUBSET_SECONDS`` (a street of it; hi-lo boards take three sweeps)."""

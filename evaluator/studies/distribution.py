@@ -17,7 +17,7 @@ from ..export import RowsExport
 from ..families import family
 from ..games import Game
 from ..games import game as _game
-from ..progress import progress_bar
+from ..progress import progress_bar, reporting
 from ..ranges import Range, RangeLike, card_masks
 from .preflop import heads_up
 
@@ -138,16 +138,18 @@ def _distribution_plan(hands: RangeLike, against: RangeLike, board: CardsLike,
             raise NoDeal(f"the range {_short(r.text)!r} has no live combos once the board "
                           "and dead cards are out", r.text)
     if not (_fast_path(g) or _sweeps(g, board_ids, first, second, out)):
+        from ..vectors import SWEEP_SECONDS_MAX
         seconds = _asked_seconds(g, first, second, board_ids, out)
         if seconds > DISTRIBUTION_SECONDS:
             swept = _sweep_seconds(g, board_ids, first, second)
             raise RangeError(
                 f"the distribution of {_short(first.text)!r} ({len(first):,} live combos) "
                 f"against {_short(second.text)!r} ({len(second):,}) would take about "
-                f"{seconds:,.0f} s (one equity query per combo)"
-                + (f" or {swept:,.0f} s (the combo sweep of each runout)" if swept else "")
-                + f", more than the {DISTRIBUTION_SECONDS:.0f} s allowed; narrow the first "
-                "range, or give a later street", first.text)
+                f"{seconds:,.0f} s (one equity query per combo, more than the "
+                f"{DISTRIBUTION_SECONDS:.0f} s allowed)"
+                + (f" or {swept:,.0f} s (the combo sweep of each runout, more than the "
+                   f"{SWEEP_SECONDS_MAX:.0f} s allowed)" if swept else "")
+                + "; narrow the first range, or give a later street", first.text)
     return g, first, second, board_ids, dead_ids
 
 
@@ -176,27 +178,29 @@ def _sweeps(g: Game, board: np.ndarray, first: Range, second: Range,
             out: np.ndarray) -> tuple[int, ...]:
     """The board sizes the combo vectors take for this distribution (none: it is asked
     combo by combo): those they sweep in seconds (``vectors.boards``), and in the Omaha
-    games of four and five cards an earlier street whose runouts' sweeps of the two
-    ranges' combos are estimated within ``DISTRIBUTION_SECONDS`` and below asking each
+    games an earlier street whose runouts' sweeps of the two
+    ranges' combos are estimated within ``vectors.SWEEP_SECONDS_MAX`` (ten minutes, as
+    ``combo_equity`` takes; with progress) and below asking each
     combo (``Family.exact_seconds``, measured on 10% against 40%, scaled by the combos
-    the ranges hold, which are all a sweep walks: 5-card Omaha on a flop, about 40 s).
-    Not 6-card Omaha, whose earlier streets would hold gigabytes of sums."""
-    from ..vectors import boards
+    the ranges hold, which are all a sweep walks: 5-card Omaha on a flop, about 40 s;
+    6-card Omaha on a turn, 30 s: its sums are added as each chunk of runouts is done, a
+    few of 163 MB at a time)."""
+    from ..vectors import SWEEP_SECONDS_MAX, boards
     sizes = boards(g)
     if len(board) in sizes:
         return sizes
     seconds = _sweep_seconds(g, board, first, second)
-    if not seconds or seconds > min(DISTRIBUTION_SECONDS,
+    if not seconds or seconds > min(SWEEP_SECONDS_MAX,
                                     _asked_seconds(g, first, second, board, out)):
         return ()
     return tuple(g.streets)
 
 
 def _sweep_seconds(g: Game, board: np.ndarray, first: Range, second: Range) -> float:
-    """About how long the Omaha games of four and five cards sweep this distribution's
-    runouts (0.0 where they do not: other games, 6-card Omaha)."""
+    """About how long the Omaha games sweep this distribution's runouts (0.0 where they
+    do not: the other games)."""
     from ..vectors import kind
-    if kind(g) != "omaha" or g.hole > 5 or len(board) not in g.streets:
+    if kind(g) != "omaha" or len(board) not in g.streets:
         return 0.0
     share = (len(first) + len(second)) / math.comb(len(g.deck), g.hole)
     return family(g).exact_seconds(g, len(board)) * share / 0.5 + 0.01
@@ -273,8 +277,10 @@ def equity_distribution(game: str | Game, hands: RangeLike, against: RangeLike,
         index = combo_index(g, combos)
         wanted = np.zeros(len(all_combos(g)))
         wanted[index] = 1.0                          # only these combos' sums are read
-        every_num, every_den, top = combo_sums(g, second, board_ids, dead_ids, threads=threads,
-                                               wanted=wanted, streets=streets)
+        with reporting(progress):                # a sweep of minutes: its runouts shown
+            every_num, every_den, top = combo_sums(g, second, board_ids, dead_ids,
+                                                   threads=threads, wanted=wanted,
+                                                   streets=streets, report=progress)
         num, den = every_num[index] * top, every_den[index] * top
         deal_weight = den
     elif _fast_path(g):
