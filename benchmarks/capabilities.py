@@ -2,7 +2,8 @@
 
     python benchmarks/capabilities.py                       # every game, 10 s a call
     python benchmarks/capabilities.py --games omaha,tahoe --limit 30 --markdown cap.md
-    python benchmarks/capabilities.py --from-json all.json,rerun.json --markdown cap.md
+    python benchmarks/capabilities.py --games omaha5 --calls "combo_equity flop" --json re.json
+    python benchmarks/capabilities.py --from-json all.json,re.json --markdown cap.md
 
 One typical spot a game: the game's own top 10% against its top 40% (``N%`` ranges by the
 shipped ranking), the flop ``2c7d9h``, turn ``Ks``, river ``Ad`` (short deck ``6c7d9h``;
@@ -119,9 +120,10 @@ def render(results: dict[str, dict[str, dict]], limit: float) -> str:
                      "3-way exact flop": "3-way exact", "combo_equity river": "combo_equity",
                      "showdown_values": "showdown_values",
                      "equity_distribution": "equity_distribution"}
-            cells = [cell(row[named[c]]) if c in named else "(no board)" for c in CALLS]
+            cells = [(cell(row[named[c]]) if named[c] in row else "-") if c in named
+                     else "(no board)" for c in CALLS]
         else:
-            cells = [cell(row[c]) for c in CALLS]
+            cells = [cell(row[c]) if c in row else "-" for c in CALLS]   # "-": not run
         lines.append(f"| {game} | " + " | ".join(cells) + " |")
     refusals = [f"- {game}, {name}: {r['why']}" for game, row in results.items()
                 for name, r in row.items() if r["status"] in ("refused", "error")]
@@ -136,13 +138,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=10.0, help="seconds a call (10)")
     parser.add_argument("--json", help="write every result as JSON to this file")
     parser.add_argument("--markdown", help="write the table as Markdown to this file")
+    parser.add_argument("--calls", help="comma-separated calls (default: every call; "
+                        "Teen Patti's by their own names)")
     parser.add_argument("--from-json", help="comma-separated --json files to table again "
-                        "instead of running (a later file's games replace an earlier's)")
+                        "instead of running (a later file's cells replace an earlier's)")
     args = parser.parse_args(argv)
     if args.from_json:
         merged: dict[str, dict[str, dict]] = {}
         for path in args.from_json.split(","):
-            merged.update(json.loads(Path(path).read_text()))
+            for game, cells in json.loads(Path(path).read_text()).items():
+                merged.setdefault(game, {}).update(cells)
         order = [g for g in evaluator.GAMES if g in merged]
         text = render({g: merged[g] for g in order}, args.limit)
         print(text)
@@ -150,11 +155,18 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.markdown).write_text(text)
         return 0
     games = args.games.split(",") if args.games else list(evaluator.GAMES)
+    chosen = args.calls.split(",") if args.calls else None
     results: dict[str, dict[str, dict]] = {}
     for game in games:
         calls = NO_BOARD if game == "teen_patti" else CALLS
+        unknown = [c for c in chosen or () if c not in CALLS and c not in NO_BOARD]
+        if unknown:
+            parser.error(f"unknown call {unknown[0]!r}: the calls are "
+                         + ", ".join(list(CALLS) + [c for c in NO_BOARD if c not in CALLS]))
         results[game] = {}
         for name, call in calls.items():
+            if chosen is not None and name not in chosen:
+                continue
             results[game][name] = r = measure(game, call, args.limit)
             print(f"{game:16s} {name:22s} {cell(r)}" + (f"  ({r['why']})" if "why" in r
                                                          else ""), flush=True)
