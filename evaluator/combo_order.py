@@ -75,6 +75,13 @@ def _colex(n: int, k: int) -> np.ndarray:
     return rows
 
 
+def lex_subsets(n: int, k: int) -> np.ndarray:
+    """Every ``k``-subset of ``range(n)`` in lexicographic order (as ``itertools.
+    combinations`` lists them), ascending within a row: the colex list of the mirrored
+    numbers, read backwards."""
+    return (n - 1 - _colex(n, k))[::-1, ::-1]
+
+
 def _old_combos(game="holdem"):
     """The 0.1.0 form of ``combos`` (hold'em by default), kept for one release."""
 

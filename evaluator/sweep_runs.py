@@ -12,12 +12,24 @@ from . import _tables
 from .games import Game
 from .vector_weights import readonly
 
-__all__ = ["chunked", "in_order", "kept_hands", "clear_apart", "KEPT_SHARE",
-           "NO_EQ", "NO_TOTALS", "Track"]
+__all__ = ["chunked", "in_order", "kept_hands", "clear_apart", "unchecked_chunk", "KEPT_SHARE",
+           "CHUNK_HANDS", "NO_EQ", "NO_TOTALS", "Track"]
 
 Track = Callable[[int], Callable[[int], object]]
 """A sweep's progress: called with the work items planned, returns what to call as each
 is done (``vectors._run``)."""
+
+CHUNK_HANDS = 20_000_000
+"""Hands times runouts at most in a work item that a kernel runs through without a
+look for Ctrl-C (``runout_sweep``; a second or so on one core): 5-card Omaha 7 runouts an
+item, 6-card Omaha one."""
+
+
+def unchecked_chunk(chunk: int, hands: int) -> int:
+    """Runouts per work item of a kernel that runs them all without a look for Ctrl-C:
+    ``chunk``, or fewer, so that they hold at most ``CHUNK_HANDS`` hands times runouts."""
+    return max(1, min(chunk, CHUNK_HANDS // max(hands, 1)))
+
 
 NO_EQ = np.zeros(0, np.float64)        # no equities to write
 NO_TOTALS = np.zeros((0, 2), np.float64)
@@ -86,7 +98,8 @@ combos it reads or that weigh, where they are at most this share of the game's."
 def kept_hands(g: Game, board: np.ndarray, out_bits: np.uint64, runouts: np.ndarray,
                cards: np.ndarray, bits: np.ndarray, reach: np.ndarray, close: float,
                factor: float, num: np.ndarray, den: np.ndarray, eq: np.ndarray,
-               threads: int | None, pick: np.ndarray, chunk: int) -> int | None:
+               threads: int | None, pick: np.ndarray, chunk: int,
+               track: Track | None = None) -> int | None:
     """``runout_sweep`` over ``runouts`` (``chunk`` a call) on the combos that weigh or
     are read only (in combo order, so the walks sum in the same order): the others would be
     listed and walked past on every runout (PLO 10% against 40%: 60% of them).  Their
@@ -110,13 +123,14 @@ def kept_hands(g: Game, board: np.ndarray, out_bits: np.uint64, runouts: np.ndar
                                         sub_reach, f, part, met, e, close, g.hilo, sub_pick,
                                         *t)
     split = clear_apart(g, sub_cards, sub_bits, board, out_bits, runouts, sub_reach, close,
-                        sub_pick, sub_num, sub_den, threads, chunk)
+                        sub_pick, sub_num, sub_den, threads, chunk, track)
     if split is not None and not (split[0] == sweep.OK and split[1]):
         status = split[0]
         if status == sweep.OK:
             sweep.finish(sub_num, sub_den, factor, NO_EQ)
     else:
-        status = chunked(call, runouts, chunk, factor, sub_num, sub_den, NO_EQ, NO_TOTALS,
+        status = chunked(call, runouts, unchecked_chunk(chunk, len(keep)), factor, sub_num,
+                         sub_den, NO_EQ, NO_TOTALS,
                          threads)
     if status != sweep.OK:
         return status

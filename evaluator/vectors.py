@@ -43,7 +43,7 @@ from .families import family
 from .games import Game
 from .progress import reporting
 from .ranges import Range, RangeLike
-from .sweep_runs import NO_EQ, NO_TOTALS, chunked, clear_apart, kept_hands
+from .sweep_runs import NO_EQ, NO_TOTALS, chunked, clear_apart, kept_hands, unchecked_chunk
 from .vector_weights import bands, exact_share, readonly, scaled
 
 __all__ = ["combo_equity", "call_matrix", "showdown_values"]
@@ -424,7 +424,7 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
         cards, bits = combos(g), combo_bits(g.deck, g.hole)
         if len(pick) and len(s.runouts) > 1:
             kept = kept_hands(g, s.board, s.out_bits, s.runouts, cards, bits, reach, close,
-                              factor, num, den, eq, threads, pick, chunk(g, s))
+                              factor, num, den, eq, threads, pick, chunk(g, s), track)
             if kept is not None:
                 return kept
         split = clear_apart(g, cards, bits, s.board, s.out_bits, s.runouts, reach, close,
@@ -442,19 +442,13 @@ def _run(g: Game, s: Spot, reach: np.ndarray, factor: float, num: np.ndarray,
                    totals, threads, track)
 
 
-CHUNK_HANDS = 20_000_000
-"""Hands times runouts at most in a work item that a kernel runs through without a
-look for Ctrl-C (``runout_sweep``; a second or so on one core): 5-card Omaha 7 runouts an
-item, 6-card Omaha one."""
-
-
 def chunk(g: Game, s: Spot, unchecked: bool = False) -> int:
     """Runouts per work item; ``unchecked``: of a kernel that runs them all without a look
-    for Ctrl-C, so no more than ``CHUNK_HANDS`` hands times runouts."""
+    for Ctrl-C (``sweep_runs.unchecked_chunk``)."""
     if two_cards(g):
         return RUNOUT_CHUNK
     omaha = OMAHA_CHUNK if len(s.runouts) <= 8 * OMAHA_CHUNK else OMAHA_FLOP_CHUNK
-    return max(1, min(omaha, CHUNK_HANDS // len(combos(g)))) if unchecked else omaha
+    return unchecked_chunk(omaha, len(combos(g))) if unchecked else omaha
 
 
 def runout_totals(game: str | Game, hero: RangeLike, against: RangeLike | np.ndarray,
