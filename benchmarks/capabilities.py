@@ -3,7 +3,7 @@
     python benchmarks/capabilities.py                       # every game, 10 s a call
     python benchmarks/capabilities.py --games omaha,tahoe --limit 30 --markdown cap.md
     python benchmarks/capabilities.py --games omaha5 --calls "combo_equity flop" --json re.json
-    python benchmarks/capabilities.py --from-json all.json,re.json --markdown cap.md
+    python benchmarks/capabilities.py --from-json all.json,re.json --markdown cap.md --json new.json
 
 One typical spot a game: the game's own top 10% against its top 40% (``N%`` ranges by the
 shipped ranking), the flop ``2c7d9h``, turn ``Ks``, river ``Ad`` (short deck ``6c7d9h``;
@@ -153,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         print(text)
         if args.markdown:
             Path(args.markdown).write_text(text)
+        if args.json:                       # the merged cells, for the next merge
+            Path(args.json).write_text(json.dumps({g: merged[g] for g in order}, indent=1))
         return 0
     games = args.games.split(",") if args.games else list(evaluator.GAMES)
     chosen = args.calls.split(",") if args.calls else None
