@@ -134,7 +134,7 @@ def _study_steps() -> list[tuple[str, Callable[[], object]]]:
 
 
 def _vector_steps() -> list[tuple[str, Callable[[], object]]]:
-    """The combo vectors of every game that has them (``vectors.sweeps``): every combo's
+    """The combo vectors of every game that has them (``vector_streets.sweeps``): every combo's
     equity on the first board size they take and on a flop's many runouts (the chunked
     path), showdown values of one and of several reach vectors, the call matrix, a
     runout's hero totals and the flop study's every-flop sweep."""

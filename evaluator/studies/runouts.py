@@ -182,7 +182,7 @@ def runout_study(game: str | Game, hands: Sequence[object], board: CardsLike,
     >>> [round(e, 4) for e in study.equity()]
     [0.6154, 0.3846]
     """
-    from ..vectors import sweeps, two_cards
+    from ..vector_streets import sweeps, two_cards
     flags(progress=progress)
     g = _game(game)
     if isinstance(hands, (str, Range)) or not isinstance(hands, Sequence):
