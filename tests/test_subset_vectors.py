@@ -35,9 +35,23 @@ SPOTS = [   # game, board, live cards beside it (the rest dead, so that the brut
     ("omaha6", "2c7d9hKsAd", 12),            # six cards: five-card subsets, 20.4 M combos
     pytest.param("omaha6_8", "2c7d4hKsAd", 12, marks=pytest.mark.slow),
     # a street swept in minutes (its hi-lo game on the same walks, tested above on a turn
-    # and a river): 5-card Omaha's flop; 6-card Omaha's turn below
+    # and a river): 5-card Omaha's flop (11 s a weighting; whole weights in the slow
+    # suite); 6-card Omaha's turn below
     ("omaha5", "2c7d9h", 12),
 ]
+SLOW_WEIGHTS = {("omaha5", "2c7d9h"): "whole"}
+
+
+def _cases():
+    """Every spot with whole and real weights, marked as its spot is (and slow where
+    ``SLOW_WEIGHTS`` says)."""
+    for spot in SPOTS:
+        values, marks = ((spot.values, list(spot.marks)) if hasattr(spot, "values")
+                         else (spot, []))
+        for weights in ("whole", "real"):
+            slow = SLOW_WEIGHTS.get(values[:2]) == weights
+            yield pytest.param(*values, weights, marks=marks + [pytest.mark.slow] * slow,
+                               id="-".join(map(str, (weights, *values))))
 
 
 def _spot(game, board, live_cards, seed):
@@ -64,8 +78,7 @@ def _low(game):
     return ref.omaha_low if game in ref.HILO else None
 
 
-@pytest.mark.parametrize("game, board, live_cards", SPOTS)
-@pytest.mark.parametrize("weights", ["whole", "real"])
+@pytest.mark.parametrize("game, board, live_cards, weights", _cases())
 def test_combo_equity_is_the_brute_force(game, board, live_cards, weights):
     g, b, dead, cards, live = _spot(game, board, live_cards, seed=len(board) + live_cards)
     rng = np.random.default_rng(7)
