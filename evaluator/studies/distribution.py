@@ -177,14 +177,14 @@ def _asked_seconds(g: Game, first: Range, second: Range, board: np.ndarray,
 def _sweeps(g: Game, board: np.ndarray, first: Range, second: Range,
             out: np.ndarray) -> tuple[int, ...]:
     """The board sizes the combo vectors take for this distribution (none: it is asked
-    combo by combo): those they sweep in seconds (``vector_streets.boards``), and in the Omaha
-    games an earlier street whose runouts' sweeps of the two
-    ranges' combos are estimated within ``vector_streets.SWEEP_SECONDS_MAX`` (ten minutes, as
-    ``combo_equity`` takes; with progress) and below asking each
-    combo (``Family.exact_seconds``, measured on 10% against 40%, scaled by the combos
-    the ranges hold, which are all a sweep walks: 5-card Omaha on a flop, about 40 s;
-    6-card Omaha on a turn, 30 s: its sums are added as each chunk of runouts is done, a
-    few of 163 MB at a time)."""
+    combo by combo): those they sweep in seconds (``vector_streets.boards``), and in the
+    Omaha games an earlier street whose runouts' sweeps of the two ranges' combos are
+    estimated within ``vector_streets.SWEEP_SECONDS_MAX`` (ten minutes, as
+    ``combo_equity`` is given; with progress) and below asking each combo
+    (``Family.exact_seconds``, measured on 10% against 40%, scaled by the combos the
+    ranges hold, which are all a sweep walks: 5-card Omaha on a flop, about 40 s; 6-card
+    Omaha on a turn, 25 s, its sums added as each chunk of runouts is done, a few of 163
+    MB at a time)."""
     from ..vector_streets import SWEEP_SECONDS_MAX, boards
     sizes = boards(g)
     if len(board) in sizes:
