@@ -78,7 +78,7 @@ def _low(game):
     return ref.omaha_low if game in ref.HILO else None
 
 
-@pytest.mark.parametrize("game, board, live_cards, weights", _cases())
+@pytest.mark.parametrize("game, board, live_cards, weights", list(_cases()))
 def test_combo_equity_is_the_brute_force(game, board, live_cards, weights):
     g, b, dead, cards, live = _spot(game, board, live_cards, seed=len(board) + live_cards)
     rng = np.random.default_rng(7)
