@@ -35,8 +35,8 @@ SPOTS = [   # game, board, live cards beside it (the rest dead, so that the brut
     ("omaha6", "2c7d9hKsAd", 12),            # six cards: five-card subsets, 20.4 M combos
     pytest.param("omaha6_8", "2c7d4hKsAd", 12, marks=pytest.mark.slow),
     # a street swept in minutes (its hi-lo game on the same walks, tested above on a turn
-    # and a river): 5-card Omaha's flop (11 s a weighting; whole weights in the slow
-    # suite); 6-card Omaha's turn below
+    # and a river; 6-card Omaha's turn runs the 6-card river's walks on the flop's path):
+    # 5-card Omaha's flop (11 s a weighting; whole weights in the slow suite)
     ("omaha5", "2c7d9h", 12),
 ]
 SLOW_WEIGHTS = {("omaha5", "2c7d9h"): "whole"}
@@ -99,13 +99,6 @@ def test_combo_equity_is_the_brute_force(game, board, live_cards, weights):
     from evaluator.kernels.sweep import CLOSE
     atol = max(1e-12, (2 ** cards.shape[1] - 2) * 2.0 ** -53 / CLOSE)
     np.testing.assert_allclose(got[live], want, rtol=0, atol=atol, equal_nan=True)
-
-
-@pytest.mark.slow
-def test_combo_equity_on_a_six_card_omaha_turn_is_the_brute_force():
-    """6-card Omaha's turn (swept in minutes), with weights that do not sum exactly: the
-    walks of whole weights are the river's, tested above."""
-    test_combo_equity_is_the_brute_force("omaha6", "2c7d9hKs", 13, "real")
 
 
 @pytest.mark.parametrize("game, board", [("the", "2c7dKsQh"), ("tahoe", "2c7d9hKsAd"),
