@@ -11,7 +11,7 @@ import numpy as np
 
 from .cards import CardsLike, parse_cards
 from .combo_order import checked_game
-from .engine.plan import EXACT_SECONDS_MAX
+from .engine.plan import EXACT_SECONDS_MAX, duration
 from .engine.spots import check_distinct
 from .errors import CardError, EvaluatorError
 from .families import family
@@ -100,9 +100,7 @@ def _spot(g: Game, board: object, dead: object, sizes: tuple[int, ...], what: st
         if len(board_ids) in g.streets and len(board_ids) < min(sizes):
             runs = math.comb(len(g.deck) - len(board_ids), full_board(g) - len(board_ids))
             took = family(g).every_combo_seconds(g, len(board_ids))
-            about = (f"about {took:,.0f} s" if took < 120
-                     else f"about {took / 60:,.0f} minutes" if took < 7200
-                     else f"about {took / 3600:,.0f} hours" if took < 172800 else "days")
+            about = duration(took) or f"about {took:,.0f} s"
             past = (f", past the {SWEEP_SECONDS_MAX / 60:.0f} minutes a sweep is given"
                     if took > SWEEP_SECONDS_MAX else "")
             why = (f": {g.name} sweeps its {math.comb(len(g.deck), g.hole):,} combos on each "

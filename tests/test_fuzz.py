@@ -64,22 +64,22 @@ def _found_before(test):
     return test
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if g not in BIG])
-@settings(FUZZ, max_examples=100)
-@given(text=texts)
-@_found_before
-@pytest.mark.slow
-def test_ranges_parse_or_raise_a_range_error(game, text):
-    _parses_or_refuses(Range, text, game)
+def _range_texts(games: list[str], texts_a_game: int):
+    """A test that every text ``Range`` reads in each of ``games`` parses or raises a
+    ``RangeError`` (``texts_a_game`` random texts, and those that failed once)."""
+    @pytest.mark.parametrize("game", games)
+    @settings(FUZZ, max_examples=texts_a_game)
+    @given(text=texts)
+    @_found_before
+    @pytest.mark.slow
+    def test(game, text):
+        _parses_or_refuses(Range, text, game)
+    return test
 
 
-@pytest.mark.parametrize("game", BIG)
-@settings(FUZZ, max_examples=30)
-@given(text=texts)
-@_found_before
-@pytest.mark.slow
-def test_six_card_ranges_parse_or_raise_a_range_error(game, text):
-    _parses_or_refuses(Range, text, game)
+test_ranges_parse_or_raise_a_range_error = _range_texts([g for g in GAMES if g not in BIG],
+                                                        100)
+test_six_card_ranges_parse_or_raise_a_range_error = _range_texts(BIG, 30)
 
 
 @settings(FUZZ, max_examples=60)

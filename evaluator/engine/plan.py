@@ -46,3 +46,11 @@ def class_seconds(g: Game, need: int, live: int) -> float:
     """Rough seconds for one exact spot, to decide between enumerating and sampling (the
     family's cost model)."""
     return family(g).class_seconds(g, need, live)
+
+
+def duration(seconds: float) -> str:
+    """An estimate past two minutes in words ('about 3 hours'), else ''."""
+    for unit, name in ((86400, "days"), (3600, "hours"), (60, "minutes")):
+        if seconds >= 2 * unit:
+            return f"about {seconds / unit:,.0f} {name}"
+    return ""

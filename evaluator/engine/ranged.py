@@ -37,6 +37,7 @@ from .plan import (
     RANGE_TUPLE_LIMIT,
     SPAN_SECONDS,
     class_seconds,
+    duration,
 )
 from .results import Counts, EquityResult, make_result
 from .sample import sample_until
@@ -132,7 +133,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
         if shown is not None:
             return shown
         sweep_for = three_range_seconds(rows)
-        unswept = (f"; the sweep of three ranges would take {_duration(sweep_for)}"
+        unswept = (f"; the sweep of three ranges would take {duration(sweep_for)}"
                    if sweep_for > budget else
                    "; the sweep of three ranges that answers it exactly declined their "
                    "weights, which sum exactly only as whole multiples of one power of two "
@@ -172,7 +173,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
                     "(1, 0.5, 0.25 ...)")
     else:
         swept_seconds = sweep_seconds(g, len(board_ids)) if players == 2 else 0.0
-        declined = (f"; the combo sweep would take {_duration(swept_seconds)}"
+        declined = (f"; the combo sweep would take {duration(swept_seconds)}"
                     if math.isfinite(swept_seconds) and swept_seconds > EXACT_SECONDS_MAX
                     else unswept)
     tuples: np.ndarray | None = None
@@ -181,7 +182,7 @@ def range_equity(g: Game, parsed, unknown, ranges, board_ids, dead_ids, exact, t
     # at most as large as the group of suit renamings
     at_least = upper / 2 / len(group) * class_seconds(g, need, left)
     if exact and upper > RANGE_TUPLE_LIMIT * 4:
-        took = f" (at least {_duration(at_least)})" if _duration(at_least) else ""
+        took = f" (at least {duration(at_least)})" if duration(at_least) else ""
         raise EvaluatorError(f"exact=True would enumerate up to {upper:,} combo tuples"
                              f"{took}, too many to finish in reasonable "
                              f"time{declined}; use trials= or target_stderr= to sample", upper)
@@ -411,14 +412,6 @@ def _swept_sooner(g: Game, pairs: int, board_cards: int, boards: int) -> bool:
     from ..vectors import kind
     return (kind(g) == "subsets" and vectors_serve(g, board_cards)
             and sweep_seconds(g, board_cards) < pairs * boards * WALK_SECONDS)
-
-
-def _duration(seconds: float) -> str:
-    """An estimate past two minutes in words ('about 3 hours'), else ''."""
-    for unit, name in ((86400, "days"), (3600, "hours"), (60, "minutes")):
-        if seconds >= 2 * unit:
-            return f"about {seconds / unit:,.0f} {name}"
-    return ""
 
 
 def partial_range(g: Game, cards: np.ndarray, missing: int) -> Range:
