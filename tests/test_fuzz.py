@@ -79,7 +79,7 @@ def _range_texts(games: list[str], texts_a_game: int):
 
 test_ranges_parse_or_raise_a_range_error = _range_texts([g for g in GAMES if g not in BIG],
                                                         100)
-test_six_card_ranges_parse_or_raise_a_range_error = _range_texts(BIG, 30)
+test_six_card_ranges_parse_or_raise_a_range_error = _range_texts(BIG, 20)
 
 
 @settings(FUZZ, max_examples=60)
