@@ -246,9 +246,23 @@ def _work() -> list[tuple[str, str, Callable[[], object]]]:
                  + (", sampled" if sampled else ""))
         work.append((f"{game} sampled" if sampled else game, label,
                      partial(equity, game, hands, board, threads=1, **options)))
+    from .batch import known
+    work += [(name, f"{name} batch of known hands", partial(_known_batch, name))
+             for name in known.GAMES]
     work += [("studies", label, run) for label, run in _study_steps()]
     work += [(f"{label.split()[0]} vectors", label, run) for label, run in _vector_steps()]
     return work
+
+
+def _known_batch(name: str) -> None:
+    """A batch's plain known-hand queries, answered in bulk (``batch.known``): one kernel
+    for every street and number of players."""
+    from .batch import batch_equity
+    g = _game(name)
+    a, b, c = _KNOWN[2]
+    cards = _SHORT_BOARD if g.lowest_rank else _BOARD
+    batch_equity([{"game": name, "hands": [a, b, c], "board": cards[:2 * street]}
+                  for street in g.streets], threads=1, progress=False)
 
 
 def _serve() -> None:

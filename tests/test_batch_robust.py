@@ -17,6 +17,7 @@ import time
 import pytest
 
 import evaluator.batch as batch
+import evaluator.batch.known as known
 import evaluator.batch.sink as sink
 from evaluator import ArgumentTypeError, CardError, EvaluatorError, batch_equity
 from evaluator._jit import NOTE as COMPILE_NOTE
@@ -59,15 +60,32 @@ MIXED = [dict(q, id=f"{q['id']}{k + 1}") if "id" in q and k else q
 
 
 def counting(monkeypatch):
-    """Count the queries computed (``run_query`` calls)."""
+    """Count the queries computed (``run_query`` calls, and the rows of the plain
+    known-hand queries answered in bulk)."""
     calls = []
     real = batch.run_query
+    real_launch = known.launch
 
     def run_query(query):
         calls.append(query["id"])
         return real(query)
+
+    def launch(items, threads):
+        finish = real_launch(items, threads)
+
+        def rows():
+            out = finish()
+            calls.extend(item["id"] for item, row in zip(items, out) if row is not None)
+            return out
+        return rows
     monkeypatch.setattr(batch, "run_query", run_query)
+    monkeypatch.setattr(known, "launch", launch)
     return calls
+
+
+def general_only(monkeypatch):
+    """Every query the general way, one ``run_query`` call each (no bulk answers)."""
+    monkeypatch.setattr(known, "launch", lambda items, threads: lambda: [None] * len(items))
 
 
 # --- Ctrl-C and --resume ------------------------------------------------------------
@@ -361,6 +379,7 @@ class Flaky:
 @pytest.mark.parametrize("name", ["r.csv", "r.jsonl"])
 def test_ctrl_c_while_a_row_is_written_keeps_count_of_the_rows_in_the_file(
         tmp_path, monkeypatch, where, name):
+    general_only(monkeypatch)      # a row at a time (bulk answers come a window at once)
     queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h"}] * 12
     whole = tmp_path / ("whole" + os.path.splitext(name)[1])
     batch_equity(queries, out=whole, progress=False)
@@ -450,7 +469,8 @@ def test_finished_rows_are_in_the_file_while_a_slow_query_runs(tmp_path, monkeyp
     """Rows are flushed in bulk, but never left waiting on a query still running."""
     out = tmp_path / "r.csv"
     queries = [{"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": f"q{i}"} for i in range(6)]
-    queries.append({"hands": "AsKs vs QhQd", "board": "2c7d9h", "id": "slow"})
+    # (a range: the general way, one query at a time, after the others' bulk answers)
+    queries.append({"hands": "AsKs vs QQ", "board": "2c7d9h", "id": "slow"})
     monkeypatch.setattr(sink, "FLUSH_EVERY", 3600)
     seen = []
     real = batch.run_query
@@ -1130,7 +1150,10 @@ def test_an_older_versions_files_are_named_so(tmp_path):
 def test_small_queries_keep_to_one_thread_unless_threads_are_asked_for(monkeypatch):
     # queries that run mostly in the interpreter only queue for it on more threads (two
     # ran heads-up turn spots 2.3x slower): by default the batch times its first ones
+    # (queries of the general way: plain known hands are answered in bulk, in kernels
+    # that free the interpreter)
     import evaluator._parallel as parallel
+    general_only(monkeypatch)
     real = parallel.imap_unordered
     calls: list[tuple[int, int]] = []
 

@@ -362,13 +362,45 @@ on one, pre-flop ones (590 us, mostly in kernels that free the interpreter) 1.26
 PROBE_QUERIES = 32
 
 
+WINDOW = 4096      # queries taken at a time: the quick ones in bulk, then the others
+
+
 def _local(todo: list[dict], threads: int, adaptive: bool, idle
            ) -> Generator[tuple[int, object], None, None]:
-    """``(index in todo, row or failure)`` for each query, on this machine's threads.
-    ``adaptive``: the first ``PROBE_QUERIES`` run on one thread, timed; where the median
-    took less than ``SMALL_QUERY_SECONDS``, so do the rest (the median: a first query may
-    load its kernels; the rows are the same on any number of threads, each query having
-    its own seed)."""
+    """``(index in todo, row or failure)`` for each query, on this machine's threads: a
+    window of queries at a time (the rows are written in order as they finish), its plain
+    known-hand queries answered in bulk (``known``), the others one by one."""
+    from . import known
+    starts = range(0, len(todo), WINDOW)
+    pending = known.launch(todo[:WINDOW], threads)
+    for start in starts:
+        window = todo[start:start + WINDOW]
+        this = pending
+        if start + WINDOW < len(todo):     # the next window's kernels meanwhile
+            pending = known.launch(todo[start + WINDOW:start + 2 * WINDOW], threads)
+        quick = this()
+        rest = []
+        for j, row in enumerate(quick):
+            if row is None:
+                rest.append(j)
+            else:
+                yield start + j, row
+        if rest:
+            each = _each([window[j] for j in rest], threads, adaptive, idle)
+            try:
+                for k, result in each:
+                    yield start + rest[k], result
+            finally:
+                each.close()
+
+
+def _each(todo: list[dict], threads: int, adaptive: bool, idle
+          ) -> Generator[tuple[int, object], None, None]:
+    """``(index in todo, row or failure)`` for each query, one call of ``run_query`` each,
+    on this machine's threads.  ``adaptive``: the first ``PROBE_QUERIES`` run on one
+    thread, timed; where the median took less than ``SMALL_QUERY_SECONDS``, so do the rest
+    (the median: a first query may load its kernels; the rows are the same on any number
+    of threads, each query having its own seed)."""
     import statistics
     import time
 

@@ -344,6 +344,7 @@ def validate(records: list[tuple[int | None, object]], seed: int,
     ``error`` is the problem.
     """
     from ..engine import check_query
+    from .known import quick_item
     items: list[dict] = []
     problems: list[tuple[str, Exception]] = []
     seen: dict[str, tuple[int | None, int]] = {}     # id -> where it was first given
@@ -365,6 +366,10 @@ def validate(records: list[tuple[int | None, object]], seed: int,
                                  "(resuming matches rows by id)",
                                  EvaluatorError("duplicate id", ident)))
                 continue
+        quick = quick_item(query, index, version)    # a plain known-hand query: read once
+        if quick is not None:
+            items.append(quick)
+            continue
         try:
             item = _normalise(query, index, seed, version)  # type: ignore[arg-type]  # it checks
             check_query(item["game"], item["hands"], item["board"], item["dead"],

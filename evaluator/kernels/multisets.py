@@ -451,3 +451,22 @@ def omaha_exact_batch(holes, known, dead, multisets, hilo, card_keys, board_offs
         boards[i] = omaha_exact(holes[i], known, live, multisets, hilo, card_keys,
                                 board_offsets, board_index, omaha_pairs, omaha_flush,
                                 low_card_bits, omaha_low, hi_full[i], joint[i], consts)
+
+
+@kernel
+def best5_exact_spots(holes, boards, deads, multisets, card_keys, rank_offsets, rank_values,
+                      flush_values, hi_full, counted):
+    """``best5_exact`` for many spots of one shape, each with its own board and dead cards
+    (a batch's known-hand queries): the interpreter's part once for all of them.
+
+    holes : uint8 (n, P, H); boards : uint8 (n, k); deads : uint8 (n, d)
+    multisets : the rank multisets of the ``5 - k`` cards to come (one empty row on the
+        river: the board's one showdown)
+    hi_full : int64 (n, P, P + 1) out, zeroed by the caller
+    counted : int64 (n,) out: boards counted, -1 where the spot needs its boards walked
+    """
+    consts = class_tables()
+    for i in range(holes.shape[0]):
+        live = live_cards(holes[i], boards[i], deads[i])
+        counted[i] = best5_exact(holes[i], boards[i], live, multisets, card_keys, rank_offsets,
+                                 rank_values, flush_values, hi_full[i], consts)

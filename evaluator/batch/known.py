@@ -1,0 +1,266 @@
+"""A batch's small known-hand queries, read and answered in bulk.
+
+Most queries of a large batch are often the simplest: known hands in hold'em or short deck,
+exact, on some street.  Each takes a few microseconds in its kernel and tens in the
+interpreter (its texts read and checked, a result built, then a row of it), so a batch of
+them ran slower than a loop of ``equity()`` calls, and slower still on two threads.  Here
+such a query is read once, with one dictionary lookup a card, when the batch checks it
+(anything less plain, or wrong, goes the general way, which names the problem); then the
+queries of one shape (game, players, board and dead cards) go to one kernel call a few
+thousand at a time, which frees the interpreter (two threads share it), and each row is
+written from the kernel's counts by the arithmetic ``Counts`` and ``make_result`` use, so
+that it is the row ``run_query`` gives, bit for bit (tested on every street and game).
+A spot the rank-multiset kernel leaves to a walk of its boards (two suits that can both
+flush) goes the general way.
+"""
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Mapping
+from functools import cache
+
+import numpy as np
+
+from ..cards import format_cards
+from ..engine.plan import EXACT_SECONDS, deal_seconds
+from ..engine.spots import resolve_version, split_hands
+from ..games import game as _game
+
+GAMES = ("holdem", "short_deck")      # best-five games whose exact counts are rank multisets
+KNOWN_FIELDS = frozenset(("id", "game", "hands", "board", "dead", "exact", "trials",
+                          "target_stderr", "seed", "version"))
+SAMPLING = ("trials", "target_stderr", "seed", "version")      # empty in a quick query
+EXACT_TEXT = {"": None, "true": True, "1": True, "yes": True}  # else not quick
+SPAN_SECONDS = 0.05                  # a kernel call's work at most (Ctrl-C between calls)
+# seconds a spot in the kernel by the cards to come (fitted on a 3.7 GHz Zen 4, heads-up;
+# more players add little): the river's one board to the pre-flop's rank multisets
+SPOT_SECONDS = (2e-6, 4e-6, 1e-5, 4e-5, 1.5e-4, 6e-4)
+
+
+KEY = "known_spot"            # an item's key for its spot, read when the batch checked it
+NAMES = [format_cards([c]) for c in range(52)]
+
+
+class _Deck:
+    """A quick game's deck: each card and each two-card hand by its canonical text."""
+
+    def __init__(self, name: str) -> None:
+        g = _game(name)
+        self.name = g.name
+        self.streets = frozenset(g.streets)
+        self.full = max(g.streets)
+        self.size = 52 - 4 * g.lowest_rank
+        self.cards = {NAMES[c]: c for c in range(4 * g.lowest_rank, 52)}
+        self.hands = {a + b: (self.cards[a], self.cards[b])
+                      for a in self.cards for b in self.cards if a != b}
+
+    def read(self, text: str, out: list[int]) -> bool:
+        """Append the cards of ``text`` (canonical, with or without spaces between them)
+        to ``out``; False where a token is anything else."""
+        if " " in text:
+            text = text.replace(" ", "")
+        if len(text) % 2:
+            return False
+        cards = self.cards
+        for j in range(0, len(text), 2):
+            card = cards.get(text[j:j + 2])
+            if card is None:
+                return False
+            out.append(card)
+        return True
+
+
+DECKS = {name: _Deck(name) for name in GAMES}
+
+
+def _text(item: Mapping, field: str) -> str | None:
+    """A text field of a query, "" where it is missing or None; None where it is anything
+    but a text (whatever its type: an array is neither true nor false)."""
+    value = item.get(field)
+    if value is None:
+        return ""
+    return value if type(value) is str else None
+
+
+def spot(item: Mapping) -> tuple[list[int], int, int] | None:
+    """``(cards, players, board size)`` of a plain known-hand query of a quick game:
+    the players' cards, then the board's, then the dead ones; None for any other query,
+    or one that is wrong (the general path names its problem)."""
+    name, board, dead = (_text(item, field) for field in ("game", "board", "dead"))
+    deck = DECKS.get(name or "holdem") if name is not None else None
+    hands = item.get("hands")
+    if deck is None or board is None or dead is None or not isinstance(hands, (list, tuple)) \
+            or len(hands) < 2:
+        return None
+    cards: list[int] = []
+    for hand in hands:
+        pair = deck.hands.get(hand) if type(hand) is str else None
+        if pair is None:
+            return None
+        cards += pair
+    held = len(cards)
+    if not deck.read(board, cards):
+        return None
+    shown = len(cards) - held
+    if not deck.read(dead, cards) or len(set(cards)) != len(cards):
+        return None
+    need = deck.full - shown
+    live = deck.size - len(cards)
+    if shown not in deck.streets or live < need:
+        return None
+    # exact=None enumerates when that is quick: always, for known hands of these games
+    if deal_seconds(math.comb(live, need)) > EXACT_SECONDS:
+        return None
+    return cards, len(hands), shown
+
+
+def quick_item(query: object, index: int, version: int | None) -> dict | None:
+    """The normalised item of a plain known-hand query (what ``_normalise`` makes of it,
+    its seed left out: an exact answer deals none), or None.  A query read from a file
+    is plain too: its hands one text (``"AsKs vs QhQd"``), its empty cells empty."""
+    if type(query) is not dict or not query.keys() <= KNOWN_FIELDS:
+        return None
+    for name in SAMPLING:
+        if _text(query, name) != "":
+            return None
+    ident = query.get("id", index + 1)
+    exact = query.get("exact")
+    if type(exact) is str:
+        exact = EXACT_TEXT.get(exact.strip().lower(), False)
+    if type(ident) not in (int, str) or (exact is not None and exact is not True):
+        return None
+    hands = query.get("hands")
+    if type(hands) is str:
+        query = {**query, "hands": split_hands(hands)}
+    found = spot(query)
+    if found is None:
+        return None
+    return {"id": ident, "game": query.get("game") or "holdem",
+            "hands": list(query["hands"]), "board": query.get("board") or "",
+            "dead": query.get("dead") or "", "exact": exact, "trials": None,
+            "target_stderr": None, "seed": None, "version": resolve_version(version),
+            KEY: found}
+
+
+@cache
+def _multisets(need: int) -> np.ndarray:
+    from ..families._shared import rank_multisets
+    if need:
+        return rank_multisets(need)
+    empty = np.zeros((1, 0), np.uint8)           # the river: one board, no card to come
+    empty.flags.writeable = False
+    return empty
+
+
+def rows(items: list[dict], threads: int) -> list[dict | None]:
+    """The row of each quick item (``run_query``'s), None for the others (items the batch
+    did not read as quick, ``KEY``) and for spots whose boards the kernel leaves to a
+    walk."""
+    return launch(items, threads)()
+
+
+def launch(items: list[dict], threads: int) -> Callable[[], list[dict | None]]:
+    """Start counting the quick items' spots, and return the call that gives their rows
+    (``rows``).  With two threads or more, the kernels run on a worker while the caller
+    goes on (a batch builds the rows of the window before); without, they run here."""
+    shapes: dict[tuple[str, int, int, int], list[tuple[int, list[int]]]] = {}
+    for i, item in enumerate(items):
+        found = item.get(KEY)
+        if found is not None:
+            cards, players, shown = found
+            shapes.setdefault((item["game"], players, shown, len(cards)), []).append((i, cards))
+    shaped = [_Shape(*key, listed) for key, listed in shapes.items()]
+    stop = threading.Event()
+
+    def count() -> None:
+        for shape in shaped:
+            shape.count(stop)
+    if threads <= 1 or not shaped:
+        count()
+        return lambda: _rows(shaped, items)
+    from .._parallel import _submit
+    counting = _submit(threads, lambda _: count(), None)
+
+    def finish() -> list[dict | None]:
+        try:
+            counting.result()
+        except BaseException:
+            stop.set()                    # Ctrl-C here: the worker stops at its next span
+            raise
+        return _rows(shaped, items)
+    return finish
+
+
+def _rows(shaped: list[_Shape], items: list[dict]) -> list[dict | None]:
+    out: list[dict | None] = [None] * len(items)
+    for shape in shaped:
+        shape.rows(items, out)
+    return out
+
+
+class _Shape:
+    """The spots of one shape (game, players, board and dead cards), as the kernel's
+    arrays, and their counts."""
+
+    def __init__(self, name: str, players: int, shown: int, size: int,
+                 listed: list[tuple[int, list[int]]]) -> None:
+        g = _game(name)
+        self.g, self.players, self.shown, self.listed = g, players, shown, listed
+        self.held = held = 2 * players
+        cards = np.array([c for _, c in listed], np.uint8)
+        removed = np.array(g.removed, np.uint8)
+        deads = cards[:, held + shown:]
+        if len(removed):
+            deads = np.concatenate([deads, np.broadcast_to(removed, (len(cards), len(removed)))],
+                                   axis=1)
+        self.holes = np.ascontiguousarray(cards[:, :held].reshape(len(cards), players, 2))
+        self.boards = np.ascontiguousarray(cards[:, held:held + shown])
+        self.deads = np.ascontiguousarray(deads)
+        self.need = max(g.streets) - shown
+        self.hi_full = np.zeros((len(cards), players, players + 1), np.int64)
+        self.counted = np.zeros(len(cards), np.int64)
+        deals = math.comb(52 - 4 * g.lowest_rank - size, self.need)
+        self.method = f"exact enumeration of {deals:,} board{'s' * (deals != 1)}"
+
+    def count(self, stop: threading.Event) -> None:
+        """Fill the counts, a span of about ``SPAN_SECONDS`` at a time (Ctrl-C, or
+        ``stop``, between two)."""
+        from .. import _tables
+        from .._parallel import check_interrupt, even_spans
+        from .._sigint import interruptible
+        from ..kernels.multisets import best5_exact_spots
+        tables = _tables.high(self.g.values)
+        multisets = _multisets(self.need)
+        n = len(self.listed)
+        per_span = max(1, int(SPAN_SECONDS / SPOT_SECONDS[self.need]))
+        with interruptible():
+            for a, b in even_spans(n, -(-n // per_span)):
+                check_interrupt()
+                if stop.is_set():
+                    return
+                best5_exact_spots(self.holes[a:b], self.boards[a:b], self.deads[a:b],
+                                  multisets, *tables, self.hi_full[a:b], self.counted[a:b])
+
+    def rows(self, items: list[dict], out: list[dict | None]) -> None:
+        """Each spot's row, built as ``run_query`` builds it (None where the kernel
+        left the spot to a walk of its boards)."""
+        held, shown, name, method = self.held, self.shown, self.g.name, self.method
+        for (i, row_cards), full, n in zip(self.listed, self.hi_full.tolist(),
+                                           self.counted.tolist()):
+            if n < 0:
+                continue                  # two suits can flush: the general path walks it
+            item = items[i]
+            row = {"id": item["id"], "game": name, "hands": " vs ".join(item["hands"]),
+                   "board": " ".join([NAMES[c] for c in row_cards[held:held + shown]]),
+                   "dead": " ".join([NAMES[c] for c in row_cards[held + shown:]]),
+                   "method": method, "exact": True, "samples": n, "seed": None,
+                   "version": None}
+            for p, counts in enumerate(full):
+                # Counts.shares and make_result's arithmetic, in their order
+                share = sum(counts[k] / k for k in range(1, len(counts)))
+                row[f"p{p + 1}_hand"] = f"{NAMES[row_cards[2 * p]]} {NAMES[row_cards[2 * p + 1]]}"
+                row[f"p{p + 1}_equity"] = share / n
+                row[f"p{p + 1}_win"] = counts[1] / n
+                row[f"p{p + 1}_tie"] = sum(counts[2:]) / n
+            out[i] = row

@@ -1,0 +1,133 @@
+"""A batch's plain known-hand queries, answered in bulk (``evaluator.batch.known``): the rows
+are ``run_query``'s bit for bit, and every query that is not plain, or is wrong, goes the
+general way (its error unchanged)."""
+import random
+
+import pytest
+
+from evaluator import batch_equity
+from evaluator.batch import known, run_query
+from evaluator.batch.queries import _normalise, validate
+from evaluator.errors import EvaluatorError
+
+RANKS = {"holdem": "23456789TJQKA", "short_deck": "6789TJQKA"}
+
+
+def _queries(seed: int, count: int) -> list[dict]:
+    """Known-hand queries of both quick games: 2 to 6 players, every street, dead cards,
+    boards with and without spaces, hands as a list or one text, ``exact`` unset, True
+    or a file's text."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        game = rng.choice(["holdem", "short_deck"])
+        deck = [r + s for r in RANKS[game] for s in "cdhs"]
+        players = rng.choice([2, 2, 3, 4, 6])
+        shown = rng.choice([3, 4, 5] if players > 3 else [0, 3, 4, 5])
+        dead = rng.choice([0, 0, 1, 3])
+        cards = rng.sample(deck, 2 * players + shown + dead)
+        hands = [cards[2 * p] + cards[2 * p + 1] for p in range(players)]
+        query = {"game": game, "hands": hands if rng.random() < 0.7 else " vs ".join(hands),
+                 "board": rng.choice(["", " "]).join(cards[2 * players:2 * players + shown]),
+                 "dead": "".join(cards[2 * players + shown:])}
+        if shown == 0 and players == 2 and rng.random() < 0.7:
+            continue                             # pre-flop heads-up: 0.6 ms each, a few
+        query["exact"] = rng.choice([None, None, True, "", "true"])
+        out.append(query)
+    return out
+
+
+def _general(queries: list[dict]) -> list[dict]:
+    return [run_query(_normalise(q, i, 0)) for i, q in enumerate(queries)]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_quick_rows_are_the_general_paths_rows(seed):
+    queries = _queries(seed, 400)
+    items = validate([(None, q) for q in queries], 0, False)
+    assert all(known.KEY in item for item in items)          # every one read as quick
+    assert known.rows(items, 1) == _general(queries)
+    assert [dict(r) for r in batch_equity(queries, threads=2, progress=False)] == \
+        _general(queries)
+
+
+def test_a_spot_the_kernel_leaves_to_a_walk_goes_the_general_way(monkeypatch):
+    """``best5_exact`` gives -1 where two suits can both flush (never for two-card hands
+    on a full deck, which cannot reach that many suited cards: kept for safety); the
+    batch then answers that query the general way."""
+    from evaluator.kernels import multisets
+    real = multisets.best5_exact_spots
+
+    def first_walked(holes, boards, deads, *rest):
+        real(holes, boards, deads, *rest)
+        rest[-1][0] = -1
+    monkeypatch.setattr(multisets, "best5_exact_spots", first_walked)
+    queries = [{"hands": ["AsKs", "QhJh"], "board": "2s3h7c"},
+               {"hands": ["AsKs", "QhQd"], "board": "2s3h7c"}]
+    items = validate([(None, q) for q in queries], 0, False)
+    quick = known.rows(items, 1)
+    assert quick[0] is None and quick[1] == _general(queries)[1]
+    assert [dict(r) for r in batch_equity(queries, threads=1, progress=False)] == \
+        _general(queries)
+
+
+@pytest.mark.parametrize("query", [
+    {"hands": ["asks", "QhQd"], "board": "2c7d9h"},            # not canonical
+    {"hands": ["As Ks", "QhQd"], "board": "2c7d9h"},
+    {"hands": ["AsKs", "QhQd"], "board": "2c7d9h", "trials": 1000, "seed": 3},
+    {"hands": ["AsKs", "QhQd"], "board": "2c7d9h", "exact": False},
+    {"hands": ["AsKs", "QQ+"], "board": "2c7d9h"},
+    {"game": "omaha", "hands": ["AsKsQhQd", "JcTc9c8c"], "board": "2c7d9h"},
+    {"game": "short_deck", "hands": ["AsKs", "QhQd"], "board": "2c7d9h"},   # not its deck
+])
+def test_queries_that_are_not_plain_go_the_general_way(query):
+    items = validate([(None, query)], 0, True)
+    assert known.KEY not in items[0]
+    assert known.rows(items, 1) == [None]
+
+
+@pytest.mark.parametrize("query, token", [
+    ({"hands": ["AsKs", "AsQd"], "board": "2c7d9h"}, "As"),
+    ({"hands": ["AsKs", "QhQd"], "board": "2c7d"}, None),
+    ({"hands": ["AsKs", "QhQd"], "board": "2c7d9h", "dead": "2c"}, "2c"),
+    ({"hands": ["AsKs"] + [f"{r}c{r}d" for r in "23456789TJQK"] + ["QhQs", "JhJs", "ThTs",
+                                                                    "9h9s", "8h8s", "7h7s",
+                                                                    "6h6s", "5h5s", "4h4s",
+                                                                    "3h3s", "2h2s", "Ah"]},
+     None),
+])
+def test_a_wrong_plain_query_gets_the_general_paths_error(query, token):
+    with pytest.raises(EvaluatorError) as caught:
+        batch_equity([query], progress=False)
+    with pytest.raises(EvaluatorError) as general:
+        _normalise_and_check(query)
+    assert str(caught.value).split(": ", 1)[1] == str(general.value)
+    if token is not None:
+        assert token in str(caught.value)
+
+
+def _normalise_and_check(query: dict) -> None:
+    from evaluator.engine import check_query
+    item = _normalise(query, 0, 0)
+    check_query(item["game"], item["hands"], item["board"], item["dead"], exact=item["exact"])
+
+
+def test_rows_are_the_same_on_one_thread_and_two():
+    queries = _queries(3, 300)
+    items = validate([(None, q) for q in queries], 0, False)
+    assert known.rows(items, 1) == known.rows(items, 2)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_windows_of_quick_and_general_queries_keep_their_order(monkeypatch, threads):
+    """Many windows (each window's kernels counted while the one before builds its rows),
+    quick queries among ranges and sampled ones: the rows of the general path, in order."""
+    import evaluator.batch as batch
+    monkeypatch.setattr(batch, "WINDOW", 40)
+    queries = _queries(4, 150)
+    for k in range(0, 150, 7):
+        queries[k] = {"hands": ["AsKs", "QQ+"], "board": "2c7d9h"}
+    for k in range(3, 150, 11):
+        queries[k] = {"hands": ["AsKs", "QhQd"], "board": "2c7d9h", "trials": 500, "seed": k}
+    rows = batch_equity(queries, threads=threads, progress=False)
+    assert [dict(r) for r in rows] == _general(queries)
