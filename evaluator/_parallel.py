@@ -37,7 +37,7 @@ if TYPE_CHECKING:       # concurrent.futures loads on first parallel use: `impor
     from concurrent.futures import Future, ThreadPoolExecutor  # stays cheap
 
 __all__ = ["resolve_threads", "run_chunks", "even_spans", "map_items", "imap_unordered",
-           "check_interrupt", "Interrupted"]
+           "in_background", "check_interrupt", "Interrupted"]
 
 MIN_ROWS_PER_THREAD = 1 << 16
 MAX_THREADS = 1024
@@ -99,6 +99,12 @@ def _submit(threads: int, function: Callable, item: object) -> Future:
             if old is not None:
                 old.shutdown(wait=False)           # runs what it holds, then its threads end
         return _executor.submit(function, item)
+
+
+def in_background(function: Callable[[], object], threads: int) -> Future:
+    """``function()`` started on the shared pool (of at least ``threads`` workers) while
+    the caller goes on; its ``result()`` waits for it."""
+    return _submit(threads, lambda _: function(), None)
 
 
 def _in_pool() -> bool:

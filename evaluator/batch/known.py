@@ -179,8 +179,8 @@ def launch(items: list[dict], threads: int) -> Callable[[], list[dict | None]]:
     if threads <= 1 or not shaped:
         count()
         return lambda: _rows(shaped, items)
-    from .._parallel import _submit
-    counting = _submit(threads, lambda _: count(), None)
+    from .._parallel import in_background
+    counting = in_background(count, threads)
 
     def finish() -> list[dict | None]:
         try:
