@@ -85,6 +85,24 @@ def check_fresh(path: str | Path, option: str = "out", *, resume: bool = False,
                          str(path))
 
 
+def rows_file_beside(out: str | Path, option: str = "out", *, resume: bool = False,
+                     overwrite: bool = False,
+                     words: tuple[str, str] = ("resume=True", "overwrite=True")) -> Path:
+    """Where the rows of an output written whole at the end (``.json``, ``.parquet``, a
+    study's table) stream meanwhile: ``OUT.rows.jsonl``, which an interrupted run leaves
+    to be resumed and the output's end removes.  Checked before any work: the rows can be
+    written there (and pyarrow is installed where ``out`` is Parquet), and it holds no
+    other run's rows unless the call resumes or overwrites them (``check_fresh``)."""
+    out = Path(out)
+    rows_file = out.with_name(out.name + ".rows.jsonl")
+    named = f"the rows file of {option}"
+    check_output(rows_file, (".jsonl",), named)
+    if out.suffix.lower() == ".parquet":
+        _pyarrow(str(out))
+    check_fresh(rows_file, named, resume=resume, overwrite=overwrite, words=words)
+    return rows_file
+
+
 def check_rows_path(path: str | Path, option: str = "path") -> Path:
     """``path`` if rows can be written there (a known suffix, a folder that exists and can
     be written, pyarrow installed for Parquet), else an ``EvaluatorError`` naming it."""

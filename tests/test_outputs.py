@@ -214,3 +214,24 @@ def test_a_plot_or_rows_into_an_unwritable_folder_is_one_clear_error():
         plots.grid({"AA": 0.8}, NOWHERE / "grid.png")
     with pytest.raises(EvaluatorError, match="cannot create files in '/proc'"):
         write_rows([{"a": 1}], NOWHERE / "rows.csv")
+
+
+@pytest.mark.parametrize("command", ["batch", "history", "study flops"])
+def test_a_rows_file_left_beside_an_output_is_kept_by_every_command(tmp_path, monkeypatch,
+                                                                    capsys, command):
+    """An output written whole at the end streams its rows to ``OUT.rows.jsonl`` meanwhile
+    (``export.rows_file_beside``): a run's rows left there are neither taken nor replaced
+    by a new run that asks neither to resume nor to overwrite, whichever command writes."""
+    monkeypatch.chdir(tmp_path)
+    out = "r.json" if command == "batch" else "r.parquet" if command == "history" else "r.csv"
+    Path(out + ".rows.jsonl").write_text('{"id": 1}\n')
+    if command == "batch":
+        with pytest.raises(EvaluatorError, match="the rows file of out .* exists"):
+            ev.batch_equity([{"hands": "AsKs vs QhQd"}], out=out, progress=False)
+    else:
+        hands = Path(__file__).parent / "histories" / "headsup_flop.phh"
+        args = (["history", str(hands), "--out", out] if command == "history" else
+                ["study", "flops", "AA", "KK", "--trials", "100", "--out", out])
+        assert cli.main(args + ["--no-progress"]) == 2
+        assert "the rows file of --out" in capsys.readouterr().err
+    assert Path(out + ".rows.jsonl").read_text() == '{"id": 1}\n'

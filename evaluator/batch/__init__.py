@@ -33,7 +33,7 @@ from typing import IO
 import numpy as np
 
 from ..errors import ArgumentTypeError, BatchInterrupted, EvaluatorError, QueryFailed, flags
-from ..export import check_fresh, check_output
+from ..export import check_fresh, check_output, rows_file_beside
 from .cluster import close_client, make_client, on_cluster
 from .queries import (
     HELP,
@@ -299,17 +299,9 @@ def _via_rows_file(queries, out: Path, **options) -> BatchRows:
     suffix = out.suffix.lower()
     check_output(out, (suffix,), "out")
     check_not_queries(queries, out, "out")
-    rows_file = out.with_name(out.name + ".rows.jsonl")
-    check_output(rows_file, (".jsonl",), "the rows file of out")
-    if suffix == ".parquet":
-        try:
-            import pyarrow  # noqa: F401 - checked before any work
-        except ImportError:
-            raise EvaluatorError('Parquet output needs pyarrow (the "data" extra): pip '
-                                 'install pyarrow', str(out)) from None
     resume, overwrite = options.pop("resume"), options.pop("overwrite")
+    rows_file = rows_file_beside(out, "out", resume=resume, overwrite=overwrite)
     check_fresh(out, "out", resume=resume, overwrite=overwrite)
-    check_fresh(rows_file, "the rows file of out", resume=resume, overwrite=overwrite)
     if resume and not rows_file.exists() and out.is_file() and out.stat().st_size:
         # a finished file (written whole, without digests): its rows go back to the rows
         # file, and the batch keeps each whose query is unchanged

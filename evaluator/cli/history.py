@@ -84,10 +84,11 @@ def cmd_history(args: argparse.Namespace) -> int:
     if not files:
         raise EvaluatorError("no hand-history files found under "
                              + ", ".join(repr(p) for p in args.paths), args.paths[0])
-    if args.out and args.out.lower().endswith(".parquet") and not args.resume:
-        from ..export import check_fresh
-        check_fresh(args.out + ".rows.jsonl", "--out", overwrite=args.overwrite,
-                    words=("--resume", "--overwrite"))     # an interrupted run's rows
+    if args.out and args.out.lower().endswith(".parquet"):
+        # the rows file beside it, where an interrupted run keeps its rows
+        from ..export import rows_file_beside
+        rows_file_beside(args.out, "--out", resume=args.resume, overwrite=args.overwrite,
+                         words=("--resume", "--overwrite"))
     totals = Totals()
     mine: list[AllinRow] = []                 # --plot's player's rows: one a hand at most
 

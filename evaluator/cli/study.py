@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from ..errors import EvaluatorError
 from ..export import ROW_SUFFIXES, check_rows_path
@@ -63,9 +62,9 @@ def _study_flops(args: argparse.Namespace) -> int:
     rows_file = None
     if args.out:
         # the flops' rows stream here as they finish, so that --resume can continue them
-        rows_file = Path(args.out + ".rows.jsonl")
-        check_out(str(rows_file), (".jsonl",), "the rows file of --out",
-                  overwrite=args.overwrite, resume=args.resume, resumable=True)
+        from ..export import rows_file_beside
+        rows_file = rows_file_beside(args.out, "--out", resume=args.resume,
+                                     overwrite=args.overwrite, words=("--resume", "--overwrite"))
     elif args.resume:
         raise EvaluatorError("--resume needs --out (the study to continue)", "--resume")
     try:
