@@ -241,13 +241,25 @@ class _Shape:
                     return
                 best5_exact_spots(self.holes[a:b], self.boards[a:b], self.deads[a:b],
                                   multisets, *tables, self.hi_full[a:b], self.counted[a:b])
+        # the figures, by ``Counts.shares`` and ``make_result``'s arithmetic in their order
+        # (float64 operations on counts below 2**53: the same roundings as Python's), here
+        # where NumPy frees the interpreter for the rows of the window before
+        full = self.hi_full.astype(np.float64)
+        boards = np.maximum(self.counted, 1).astype(np.float64)[:, None]
+        share = full[:, :, 1].copy()
+        for k in range(2, self.players + 1):
+            share += full[:, :, k] / k
+        self.equity = share / boards
+        self.win = full[:, :, 1] / boards
+        self.tie = self.hi_full[:, :, 2:].sum(axis=2).astype(np.float64) / boards
 
     def rows(self, items: list[dict], out: list[dict | None]) -> None:
         """Each spot's row, built as ``run_query`` builds it (None where the kernel
         left the spot to a walk of its boards)."""
         held, shown, name, method = self.held, self.shown, self.g.name, self.method
-        for (i, row_cards), full, n in zip(self.listed, self.hi_full.tolist(),
-                                           self.counted.tolist()):
+        for (i, row_cards), n, equity, win, tie in zip(
+                self.listed, self.counted.tolist(), self.equity.tolist(), self.win.tolist(),
+                self.tie.tolist()):
             if n < 0:
                 continue                  # two suits can flush: the general path walks it
             item = items[i]
@@ -256,11 +268,9 @@ class _Shape:
                    "dead": " ".join([NAMES[c] for c in row_cards[held + shown:]]),
                    "method": method, "exact": True, "samples": n, "seed": None,
                    "version": None}
-            for p, counts in enumerate(full):
-                # Counts.shares and make_result's arithmetic, in their order
-                share = sum(counts[k] / k for k in range(1, len(counts)))
+            for p in range(self.players):
                 row[f"p{p + 1}_hand"] = f"{NAMES[row_cards[2 * p]]} {NAMES[row_cards[2 * p + 1]]}"
-                row[f"p{p + 1}_equity"] = share / n
-                row[f"p{p + 1}_win"] = counts[1] / n
-                row[f"p{p + 1}_tie"] = sum(counts[2:]) / n
+                row[f"p{p + 1}_equity"] = equity[p]
+                row[f"p{p + 1}_win"] = win[p]
+                row[f"p{p + 1}_tie"] = tie[p]
             out[i] = row
