@@ -8,6 +8,7 @@ import csv
 import functools
 import io
 import json
+import operator
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -58,6 +59,10 @@ def _row_ok(record: dict) -> bool:
     return True
 
 
+# a player's row's cells, the last column (``error``) empty
+_cells = operator.attrgetter(*COLUMNS[:-1])
+
+
 def problem_row(problem: Problem) -> dict:
     """A hand left out, as a row: its file and index (or line), and the reason."""
     return {"hand": problem.where, "error": f"line {problem.line}: {problem.reason}"
@@ -101,6 +106,7 @@ class RowWriter:
                                encoding="utf-8")
             if self.csv and self.handle.tell() == 0:
                 csv.writer(self.handle).writerow(COLUMNS)
+        self.cells = csv.writer(self.handle)
 
     def _read_back(self, kept: Callable[[dict], object]) -> None:
         """The rows an earlier run wrote, checked before the file is touched (a file that is
@@ -195,17 +201,17 @@ class RowWriter:
 
     def write_hand(self, rows: list[AllinRow | Problem]) -> None:
         """One hand's rows, whole (a resumed run never finds half a hand)."""
-        records = [problem_row(r) if isinstance(r, Problem) else r.__dict__ for r in rows]
         if self.csv:
-            out = io.StringIO()
-            writer = csv.writer(out)
-            writer.writerows([["" if (v := record.get(c)) is None else v for c in COLUMNS]
-                              for record in records])
-            self.handle.write(out.getvalue())
+            # a row's cells in the columns' order (None is written as an empty cell): a
+            # problem's row by its fields, a player's by the attributes of the columns
+            self.cells.writerows([[problem_row(r).get(c) for c in COLUMNS]
+                                  if isinstance(r, Problem) else (*_cells(r), None)
+                                  for r in rows])
         else:
-            for record in records:
+            for r in rows:
+                record = problem_row(r) if isinstance(r, Problem) else r.__dict__
                 self.handle.write(json.dumps({c: record.get(c) for c in COLUMNS}) + "\n")
-        self.rows += len(records)
+        self.rows += len(rows)
         if time.monotonic() - self.last_flush >= FLUSH_SECONDS:
             self.flush()
 
