@@ -142,7 +142,20 @@ def main(argv: list[str] | None = None) -> int:
                         "Teen Patti's by their own names)")
     parser.add_argument("--from-json", help="comma-separated --json files to table again "
                         "instead of running (a later file's cells replace an earlier's)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace a --json or --markdown file that exists")
     args = parser.parse_args(argv)
+    from evaluator.errors import EvaluatorError
+    from evaluator.export import check_fresh, check_output
+    try:                  # before any work: an earlier run's table is not lost to this one
+        for option, path, suffixes in (("--json", args.json, (".json",)),
+                                       ("--markdown", args.markdown, (".md", ".markdown"))):
+            if path:
+                check_output(path, suffixes, option)
+                check_fresh(path, option, overwrite=args.overwrite, resumable=False,
+                            words=("--resume", "--overwrite"))
+    except EvaluatorError as error:
+        parser.error(str(error))
     if args.from_json:
         merged: dict[str, dict[str, dict]] = {}
         for path in args.from_json.split(","):
