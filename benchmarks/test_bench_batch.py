@@ -1,5 +1,6 @@
 """The batch path of small queries (issue: step 20): 20,000 heads-up flop queries of random
-known hands, exact, as a loop of ``equity()`` calls and as one ``batch_equity``.
+known hands, exact, as a loop of ``equity()`` calls and as one ``batch_equity``; and 5,000
+of PLO.
 
     pytest benchmarks/test_bench_batch.py -n 0 --benchmark-columns=median,min,max,rounds
 
@@ -16,14 +17,15 @@ from evaluator import batch_equity, equity
 QUERIES = 20_000
 
 
-def _queries(as_file: bool) -> list[dict]:
+def _queries(as_file: bool, game: str = "holdem", count: int = QUERIES) -> list[dict]:
     rng = random.Random(20)
     deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    hole = 4 if game == "omaha" else 2
     out = []
-    for _ in range(QUERIES):
-        cards = rng.sample(deck, 7)
-        hands = [cards[0] + cards[1], cards[2] + cards[3]]
-        query = {"game": "holdem", "hands": hands, "board": "".join(cards[4:])}
+    for _ in range(count):
+        cards = rng.sample(deck, 2 * hole + 3)
+        hands = ["".join(cards[:hole]), "".join(cards[hole:2 * hole])]
+        query = {"game": game, "hands": hands, "board": "".join(cards[2 * hole:])}
         if as_file:
             query.update(hands=" vs ".join(hands), dead="", exact="", trials="",
                          target_stderr="", seed="", version="")
@@ -32,6 +34,7 @@ def _queries(as_file: bool) -> list[dict]:
 
 
 LISTED = _queries(False)
+PLO = _queries(False, "omaha", 5_000)
 
 
 def _loop(queries: list[dict]) -> None:
@@ -39,9 +42,10 @@ def _loop(queries: list[dict]) -> None:
         equity(q["game"], q["hands"], q["board"], threads=1)
 
 
-def test_loop_of_equity_calls(benchmark):
-    _loop(LISTED[:50])
-    benchmark.pedantic(_loop, args=(LISTED,), rounds=5, warmup_rounds=1)
+@pytest.mark.parametrize("queries", [LISTED, PLO], ids=["holdem", "omaha"])
+def test_loop_of_equity_calls(benchmark, queries):
+    _loop(queries[:50])
+    benchmark.pedantic(_loop, args=(queries,), rounds=5, warmup_rounds=1)
 
 
 @pytest.mark.parametrize("as_file", [False, True], ids=["listed", "file rows"])
@@ -53,3 +57,11 @@ def test_batch(benchmark, threads, as_file):
                               kwargs={"threads": threads, "progress": False},
                               rounds=5, warmup_rounds=1)
     assert len(rows) == QUERIES and rows[0]["exact"]
+
+
+@pytest.mark.parametrize("threads", [1, 2], ids=["one thread", "two threads"])
+def test_plo_batch(benchmark, threads):
+    rows = benchmark.pedantic(batch_equity, args=(PLO,),
+                              kwargs={"threads": threads, "progress": False},
+                              rounds=5, warmup_rounds=1)
+    assert len(rows) == len(PLO) and rows[0]["exact"]

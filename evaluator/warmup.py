@@ -256,10 +256,10 @@ def _work() -> list[tuple[str, str, Callable[[], object]]]:
 
 def _known_batch(name: str) -> None:
     """A batch's plain known-hand queries, answered in bulk (``batch.known``): one kernel
-    for every street and number of players."""
+    a family for every street and number of players."""
     from .batch import batch_equity
     g = _game(name)
-    a, b, c = _KNOWN[2]
+    a, b, c = _KNOWN[g.hole]
     cards = _SHORT_BOARD if g.lowest_rank else _BOARD
     batch_equity([{"game": name, "hands": [a, b, c], "board": cards[:2 * street]}
                   for street in g.streets], threads=1, progress=False)

@@ -5,33 +5,38 @@ import random
 
 import pytest
 
+import evaluator as ev
 from evaluator import batch_equity
 from evaluator.batch import known, run_query
 from evaluator.batch.queries import _normalise, validate
 from evaluator.errors import EvaluatorError
 
-RANKS = {"holdem": "23456789TJQKA", "short_deck": "6789TJQKA"}
+HOLDEM = ("holdem", "short_deck")
+OMAHA = ("omaha", "omaha5", "omaha6", "courchevel")
 
 
-def _queries(seed: int, count: int) -> list[dict]:
-    """Known-hand queries of both quick games: 2 to 6 players, every street, dead cards,
-    boards with and without spaces, hands as a list or one text, ``exact`` unset, True
-    or a file's text."""
+def _queries(seed: int, count: int, games=HOLDEM) -> list[dict]:
+    """Known-hand queries of quick games: 2 to 6 players (Omaha: 2 to 4), every street,
+    dead cards, boards with and without spaces, hands as a list or one text, ``exact``
+    unset, True or a file's text; a few pre-flop (milliseconds each)."""
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        game = rng.choice(["holdem", "short_deck"])
-        deck = [r + s for r in RANKS[game] for s in "cdhs"]
-        players = rng.choice([2, 2, 3, 4, 6])
-        shown = rng.choice([3, 4, 5] if players > 3 else [0, 3, 4, 5])
+        game = rng.choice(games)
+        g = ev.game(game)
+        deck = [r + s for r in "23456789TJQKA"[g.lowest_rank:] for s in "cdhs"]
+        hole = g.hole
+        players = rng.choice([2, 2, 3, 4, 6] if hole == 2 else [2, 2, 3, 4][:8 - hole])
+        shown = rng.choice(g.streets)
+        if shown < 3 and rng.random() < 0.8:
+            continue
         dead = rng.choice([0, 0, 1, 3])
-        cards = rng.sample(deck, 2 * players + shown + dead)
-        hands = [cards[2 * p] + cards[2 * p + 1] for p in range(players)]
+        held = hole * players
+        cards = rng.sample(deck, held + shown + dead)
+        hands = ["".join(cards[hole * p:hole * (p + 1)]) for p in range(players)]
         query = {"game": game, "hands": hands if rng.random() < 0.7 else " vs ".join(hands),
-                 "board": rng.choice(["", " "]).join(cards[2 * players:2 * players + shown]),
-                 "dead": "".join(cards[2 * players + shown:])}
-        if shown == 0 and players == 2 and rng.random() < 0.7:
-            continue                             # pre-flop heads-up: 0.6 ms each, a few
+                 "board": rng.choice(["", " "]).join(cards[held:held + shown]),
+                 "dead": "".join(cards[held + shown:])}
         query["exact"] = rng.choice([None, None, True, "", "true"])
         out.append(query)
     return out
@@ -41,9 +46,9 @@ def _general(queries: list[dict]) -> list[dict]:
     return [run_query(_normalise(q, i, 0)) for i, q in enumerate(queries)]
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_quick_rows_are_the_general_paths_rows(seed):
-    queries = _queries(seed, 400)
+@pytest.mark.parametrize("seed, games", [(1, HOLDEM), (2, HOLDEM), (3, OMAHA)])
+def test_quick_rows_are_the_general_paths_rows(seed, games):
+    queries = _queries(seed, 400 if games == HOLDEM else 150, games)
     items = validate([(None, q) for q in queries], 0, False)
     assert all(known.KEY in item for item in items)          # every one read as quick
     assert known.rows(items, 1) == _general(queries)
@@ -77,7 +82,7 @@ def test_a_spot_the_kernel_leaves_to_a_walk_goes_the_general_way(monkeypatch):
     {"hands": ["AsKs", "QhQd"], "board": "2c7d9h", "trials": 1000, "seed": 3},
     {"hands": ["AsKs", "QhQd"], "board": "2c7d9h", "exact": False},
     {"hands": ["AsKs", "QQ+"], "board": "2c7d9h"},
-    {"game": "omaha", "hands": ["AsKsQhQd", "JcTc9c8c"], "board": "2c7d9h"},
+    {"game": "omaha8", "hands": ["AsKsQhQd", "JcTc9c8c"], "board": "2c7d9h"},   # hi-lo
     {"game": "short_deck", "hands": ["AsKs", "QhQd"], "board": "2c7d9h"},   # not its deck
 ])
 def test_queries_that_are_not_plain_go_the_general_way(query):

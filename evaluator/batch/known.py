@@ -1,24 +1,24 @@
 """A batch's small known-hand queries, read and answered in bulk.
 
-Most queries of a large batch are often the simplest: known hands in hold'em or short deck,
-exact, on some street.  Each takes a few microseconds in its kernel and tens in the
-interpreter (its texts read and checked, a result built, then a row of it), so a batch of
-them ran slower than a loop of ``equity()`` calls, and slower still on two threads.  Here
-such a query is read once, with one dictionary lookup a card, when the batch checks it
-(anything less plain, or wrong, goes the general way, which names the problem); then the
-queries of one shape (game, players, board and dead cards) go to one kernel call a few
-thousand at a time, which frees the interpreter (two threads share it), and each row is
-written from the kernel's counts by the arithmetic ``Counts`` and ``make_result`` use, so
-that it is the row ``run_query`` gives, bit for bit (tested on every street and game).
-A spot the rank-multiset kernel leaves to a walk of its boards (two suits that can both
-flush) goes the general way.
+Most queries of a large batch are often the simplest: known hands in hold'em, short deck or
+high-only Omaha (four to six cards, Courchevel), exact, on some street.  Each takes a few
+microseconds in its kernel and tens in the interpreter (its texts read and checked, a
+result built, then a row of it), so a batch of them ran slower than a loop of ``equity()``
+calls, and slower still on two threads.  Here such a query is read once, with one
+dictionary lookup a card, when the batch checks it (anything less plain, or wrong, goes
+the general way, which names the problem); then the queries of one shape (game, players,
+board and dead cards) go to one kernel call a few thousand at a time
+(``Family.exact_spots``), which frees the interpreter (two threads share it), and each
+row is written from the kernel's counts by the arithmetic ``Counts`` and ``make_result``
+use, so that it is the row ``run_query`` gives, bit for bit (tested on every street and
+game).  A spot the rank-multiset kernel leaves to a walk of its boards (two suits that
+can both flush) goes the general way, and so do the hi-lo games.
 """
 from __future__ import annotations
 
 import math
 import threading
 from collections.abc import Callable, Mapping
-from functools import cache
 
 import numpy as np
 
@@ -27,15 +27,19 @@ from ..engine.plan import EXACT_SECONDS, deal_seconds
 from ..engine.spots import resolve_version, split_hands
 from ..games import game as _game
 
-GAMES = ("holdem", "short_deck")      # best-five games whose exact counts are rank multisets
+# games whose known-hand exact counts are the rank-multiset kernels' (``Family.exact_spots``:
+# high only; the hi-lo games go the general way)
+GAMES = ("holdem", "short_deck", "omaha", "omaha5", "omaha6", "courchevel")
 KNOWN_FIELDS = frozenset(("id", "game", "hands", "board", "dead", "exact", "trials",
                           "target_stderr", "seed", "version"))
 SAMPLING = ("trials", "target_stderr", "seed", "version")      # empty in a quick query
 EXACT_TEXT = {"": None, "true": True, "1": True, "yes": True}  # else not quick
 SPAN_SECONDS = 0.05                  # a kernel call's work at most (Ctrl-C between calls)
 # seconds a spot in the kernel by the cards to come (fitted on a 3.7 GHz Zen 4, heads-up;
-# more players add little): the river's one board to the pre-flop's rank multisets
+# more players add little): the river's one board to the pre-flop's rank multisets; an
+# Omaha spot about five times a hold'em one (pre-flop 3 ms)
 SPOT_SECONDS = (2e-6, 4e-6, 1e-5, 4e-5, 1.5e-4, 6e-4)
+OMAHA_SPOT = 5
 
 
 KEY = "known_spot"            # an item's key for its spot, read when the batch checked it
@@ -48,12 +52,26 @@ class _Deck:
     def __init__(self, name: str) -> None:
         g = _game(name)
         self.name = g.name
+        self.hole = g.hole
         self.streets = frozenset(g.streets)
         self.full = max(g.streets)
         self.size = 52 - 4 * g.lowest_rank
         self.cards = {NAMES[c]: c for c in range(4 * g.lowest_rank, 52)}
+        # two-card hands by their text, one lookup a hand (longer hands: a lookup a card)
         self.hands = {a + b: (self.cards[a], self.cards[b])
-                      for a in self.cards for b in self.cards if a != b}
+                      for a in self.cards for b in self.cards if a != b} if g.hole == 2 else {}
+
+    def hand(self, text: object, out: list[int]) -> bool:
+        """Append the cards of a hand's ``text`` (canonical, no spaces) to ``out``."""
+        if type(text) is not str:
+            return False
+        if self.hole == 2:
+            pair = self.hands.get(text)
+            if pair is None:
+                return False
+            out += pair
+            return True
+        return len(text) == 2 * self.hole and " " not in text and self.read(text, out)
 
     def read(self, text: str, out: list[int]) -> bool:
         """Append the cards of ``text`` (canonical, with or without spaces between them)
@@ -95,10 +113,8 @@ def spot(item: Mapping) -> tuple[list[int], int, int] | None:
         return None
     cards: list[int] = []
     for hand in hands:
-        pair = deck.hands.get(hand) if type(hand) is str else None
-        if pair is None:
+        if not deck.hand(hand, cards):
             return None
-        cards += pair
     held = len(cards)
     if not deck.read(board, cards):
         return None
@@ -141,16 +157,6 @@ def quick_item(query: object, index: int, version: int | None) -> dict | None:
             "dead": query.get("dead") or "", "exact": exact, "trials": None,
             "target_stderr": None, "seed": None, "version": resolve_version(version),
             KEY: found}
-
-
-@cache
-def _multisets(need: int) -> np.ndarray:
-    from ..families._shared import rank_multisets
-    if need:
-        return rank_multisets(need)
-    empty = np.zeros((1, 0), np.uint8)           # the river: one board, no card to come
-    empty.flags.writeable = False
-    return empty
 
 
 def rows(items: list[dict], threads: int) -> list[dict | None]:
@@ -207,14 +213,14 @@ class _Shape:
                  listed: list[tuple[int, list[int]]]) -> None:
         g = _game(name)
         self.g, self.players, self.shown, self.listed = g, players, shown, listed
-        self.held = held = 2 * players
+        self.held = held = g.hole * players
         cards = np.array([c for _, c in listed], np.uint8)
         removed = np.array(g.removed, np.uint8)
         deads = cards[:, held + shown:]
         if len(removed):
             deads = np.concatenate([deads, np.broadcast_to(removed, (len(cards), len(removed)))],
                                    axis=1)
-        self.holes = np.ascontiguousarray(cards[:, :held].reshape(len(cards), players, 2))
+        self.holes = np.ascontiguousarray(cards[:, :held].reshape(len(cards), players, g.hole))
         self.boards = np.ascontiguousarray(cards[:, held:held + shown])
         self.deads = np.ascontiguousarray(deads)
         self.need = max(g.streets) - shown
@@ -226,21 +232,22 @@ class _Shape:
     def count(self, stop: threading.Event) -> None:
         """Fill the counts, a span of about ``SPAN_SECONDS`` at a time (Ctrl-C, or
         ``stop``, between two)."""
-        from .. import _tables
         from .._parallel import check_interrupt, even_spans
         from .._sigint import interruptible
-        from ..kernels.multisets import best5_exact_spots
-        tables = _tables.high(self.g.values)
-        multisets = _multisets(self.need)
+        from ..families import family
         n = len(self.listed)
-        per_span = max(1, int(SPAN_SECONDS / SPOT_SECONDS[self.need]))
+        spots = family(self.g).exact_spots
+        seconds = SPOT_SECONDS[self.need] * (1 if self.g.hole == 2 else OMAHA_SPOT)
+        per_span = max(1, int(SPAN_SECONDS / seconds))
         with interruptible():
             for a, b in even_spans(n, -(-n // per_span)):
                 check_interrupt()
                 if stop.is_set():
                     return
-                best5_exact_spots(self.holes[a:b], self.boards[a:b], self.deads[a:b],
-                                  multisets, *tables, self.hi_full[a:b], self.counted[a:b])
+                if not spots(self.g, self.holes[a:b], self.boards[a:b], self.deads[a:b],
+                             self.need, self.hi_full[a:b], self.counted[a:b]):
+                    self.counted[:] = -1       # no bulk kernel: every spot the general way
+                    break
         # the figures, by ``Counts.shares`` and ``make_result``'s arithmetic in their order
         # (float64 operations on counts below 2**53: the same roundings as Python's), here
         # where NumPy frees the interpreter for the rows of the window before
@@ -257,6 +264,7 @@ class _Shape:
         """Each spot's row, built as ``run_query`` builds it (None where the kernel
         left the spot to a walk of its boards)."""
         held, shown, name, method = self.held, self.shown, self.g.name, self.method
+        hole = self.g.hole
         for (i, row_cards), n, equity, win, tie in zip(
                 self.listed, self.counted.tolist(), self.equity.tolist(), self.win.tolist(),
                 self.tie.tolist()):
@@ -269,7 +277,8 @@ class _Shape:
                    "method": method, "exact": True, "samples": n, "seed": None,
                    "version": None}
             for p in range(self.players):
-                row[f"p{p + 1}_hand"] = f"{NAMES[row_cards[2 * p]]} {NAMES[row_cards[2 * p + 1]]}"
+                row[f"p{p + 1}_hand"] = " ".join([NAMES[c] for c in
+                                                  row_cards[hole * p:hole * (p + 1)]])
                 row[f"p{p + 1}_equity"] = equity[p]
                 row[f"p{p + 1}_win"] = win[p]
                 row[f"p{p + 1}_tie"] = tie[p]

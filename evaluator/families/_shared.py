@@ -29,6 +29,17 @@ def rank_multisets(size: int) -> np.ndarray:
 
 
 @cache
+def spot_multisets(need: int) -> np.ndarray:
+    """``rank_multisets(need)``, and on the river one empty multiset: the board's one
+    showdown (the kernels then count that board)."""
+    if need:
+        return rank_multisets(need)
+    empty = np.zeros((1, 0), np.uint8)
+    empty.flags.writeable = False
+    return empty
+
+
+@cache
 def multiset_tables() -> tuple[np.ndarray, ...]:
     """The constant tables of the rank-multiset kernels, made once."""
     from ..kernels import multisets

@@ -195,6 +195,15 @@ class Family:
         (-1 where they do not apply)."""
         raise NotImplementedError
 
+    def exact_spots(self, g: Game, holes: np.ndarray, boards: np.ndarray, deads: np.ndarray,
+                    need: int, hi_full: np.ndarray, counted: np.ndarray) -> bool:
+        """Many spots of known hands at once, each with its own board and dead cards
+        (``holes`` (n, P, H), ``boards`` (n, k), ``deads`` (n, d)), by the rank-multiset
+        kernels in one call: a high game's counts in ``hi_full[k]``, the boards counted in
+        ``counted[k]`` (-1 where the spot needs its boards walked).  False where the
+        family has no such kernel (a batch then answers the spots one by one)."""
+        return False
+
     def walk_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
                    need: int, hi_full: np.ndarray, boards: np.ndarray) -> bool:
         """Many deals at once by walking their boards in one call; False where the family

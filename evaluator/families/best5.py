@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import _tables
 from ..games import Game, Pot
-from ._shared import FusedBest5, multiset_tables, rank_multisets
+from ._shared import FusedBest5, multiset_tables, rank_multisets, spot_multisets
 
 __all__ = ["Best5", "HOLDEM_MODULES"]
 
@@ -98,6 +98,13 @@ class Best5(FusedBest5):
         from ..kernels import multisets
         return multisets.best5_exact(np.array(hands), board, live, rank_multisets(need),
                                      *_tables.high(g.values), hi_full, multiset_tables())
+
+    def exact_spots(self, g: Game, holes: np.ndarray, boards: np.ndarray, deads: np.ndarray,
+                    need: int, hi_full: np.ndarray, counted: np.ndarray) -> bool:
+        from ..kernels import multisets
+        multisets.best5_exact_spots(holes, boards, deads, spot_multisets(need),
+                                    *_tables.high(g.values), hi_full, counted)
+        return True
 
     def exact_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
                     need: int, hi_full: np.ndarray, joint: np.ndarray,

@@ -22,7 +22,7 @@ import numpy as np
 from .. import _tables
 from ..games import Game
 from ..kernels.markers import ndim_marker  # NumPy only: no Numba import
-from ._shared import multiset_tables, rank_multisets
+from ._shared import multiset_tables, rank_multisets, spot_multisets
 from .base import Family
 
 __all__ = ["Omaha", "OmahaTables", "omaha_tables", "OMAHA_DIRECT", "OMAHA_EQUITY"]
@@ -176,6 +176,15 @@ class Omaha(Family):
         from ..kernels import walks
         return walks.omaha_sample(np.stack(hands), board, live, need, samples, state, g.hilo,
                                   *omaha_tables(), hi_full, low_counts)
+
+    def exact_spots(self, g: Game, holes: np.ndarray, boards: np.ndarray, deads: np.ndarray,
+                    need: int, hi_full: np.ndarray, counted: np.ndarray) -> bool:
+        if g.hilo:
+            return False
+        from ..kernels import multisets
+        multisets.omaha_exact_spots(holes, boards, deads, spot_multisets(need),
+                                    *omaha_tables(), hi_full, counted)
+        return True
 
     def exact_batch(self, g: Game, holes: np.ndarray, board: np.ndarray, dead: np.ndarray,
                     need: int, hi_full: np.ndarray, joint: np.ndarray,

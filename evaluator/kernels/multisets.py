@@ -470,3 +470,17 @@ def best5_exact_spots(holes, boards, deads, multisets, card_keys, rank_offsets, 
         live = live_cards(holes[i], boards[i], deads[i])
         counted[i] = best5_exact(holes[i], boards[i], live, multisets, card_keys, rank_offsets,
                                  rank_values, flush_values, hi_full[i], consts)
+
+
+@kernel
+def omaha_exact_spots(holes, boards, deads, multisets, card_keys, board_offsets, board_index,
+                      omaha_pairs, omaha_flush, low_card_bits, omaha_low, hi_full, counted):
+    """``omaha_exact`` (high only) for many spots of one shape, each with its own board and
+    dead cards, as ``best5_exact_spots``."""
+    consts = class_tables()
+    no_low = np.zeros((0, 0, 0), np.int64)
+    for i in range(holes.shape[0]):
+        live = live_cards(holes[i], boards[i], deads[i])
+        counted[i] = omaha_exact(holes[i], boards[i], live, multisets, False, card_keys,
+                                 board_offsets, board_index, omaha_pairs, omaha_flush,
+                                 low_card_bits, omaha_low, hi_full[i], no_low, consts)
