@@ -9,7 +9,7 @@ import evaluator as ev
 from evaluator import batch_equity
 from evaluator.batch import known, run_query
 from evaluator.batch.queries import _normalise, validate
-from evaluator.errors import EvaluatorError
+from evaluator.errors import ArgumentTypeError, EvaluatorError
 
 HOLDEM = ("holdem", "short_deck")
 OMAHA = ("omaha", "omaha5", "omaha6", "courchevel")
@@ -92,6 +92,8 @@ def test_queries_that_are_not_plain_go_the_general_way(query):
 
 
 @pytest.mark.parametrize("query, token", [
+    ({"hands": ["AsKs", "QhQd"], "board": None}, None),          # JSON null: not a text
+    ({"game": None, "hands": ["AsKs", "QhQd"]}, None),
     ({"hands": ["AsKs", "AsQd"], "board": "2c7d9h"}, "As"),
     ({"hands": ["AsKs", "QhQd"], "board": "2c7d"}, None),
     ({"hands": ["AsKs", "QhQd"], "board": "2c7d9h", "dead": "2c"}, "2c"),
@@ -102,9 +104,9 @@ def test_queries_that_are_not_plain_go_the_general_way(query):
      None),
 ])
 def test_a_wrong_plain_query_gets_the_general_paths_error(query, token):
-    with pytest.raises(EvaluatorError) as caught:
+    with pytest.raises((EvaluatorError, ArgumentTypeError)) as caught:
         batch_equity([query], progress=False)
-    with pytest.raises(EvaluatorError) as general:
+    with pytest.raises((EvaluatorError, ArgumentTypeError)) as general:
         _normalise_and_check(query)
     assert str(caught.value).split(": ", 1)[1] == str(general.value)
     if token is not None:

@@ -93,12 +93,16 @@ DECKS = {name: _Deck(name) for name in GAMES}
 
 
 def _text(item: Mapping, field: str) -> str | None:
-    """A text field of a query, "" where it is missing or None; None where it is anything
-    but a text (whatever its type: an array is neither true nor false)."""
-    value = item.get(field)
-    if value is None:
-        return ""
+    """A text field of a query ("" where it is missing); None where it is anything but a
+    text, None included (whatever its type: an array is neither true nor false)."""
+    value = item.get(field, "")
     return value if type(value) is str else None
+
+
+def _empty(item: Mapping, field: str) -> bool:
+    """Whether a sampling field is missing, None or an empty cell."""
+    value = item.get(field)
+    return value is None or (type(value) is str and not value)
 
 
 def spot(item: Mapping) -> tuple[list[int], int, int] | None:
@@ -137,9 +141,8 @@ def quick_item(query: object, index: int, version: int | None) -> dict | None:
     is plain too: its hands one text (``"AsKs vs QhQd"``), its empty cells empty."""
     if type(query) is not dict or not query.keys() <= KNOWN_FIELDS:
         return None
-    for name in SAMPLING:
-        if _text(query, name) != "":
-            return None
+    if not all(_empty(query, name) for name in SAMPLING):
+        return None
     ident = query.get("id", index + 1)
     exact = query.get("exact")
     if type(exact) is str:
