@@ -138,3 +138,63 @@ def test_windows_of_quick_and_general_queries_keep_their_order(monkeypatch, thre
         queries[k] = {"hands": ["AsKs", "QhQd"], "board": "2c7d9h", "trials": 500, "seed": k}
     rows = batch_equity(queries, threads=threads, progress=False)
     assert [dict(r) for r in rows] == _general(queries)
+
+
+def test_a_sampled_row_resumed_for_a_plain_query_is_kept_as_the_general_way_keeps_it(
+        tmp_path):
+    """A row sampled under the seed the batch derives (``exact=False``, no seed) and resumed
+    by the same query without ``exact``: the general path kept it (the same derived seed);
+    so does a plain query, whose seed is derived when its row is checked."""
+    out = tmp_path / "r.csv"
+    queries = [{"id": f"q{k}", "hands": ["AsKs", "QhQd"], "board": "2c7d9h", "exact": False}
+               for k in range(2)]
+    written = batch_equity(queries, out=out, progress=False)
+    again = [{"id": q["id"], "hands": q["hands"], "board": q["board"]} for q in queries]
+    assert batch_equity(again, out=out, resume=True, progress=False) == written
+
+
+def test_a_batch_stopped_early_leaves_no_window_counting(monkeypatch):
+    import evaluator.batch as batch
+    monkeypatch.setattr(batch, "WINDOW", 30)
+    launched = []
+    real = known.launch
+
+    def launch(items, threads):
+        launched.append(real(items, threads))
+        return launched[-1]
+    monkeypatch.setattr(known, "launch", launch)
+    items = validate([(None, q) for q in _queries(5, 90)], 0, False)
+    rows = batch._local(items, 2, False, lambda: None)
+    next(rows)
+    rows.close()                       # a failure, or Ctrl-C, ends the batch here
+    assert len(launched) == 2 and launched[-1].halt.is_set()
+
+
+def test_a_failure_of_the_bulk_path_leaves_each_query_to_the_general_way(monkeypatch):
+    def broken(self, halt):
+        raise RuntimeError("kernel broke")
+    monkeypatch.setattr(known._Shape, "count", broken)
+    queries = _queries(6, 20)
+    for threads in (1, 2):
+        assert [dict(r) for r in batch_equity(queries, threads=threads, progress=False)] \
+            == _general(queries)
+
+
+def test_the_threads_of_the_general_queries_are_chosen_once(monkeypatch):
+    """Small general queries timed in the first window with enough of them: one thread,
+    then in every later window without timing again."""
+    import evaluator._parallel as parallel
+    import evaluator.batch as batch
+    monkeypatch.setattr(batch, "WINDOW", 40)
+    monkeypatch.setattr(batch, "SMALL_QUERY_SECONDS", 10.0)      # every query is small
+    calls = []
+    real = parallel.imap_unordered
+
+    def spy(function, items, threads, **options):
+        calls.append((len(items), threads))
+        return real(function, items, threads, **options)
+    monkeypatch.setattr(parallel, "imap_unordered", spy)
+    queries = [{"hands": ["AsKs", "QQ"], "board": "2c7d9h" + t} for t in
+               ["Tc", "Jd", "Qc", "Kh", "3c", "4d", "5h", "6s", "8c", "8d"] * 12]
+    batch_equity(queries, threads=None, progress=False)
+    assert calls == [(32, 1), (8, 1), (40, 1), (40, 1)]

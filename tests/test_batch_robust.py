@@ -71,13 +71,15 @@ def counting(monkeypatch):
         return real(query)
 
     def launch(items, threads):
-        finish = real_launch(items, threads)
+        counting = real_launch(items, threads)
+        real_rows = counting.rows
 
         def rows():
-            out = finish()
+            out = real_rows()
             calls.extend(item["id"] for item, row in zip(items, out) if row is not None)
             return out
-        return rows
+        counting.rows = rows
+        return counting
     monkeypatch.setattr(batch, "run_query", run_query)
     monkeypatch.setattr(known, "launch", launch)
     return calls
@@ -85,7 +87,7 @@ def counting(monkeypatch):
 
 def general_only(monkeypatch):
     """Every query the general way, one ``run_query`` call each (no bulk answers)."""
-    monkeypatch.setattr(known, "launch", lambda items, threads: lambda: [None] * len(items))
+    monkeypatch.setattr(known.Counting, "rows", lambda self: [None] * len(self.items))
 
 
 # --- Ctrl-C and --resume ------------------------------------------------------------

@@ -256,7 +256,7 @@ def batch_equity(queries: Iterable[Mapping] | str | Path | IO, *, scheduler=None
     client, own = make_client(scheduler) if scheduler is not None else (None, False)
     try:
         try:
-            sink = Sink(out, path, columns(items), items, resume)
+            sink = Sink(out, path, columns(items), items, resume, seed)
         except OSError as error:
             raise EvaluatorError(f"cannot write {path if path is not None else 'the rows'}: "
                                  f"{error.strerror or error}", str(path)) from error
@@ -361,44 +361,55 @@ def _local(todo: list[dict], threads: int, adaptive: bool, idle
            ) -> Generator[tuple[int, object], None, None]:
     """``(index in todo, row or failure)`` for each query, on this machine's threads: a
     window of queries at a time (the rows are written in order as they finish), its plain
-    known-hand queries answered in bulk (``known``), the others one by one."""
+    known-hand queries answered in bulk (``known``; on two threads or more the next
+    window's are counted meanwhile), the others one by one (``_each``; where ``adaptive``,
+    the first window with more than ``PROBE_QUERIES`` of them decides the threads)."""
     from . import known
-    starts = range(0, len(todo), WINDOW)
+    ahead = threads > 1
     pending = known.launch(todo[:WINDOW], threads)
-    for start in starts:
-        window = todo[start:start + WINDOW]
-        this = pending
-        if start + WINDOW < len(todo):     # the next window's kernels meanwhile
-            pending = known.launch(todo[start + WINDOW:start + 2 * WINDOW], threads)
-        quick = this()
-        rest = []
-        for j, row in enumerate(quick):
-            if row is None:
-                rest.append(j)
-            else:
-                yield start + j, row
-        if rest:
-            each = _each([window[j] for j in rest], threads, adaptive, idle)
+    chosen = {"threads": threads, "adaptive": adaptive}
+    try:
+        for start in range(0, len(todo), WINDOW):
+            window = todo[start:start + WINDOW]
+            this = pending if start == 0 or ahead else known.launch(window, threads)
+            if ahead and start + WINDOW < len(todo):
+                pending = known.launch(todo[start + WINDOW:start + 2 * WINDOW], threads)
+            idle()                       # the rows written so far out while this counts
             try:
-                for k, result in each:
-                    yield start + rest[k], result
-            finally:
-                each.close()
+                quick = this.rows()
+            except Exception:            # noqa: BLE001 - the general way gives each its row
+                quick = [None] * len(window)      # or its own error
+            rest = []
+            for j, row in enumerate(quick):
+                if row is None:
+                    rest.append(j)
+                else:
+                    yield start + j, row
+            if rest:
+                each = _each([window[j] for j in rest], chosen, idle)
+                try:
+                    for k, result in each:
+                        yield start + rest[k], result
+                finally:
+                    each.close()
+    finally:
+        pending.stop()                   # Ctrl-C, or a batch ended early: no count left
 
 
-def _each(todo: list[dict], threads: int, adaptive: bool, idle
-          ) -> Generator[tuple[int, object], None, None]:
+def _each(todo: list[dict], chosen: dict, idle) -> Generator[tuple[int, object], None, None]:
     """``(index in todo, row or failure)`` for each query, one call of ``run_query`` each,
-    on this machine's threads.  ``adaptive``: the first ``PROBE_QUERIES`` run on one
-    thread, timed; where the median took less than ``SMALL_QUERY_SECONDS``, so do the rest
-    (the median: a first query may load its kernels; the rows are the same on any number
-    of threads, each query having its own seed)."""
+    on ``chosen["threads"]`` threads.  While ``chosen["adaptive"]``, the first
+    ``PROBE_QUERIES`` run on one thread, timed; where the median took less than
+    ``SMALL_QUERY_SECONDS``, so do the rest, and the batch's later windows (the choice is
+    kept in ``chosen``; the median: a first query may load its kernels; the rows are the
+    same on any number of threads, each query having its own seed)."""
     import statistics
     import time
 
     from .._parallel import imap_unordered
     start = 0
-    if adaptive and threads > 1 and len(todo) > PROBE_QUERIES:
+    threads = chosen["threads"]
+    if chosen["adaptive"] and threads > 1 and len(todo) > PROBE_QUERIES:
         took: list[float] = []
 
         def timed(query: dict) -> dict:
@@ -415,6 +426,7 @@ def _each(todo: list[dict], threads: int, adaptive: bool, idle
         start = PROBE_QUERIES
         if statistics.median(took) < SMALL_QUERY_SECONDS:
             threads = 1
+        chosen.update(threads=threads, adaptive=False)
     rest = imap_unordered(run_query, todo[start:], threads, errors=True, idle=idle)
     try:
         for j, result in rest:

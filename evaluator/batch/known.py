@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -26,12 +26,11 @@ from ..cards import format_cards
 from ..engine.plan import EXACT_SECONDS, deal_seconds
 from ..engine.spots import resolve_version, split_hands
 from ..games import game as _game
+from .queries import KNOWN_FIELDS
 
 # games whose known-hand exact counts are the rank-multiset kernels' (``Family.exact_spots``:
 # high only; the hi-lo games go the general way)
 GAMES = ("holdem", "short_deck", "omaha", "omaha5", "omaha6", "courchevel")
-KNOWN_FIELDS = frozenset(("id", "game", "hands", "board", "dead", "exact", "trials",
-                          "target_stderr", "seed", "version"))
 SAMPLING = ("trials", "target_stderr", "seed", "version")      # empty in a quick query
 EXACT_TEXT = {"": None, "true": True, "1": True, "yes": True}  # else not quick
 SPAN_SECONDS = 0.05                  # a kernel call's work at most (Ctrl-C between calls)
@@ -92,7 +91,7 @@ class _Deck:
 DECKS = {name: _Deck(name) for name in GAMES}
 
 
-def _text(item: Mapping, field: str) -> str | None:
+def _field_text(item: Mapping, field: str) -> str | None:
     """A text field of a query ("" where it is missing); None where it is anything but a
     text, None included (whatever its type: an array is neither true nor false)."""
     value = item.get(field, "")
@@ -109,7 +108,7 @@ def spot(item: Mapping) -> tuple[list[int], int, int] | None:
     """``(cards, players, board size)`` of a plain known-hand query of a quick game:
     the players' cards, then the board's, then the dead ones; None for any other query,
     or one that is wrong (the general path names its problem)."""
-    name, board, dead = (_text(item, field) for field in ("game", "board", "dead"))
+    name, board, dead = (_field_text(item, field) for field in ("game", "board", "dead"))
     deck = DECKS.get(name or "holdem") if name is not None else None
     hands = item.get("hands")
     if deck is None or board is None or dead is None or not isinstance(hands, (list, tuple)) \
@@ -166,46 +165,56 @@ def rows(items: list[dict], threads: int) -> list[dict | None]:
     """The row of each quick item (``run_query``'s), None for the others (items the batch
     did not read as quick, ``KEY``) and for spots whose boards the kernel leaves to a
     walk."""
-    return launch(items, threads)()
+    return launch(items, threads).rows()
 
 
-def launch(items: list[dict], threads: int) -> Callable[[], list[dict | None]]:
-    """Start counting the quick items' spots, and return the call that gives their rows
-    (``rows``).  With two threads or more, the kernels run on a worker while the caller
-    goes on (a batch builds the rows of the window before); without, they run here."""
-    shapes: dict[tuple[str, int, int, int], list[tuple[int, list[int]]]] = {}
-    for i, item in enumerate(items):
-        found = item.get(KEY)
-        if found is not None:
-            cards, players, shown = found
-            shapes.setdefault((item["game"], players, shown, len(cards)), []).append((i, cards))
-    shaped = [_Shape(*key, listed) for key, listed in shapes.items()]
-    stop = threading.Event()
+class Counting:
+    """The quick items of a window being counted: on a worker (``threads`` > 1, while the
+    caller goes on: a batch writes the rows of the window before), else when ``rows`` is
+    called.  ``stop()`` ends the worker's count at its next span (Ctrl-C, or a batch that
+    ends early, does not leave it counting)."""
 
-    def count() -> None:
-        for shape in shaped:
-            shape.count(stop)
-    if threads <= 1 or not shaped:
-        count()
-        return lambda: _rows(shaped, items)
-    from .._parallel import in_background
-    counting = in_background(count, threads)
+    def __init__(self, items: list[dict], threads: int) -> None:
+        shapes: dict[tuple[str, int, int, int], list[tuple[int, list[int]]]] = {}
+        for i, item in enumerate(items):
+            found = item.get(KEY)
+            if found is not None:
+                cards, players, shown = found
+                shapes.setdefault((item["game"], players, shown, len(cards)),
+                                  []).append((i, cards))
+        self.items = items
+        self.shaped = [_Shape(*key, listed) for key, listed in shapes.items()]
+        self.halt = threading.Event()
+        self.future = None
+        if threads > 1 and self.shaped:
+            from .._parallel import in_background
+            self.future = in_background(self._count, threads)
 
-    def finish() -> list[dict | None]:
+    def _count(self) -> None:
+        for shape in self.shaped:
+            shape.count(self.halt)
+
+    def stop(self) -> None:
+        self.halt.set()
+
+    def rows(self) -> list[dict | None]:
         try:
-            counting.result()
+            if self.future is not None:
+                self.future.result()
+            else:
+                self._count()
         except BaseException:
-            stop.set()                    # Ctrl-C here: the worker stops at its next span
+            self.halt.set()                # the worker stops at its next span
             raise
-        return _rows(shaped, items)
-    return finish
+        out: list[dict | None] = [None] * len(self.items)
+        for shape in self.shaped:
+            shape.rows(self.items, out)
+        return out
 
 
-def _rows(shaped: list[_Shape], items: list[dict]) -> list[dict | None]:
-    out: list[dict | None] = [None] * len(items)
-    for shape in shaped:
-        shape.rows(items, out)
-    return out
+def launch(items: list[dict], threads: int) -> Counting:
+    """Start counting the quick items' spots (``Counting``)."""
+    return Counting(items, threads)
 
 
 class _Shape:

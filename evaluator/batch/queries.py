@@ -280,13 +280,29 @@ def _normalise(query: Mapping, index: int, seed: int, version: int | None = None
         out[name] = whole_number(name, value) if kind is int else _number(name, value)
     out["seed"] = read_seed(out["seed"])
     if out["seed"] is None and exact is not True:     # an exact answer deals no seed
-        state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)
-        out["seed"] = int(state[0] >> np.uint64(1))
+        out["seed"] = derived_seed(seed, index)
     from ..engine.spots import resolve_version
     # the Monte Carlo stream: the query's, else the batch's
     asked = cast("int | None", out["version"])          # a whole number, or None, above
     out["version"] = resolve_version(version if asked is None else asked)
     return out
+
+
+def derived_seed(seed: int, index: int) -> int:
+    """The seed of query ``index`` that gives none, from the batch's ``seed``."""
+    state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)
+    return int(state[0] >> np.uint64(1))
+
+
+def item_seed(item: dict, seed: int, index: int) -> int | None:
+    """The seed query ``index`` deals with: its own, or one derived from the batch's
+    ``seed`` where it may sample (a plain known-hand item leaves its seed out when it is
+    read, ``known.quick_item``: its answer is exact)."""
+    if "error" in item:
+        return None
+    if item["seed"] is not None or item["exact"] is True:
+        return item["seed"]
+    return derived_seed(seed, index)
 
 
 def _number(name: str, value) -> float:

@@ -14,7 +14,7 @@ from ..errors import (
     EvaluatorError,
     seed_text,
 )
-from .queries import BASE_COLUMNS, FLUSH_EVERY, FLUSH_ROWS, show_value
+from .queries import BASE_COLUMNS, FLUSH_EVERY, FLUSH_ROWS, item_seed, show_value
 from .rows import (
     DIGEST,
     bad_result,
@@ -45,9 +45,10 @@ class Sink:
     """
 
     def __init__(self, out, path: Path | None, header: list[str], items: list[dict],
-                 resume: bool) -> None:
+                 resume: bool, seed: int = 0) -> None:
         assert header[-1] == DIGEST                # a file's rows end in their digest
         self.header, self.items, self.path = header, items, path
+        self.seed = seed                          # the batch's: its queries' seeds
         self.csv = path is not None and path.suffix.lower() == ".csv"
         self.broken = False                       # a flush failed: close writes nothing more
         self.rows: list[dict] = []
@@ -183,10 +184,12 @@ class Sink:
             raise damaged(f"figures that do not match its {DIGEST} {show_value(digest)}")
         seed = row.get("seed")
         held = stored_seed(seed)                  # None: no seed, or a damaged one (below)
-        if held is not None and "error" not in item and held != item["seed"]:
+        given = item_seed(item, self.seed, k)
+        if held is not None and "error" not in item and held != given:
             raise EvaluatorError(f"cannot resume {path}: line {line} was sampled with seed "
-                                 f"{seed}, this batch gives that query seed "
-                                 f"{seed_text(item['seed'])} (another batch seed?)",
+                                 f"{seed}, this batch gives that query "
+                                 + (f"seed {seed_text(given)}" if given is not None
+                                    else "no seed (it is exact)") + " (another batch seed?)",
                                  str(path))
         try:
             typed = self._typed(row, item) if self.csv else row
