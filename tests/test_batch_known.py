@@ -198,3 +198,8 @@ def test_the_threads_of_the_general_queries_are_chosen_once(monkeypatch):
                ["Tc", "Jd", "Qc", "Kh", "3c", "4d", "5h", "6s", "8c", "8d"] * 12]
     batch_equity(queries, threads=None, progress=False)
     assert calls == [(32, 1), (8, 1), (40, 1), (40, 1)]
+
+
+def test_the_fields_a_quick_query_may_hold_are_a_querys_fields():
+    from evaluator.batch import queries
+    assert known.KNOWN_FIELDS == queries.KNOWN_FIELDS

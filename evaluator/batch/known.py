@@ -26,11 +26,14 @@ from ..cards import format_cards
 from ..engine.plan import EXACT_SECONDS, deal_seconds
 from ..engine.spots import resolve_version, split_hands
 from ..games import game as _game
-from .queries import KNOWN_FIELDS
 
 # games whose known-hand exact counts are the rank-multiset kernels' (``Family.exact_spots``:
 # high only; the hi-lo games go the general way)
 GAMES = ("holdem", "short_deck", "omaha", "omaha5", "omaha6", "courchevel")
+# a query's fields (``queries.KNOWN_FIELDS``, which imports this module: a test keeps the
+# two equal)
+KNOWN_FIELDS = frozenset(("id", "game", "hands", "board", "dead", "exact", "trials",
+                          "target_stderr", "seed", "version"))
 SAMPLING = ("trials", "target_stderr", "seed", "version")      # empty in a quick query
 EXACT_TEXT = {"": None, "true": True, "1": True, "yes": True}  # else not quick
 SPAN_SECONDS = 0.05                  # a kernel call's work at most (Ctrl-C between calls)
