@@ -22,8 +22,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..cards import format_cards
-from ..engine.plan import EXACT_SECONDS, deal_seconds
+from ..cards import card_str
+from ..engine.plan import enumerated
 from ..engine.spots import resolve_version, split_hands
 from ..games import game as _game
 
@@ -45,7 +45,7 @@ OMAHA_SPOT = 5
 
 
 KEY = "known_spot"            # an item's key for its spot, read when the batch checked it
-NAMES = [format_cards([c]) for c in range(52)]
+NAMES = [card_str(c) for c in range(52)]
 
 
 class _Deck:
@@ -57,8 +57,8 @@ class _Deck:
         self.hole = g.hole
         self.streets = frozenset(g.streets)
         self.full = max(g.streets)
-        self.size = 52 - 4 * g.lowest_rank
-        self.cards = {NAMES[c]: c for c in range(4 * g.lowest_rank, 52)}
+        self.size = len(g.deck)
+        self.cards = {NAMES[c]: c for c in g.deck}
         # two-card hands by their text, one lookup a hand (longer hands: a lookup a card)
         self.hands = {a + b: (self.cards[a], self.cards[b])
                       for a in self.cards for b in self.cards if a != b} if g.hole == 2 else {}
@@ -131,8 +131,9 @@ def spot(item: Mapping) -> tuple[list[int], int, int] | None:
     live = deck.size - len(cards)
     if shown not in deck.streets or live < need:
         return None
-    # exact=None enumerates when that is quick: always, for known hands of these games
-    if deal_seconds(math.comb(live, need)) > EXACT_SECONDS:
+    # exact=None enumerates when that is quick (``equity``'s rule): always, for known
+    # hands of these games
+    if not enumerated(math.comb(live, need)):
         return None
     return cards, len(hands), shown
 
@@ -241,7 +242,7 @@ class _Shape:
         self.need = max(g.streets) - shown
         self.hi_full = np.zeros((len(cards), players, players + 1), np.int64)
         self.counted = np.zeros(len(cards), np.int64)
-        deals = math.comb(52 - 4 * g.lowest_rank - size, self.need)
+        deals = math.comb(len(g.deck) - size, self.need)
         self.method = f"exact enumeration of {deals:,} board{'s' * (deals != 1)}"
 
     def count(self, stop: threading.Event) -> None:

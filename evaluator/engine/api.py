@@ -33,7 +33,7 @@ from .exact import (
     tally_chunk,
     unknown_assignments,
 )
-from .plan import EXACT_SECONDS, EXACT_SECONDS_MAX, deal_seconds
+from .plan import EXACT_SECONDS, EXACT_SECONDS_MAX, deal_seconds, enumerated
 from .ranged import range_equity
 from .results import Counts, EquityResult, make_result
 from .sample import DEFAULT_TRIALS, sample_until, sampled_best5
@@ -149,7 +149,7 @@ def _answer(game, hands, board, dead, exact, trials, target_stderr, seed, thread
         return range_equity(g, parsed, unknown, [None] * len(parsed), board_ids, dead_ids,
                              exact, trials, target_stderr, seed, threads, version)
     if exact is None:
-        exact = seconds <= EXACT_SECONDS and not sampling
+        exact = enumerated(deals) and not sampling
     elif exact and seconds > EXACT_SECONDS_MAX:
         raise EvaluatorError(f"exact=True would enumerate {deals:,} deals (about "
                              f"{seconds:,.0f} s), too many to finish in reasonable time; use "

@@ -42,6 +42,12 @@ def deal_seconds(deals: int) -> float:
     return deals * DEAL_SECONDS
 
 
+def enumerated(deals: int) -> bool:
+    """Whether ``exact=None`` enumerates ``deals`` deals of known hands (else it samples):
+    ``equity``'s choice, and a batch's for the known-hand queries it answers in bulk."""
+    return deal_seconds(deals) <= EXACT_SECONDS
+
+
 def class_seconds(g: Game, need: int, live: int) -> float:
     """Rough seconds for one exact spot, to decide between enumerating and sampling (the
     family's cost model)."""
